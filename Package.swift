@@ -1,0 +1,42 @@
+// swift-tools-version:6.0
+// TraceSim: replays recorded GPS traces through a simulated iPhone and a tracking engine.
+// Only the toolchain and Debian's C libraries: no outside Swift packages (see README).
+
+import PackageDescription
+
+let package = Package(
+    name: "TraceSim",
+    products: [
+        .executable(name: "tracesim", targets: ["tracesim"]),
+        .library(name: "Traces", targets: ["Traces"]),
+        .library(name: "TraceSimCLI", targets: ["TraceSimCLI"]),
+    ],
+    targets: [
+        // libgeos's C API. GEOS is the geometric authority for geofences.
+        .systemLibrary(
+            name: "CGEOS",
+            pkgConfig: "geos",
+            providers: [.apt(["libgeos-dev"]), .brew(["geos"])]
+        ),
+        // libxml2's SAX2 push parser: the streaming reader behind GPX, TCX and KML.
+        .systemLibrary(
+            name: "CLibXML2",
+            pkgConfig: "libxml-2.0",
+            providers: [.apt(["libxml2-dev"]), .brew(["libxml2"])]
+        ),
+        .target(name: "SimulationCore"),
+        .target(name: "Traces", dependencies: ["SimulationCore", "CLibXML2"]),
+        .target(name: "TraceSimCLI", dependencies: ["Traces", "SimulationCore"]),
+        .executableTarget(name: "tracesim", dependencies: ["TraceSimCLI"]),
+
+        .testTarget(name: "CGEOSTests", dependencies: ["CGEOS"]),
+        .testTarget(name: "SimulationCoreTests", dependencies: ["SimulationCore"]),
+        .testTarget(
+            name: "TracesTests",
+            dependencies: ["Traces", "SimulationCore"],
+            resources: [.copy("Fixtures")]
+        ),
+        .testTarget(name: "TraceSimCLITests", dependencies: ["TraceSimCLI", "Traces"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

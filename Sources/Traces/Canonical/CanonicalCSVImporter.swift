@@ -1,0 +1,78 @@
+import SimulationCore
+
+/// Reads TraceSim's canonical CSV: an optional block of `#` comment lines, a header naming
+/// `CanonicalField` columns in any order (`time`, `lat` and `lon` required), then one fix
+/// per row. Unknown or repeated columns are errors, so a misspelt `speed_kmh` can never be
+/// silently ignored.
+struct CanonicalCSVImporter {
+    static func read(_ source: TextSource) throws(TraceFormatError) -> Trace {
+        let bytes = source.bytes
+        var builder = TraceBuilder(expectedFixes: bytes.count / 80)
+        var splitter = FieldSplitter()
+        var lines = TextLines(bytes)
+        var headerLine: TextLine?
+        while let line = lines.next() {
+            if line.isEmpty || bytes[line.start] == UInt8(ascii: "#") { continue }
+            headerLine = line
+            break
+        }
+        guard let headerLine else { throw TraceFormatError(file: source.file, problem: .emptyFile) }
+        let known = Set(CanonicalField.allCases.map(\.name))
+        let columns = try ColumnMap(source: source, line: headerLine, splitter: &splitter, known: known)
+        for required in [CanonicalField.time, .latitude, .longitude] {
+            _ = try columns.required(required.name, source: source, line: headerLine.number)
+        }
+        // Column position → field, so each row is one pass over its cells.
+        let fieldAt = columns.names.map { CanonicalField(rawValue: $0) }
+
+        while let line = lines.next() {
+            if line.isEmpty { continue }
+            splitter.split(bytes, line.start, line.end, separator: UInt8(ascii: ","))
+            guard splitter.count == columns.count else {
+                throw source.error(line: line.number, .wrongFieldCount(expected: "\(columns.count)", found: splitter.count))
+            }
+            var record = CanonicalRecord()
+            for index in 0..<splitter.count {
+                guard let field = fieldAt[index] else { continue }
+                try read(field, splitter.starts[index], splitter.ends[index], source, into: &record)
+            }
+            if let fix = try record.makeFix(source, recordOffset: line.start) {
+                builder.add(fix, line: line.number)
+            } else {
+                builder.untimed(line: line.number)
+            }
+        }
+        return builder.build(provenance: TraceProvenance(format: .canonicalCSV))
+    }
+
+    @inline(__always)
+    private static func read(
+        _ field: CanonicalField, _ start: Int, _ end: Int, _ source: TextSource, into record: inout CanonicalRecord
+    ) throws(TraceFormatError) {
+        switch field {
+        case .time:
+            guard start < end else { return }
+            guard let instant = ISO8601.parse(source.slice(start, end)) else {
+                throw source.error(atOffset: start, .invalidTimestamp(field: field.name))
+            }
+            record.time = instant
+        case .latitude: record.latitude = try source.optionalDouble(start, end, field: field.name)
+        case .longitude: record.longitude = try source.optionalDouble(start, end, field: field.name)
+        case .altitudeMeters: record.altitudeMeters = try source.optionalDouble(start, end, field: field.name)
+        case .horizontalAccuracyMeters: record.horizontalAccuracyMeters = try source.optionalDouble(start, end, field: field.name)
+        case .hdop: record.hdop = try source.optionalDouble(start, end, field: field.name)
+        case .verticalAccuracyMeters: record.verticalAccuracyMeters = try source.optionalFloat(start, end, field: field.name)
+        case .vdop: record.vdop = try source.optionalFloat(start, end, field: field.name)
+        case .speedMetersPerSecond: record.speed = try source.optionalFloat(start, end, field: field.name)
+        case .speedAccuracyMetersPerSecond: record.speedAccuracy = try source.optionalFloat(start, end, field: field.name)
+        case .courseDegrees: record.course = try source.optionalFloat(start, end, field: field.name)
+        case .courseAccuracyDegrees: record.courseAccuracy = try source.optionalFloat(start, end, field: field.name)
+        case .provider:
+            guard start < end else { return }
+            guard let provider = Provider(name: source.string(start, end)) else {
+                throw source.error(atOffset: start, .unknownToken(field: field.name, token: source.string(start, end)))
+            }
+            record.provider = provider
+        }
+    }
+}

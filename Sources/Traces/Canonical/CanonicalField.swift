@@ -1,0 +1,99 @@
+import SimulationCore
+
+/// The fields of TraceSim's own formats, shared by the CSV header, the JSON Lines keys and
+/// their readers and writers, so the three can never drift apart.
+///
+/// | Name | Meaning | Unit |
+/// |---|---|---|
+/// | `time` | timestamp, ISO-8601 UTC | — |
+/// | `lat`, `lon` | WGS-84 position (required) | degrees |
+/// | `alt_m` | altitude | metres |
+/// | `h_acc_m` | measured horizontal accuracy | metres |
+/// | `hdop` | horizontal dilution of precision (exclusive with `h_acc_m`) | unitless |
+/// | `v_acc_m` | measured vertical accuracy | metres |
+/// | `vdop` | vertical dilution of precision (exclusive with `v_acc_m`) | unitless |
+/// | `speed_mps`, `speed_acc_mps` | ground speed and its accuracy | m/s |
+/// | `course_deg`, `course_acc_deg` | course over ground and its accuracy | degrees |
+/// | `provider` | `gps`, `fused`, `network` or `unknown` | — |
+///
+/// An empty CSV cell, or a key left out of a JSON line, means "absent".
+public enum CanonicalField: String, CaseIterable, Sendable {
+    case time
+    case latitude = "lat"
+    case longitude = "lon"
+    case altitudeMeters = "alt_m"
+    case horizontalAccuracyMeters = "h_acc_m"
+    case hdop
+    case verticalAccuracyMeters = "v_acc_m"
+    case vdop
+    case speedMetersPerSecond = "speed_mps"
+    case speedAccuracyMetersPerSecond = "speed_acc_mps"
+    case courseDegrees = "course_deg"
+    case courseAccuracyDegrees = "course_acc_deg"
+    case provider
+
+    /// The header or key as written.
+    public var name: String { rawValue }
+}
+
+/// One canonical record's values before they become a `Fix`: the CSV and JSON Lines
+/// readers fill it, and one function checks it, so both formats obey identical rules.
+struct CanonicalRecord {
+    var time: SimInstant?
+    var latitude: Double?
+    var longitude: Double?
+    var altitudeMeters: Double?
+    var horizontalAccuracyMeters: Double?
+    var hdop: Double?
+    var verticalAccuracyMeters: Float?
+    var vdop: Float?
+    var speed: Float?
+    var speedAccuracy: Float?
+    var course: Float?
+    var courseAccuracy: Float?
+    var provider: Provider = .unknown
+
+    /// The fix, or `nil` when the record has no timestamp (the caller counts it untimed).
+    /// - Throws: when a required field is missing or values break the fix rules.
+    func makeFix(_ source: TextSource, recordOffset: Int) throws(TraceFormatError) -> Fix? {
+        func fail(_ problem: TraceFormatError.Problem) -> TraceFormatError {
+            source.error(atOffset: recordOffset, problem)
+        }
+        guard let latitude else { throw fail(.missingField(CanonicalField.latitude.name)) }
+        guard let longitude else { throw fail(.missingField(CanonicalField.longitude.name)) }
+        if let problem = FixRules.latitudeProblem(latitude) ?? FixRules.longitudeProblem(longitude) {
+            throw fail(problem)
+        }
+        if horizontalAccuracyMeters != nil && hdop != nil {
+            throw fail(.unexpectedContent("h_acc_m and hdop are exclusive: a fix has one horizontal accuracy"))
+        }
+        if verticalAccuracyMeters != nil && vdop != nil {
+            throw fail(.unexpectedContent("v_acc_m and vdop are exclusive: a fix has one vertical accuracy"))
+        }
+        // Explicit checks rather than a table: this runs once per record on the import hot path.
+        func checkNotNegative(_ value: Double?, _ field: CanonicalField) throws(TraceFormatError) {
+            if let value, let problem = FixRules.negativeProblem(value, field: field.name) { throw fail(problem) }
+        }
+        try checkNotNegative(horizontalAccuracyMeters, .horizontalAccuracyMeters)
+        try checkNotNegative(hdop, .hdop)
+        try checkNotNegative(verticalAccuracyMeters.map(Double.init), .verticalAccuracyMeters)
+        try checkNotNegative(vdop.map(Double.init), .vdop)
+        try checkNotNegative(speed.map(Double.init), .speedMetersPerSecond)
+        try checkNotNegative(speedAccuracy.map(Double.init), .speedAccuracyMetersPerSecond)
+        try checkNotNegative(courseAccuracy.map(Double.init), .courseAccuracyDegrees)
+        if let course, let problem = FixRules.courseProblem(course, field: CanonicalField.courseDegrees.name) {
+            throw fail(problem)
+        }
+        guard let time else { return nil }
+        var fix = Fix(
+            timestamp: time, latitude: latitude, longitude: longitude, altitudeMeters: altitudeMeters,
+            speedMetersPerSecond: speed, speedAccuracyMetersPerSecond: speedAccuracy,
+            courseDegrees: course, courseAccuracyDegrees: courseAccuracy, provider: provider
+        )
+        if let horizontalAccuracyMeters { fix.horizontalAccuracy = .meters(horizontalAccuracyMeters) }
+        if let hdop { fix.horizontalAccuracy = .dilution(hdop) }
+        if let verticalAccuracyMeters { fix.verticalAccuracy = .meters(Double(verticalAccuracyMeters)) }
+        if let vdop { fix.verticalAccuracy = .dilution(Double(vdop)) }
+        return fix
+    }
+}

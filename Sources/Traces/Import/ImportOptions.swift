@@ -1,0 +1,39 @@
+import SimulationCore
+
+/// Choices a user can make about an import. The defaults detect everything from the file.
+public struct ImportOptions: Sendable, Equatable {
+    /// A format to insist on instead of detecting one.
+    public var format: TraceFormat?
+    /// The UTC calendar date of the first epoch, for NMEA logs whose sentences carry no
+    /// trustworthy date (GGA-only logs, or RMC sentences failing their checksum). Dates the
+    /// file gives itself always win; without either, such epochs are counted as untimed.
+    public var nmeaStartDate: CalendarDate?
+
+    /// Creates options.
+    public init(format: TraceFormat? = nil, nmeaStartDate: CalendarDate? = nil) {
+        self.format = format
+        self.nmeaStartDate = nmeaStartDate
+    }
+}
+
+/// A proleptic Gregorian calendar date, UTC.
+public struct CalendarDate: Sendable, Equatable {
+    public var year: Int
+    public var month: Int
+    public var day: Int
+
+    /// Parses `YYYY-MM-DD`. Returns `nil` for anything else or an impossible date.
+    public init?(_ text: String) {
+        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+        guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
+            let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2]),
+            (1...12).contains(month), day >= 1, day <= CivilTime.daysInMonth(year: year, month: month)
+        else { return nil }
+        self.year = year
+        self.month = month
+        self.day = day
+    }
+
+    /// Days since 1970-01-01.
+    public var daysSinceEpoch: Int { CivilTime.daysSinceEpoch(year: year, month: month, day: day) }
+}

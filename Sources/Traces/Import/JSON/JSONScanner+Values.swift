@@ -1,0 +1,83 @@
+import SimulationCore
+
+/// Typed values for the JSON importers: `null` reads as absent, a wrong type is an error
+/// naming the field.
+extension JSONScanner {
+    /// A JSON number, or `nil` for `null`.
+    mutating func readDouble(field: String) throws(TraceFormatError) -> Double? {
+        if consumeNull() { return nil }
+        guard let next = peek(), next == UInt8(ascii: "-") || (next >= 48 && next <= 57) else {
+            if peek() == UInt8(ascii: "\""), let quoted = try nonFiniteString() {
+                throw source.error(atOffset: quoted, .nonFiniteNumber(field: field))
+            }
+            throw source.error(atOffset: position, .invalidNumber(field: field))
+        }
+        let (start, stop) = try readNumberRange()
+        switch NumberParser.double(source.slice(start, stop)) {
+        case .value(let value): return value
+        case .invalid: throw source.error(atOffset: start, .invalidNumber(field: field))
+        case .nonFinite: throw source.error(atOffset: start, .nonFiniteNumber(field: field))
+        }
+    }
+
+    /// A JSON number rounded once to `Float`, or `nil` for `null`.
+    mutating func readFloat(field: String) throws(TraceFormatError) -> Float? {
+        if consumeNull() { return nil }
+        guard let next = peek(), next == UInt8(ascii: "-") || (next >= 48 && next <= 57) else {
+            throw source.error(atOffset: position, .invalidNumber(field: field))
+        }
+        let (start, stop) = try readNumberRange()
+        switch NumberParser.float(source.slice(start, stop)) {
+        case .value(let value): return value
+        case .invalid: throw source.error(atOffset: start, .invalidNumber(field: field))
+        case .nonFinite: throw source.error(atOffset: start, .nonFiniteNumber(field: field))
+        }
+    }
+
+    /// A JSON string, or `nil` for `null`.
+    mutating func readText(field: String) throws(TraceFormatError) -> String? {
+        if consumeNull() { return nil }
+        guard peek() == UInt8(ascii: "\"") else { throw source.error(atOffset: position, .missingField(field)) }
+        return try text(readString())
+    }
+
+    /// An ISO-8601 string, or a number of seconds since the Unix epoch (iOS
+    /// `timeIntervalSince1970`), or `nil` for `null`.
+    mutating func readTimestamp(field: String) throws(TraceFormatError) -> SimInstant? {
+        if consumeNull() { return nil }
+        if peek() == UInt8(ascii: "\"") {
+            let token = try readString()
+            guard !token.hasEscapes, let instant = ISO8601.parse(source.slice(token.start, token.end)) else {
+                throw source.error(atOffset: token.start, .invalidTimestamp(field: field))
+            }
+            return instant
+        }
+        let start = position
+        guard let seconds = try readDouble(field: field) else { return nil }
+        guard let instant = SimInstant(secondsSinceEpoch: seconds) else {
+            throw source.error(atOffset: start, .invalidTimestamp(field: field))
+        }
+        return instant
+    }
+
+    /// A string of whole milliseconds since the epoch, as older Takeout exports write them.
+    mutating func readMillisecondString(field: String) throws(TraceFormatError) -> SimInstant? {
+        if consumeNull() { return nil }
+        let token = try readString()
+        guard let milliseconds = NumberParser.int64(source.slice(token.start, token.end)),
+            let instant = SimInstant(millisecondsSinceEpoch: milliseconds)
+        else { throw source.error(atOffset: token.start, .invalidTimestamp(field: field)) }
+        return instant
+    }
+
+    /// Consumes a string if it spells NaN or Infinity (as some encoders write them) and
+    /// returns its offset; otherwise leaves the position alone.
+    private mutating func nonFiniteString() throws(TraceFormatError) -> Int? {
+        let saved = position
+        let token = try readString()
+        let word = source.string(token.start, token.end).lowercased()
+        if ["nan", "inf", "infinity", "-inf", "-infinity"].contains(word) { return token.start }
+        position = saved
+        return nil
+    }
+}

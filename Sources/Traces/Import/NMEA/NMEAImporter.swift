@@ -1,0 +1,287 @@
+/// Reads NMEA 0183 logs: plain sentences, gpsd logs with `#` comment lines, and Android
+/// GnssLogger's `NMEA,<sentence>,<unix ms>` wrapping.
+///
+/// Sentences read: RMC, GGA, GLL (position), GSA (DOPs), GST (error ellipse in metres),
+/// VTG (speed, course) and ZDA (date), from any talker (GP, GN, GL, GA, GB, BD, ...).
+/// Others (GSV, TXT, proprietary `$P...`) are recognised as NMEA and passed over.
+///
+/// Rules:
+/// - a sentence whose checksum does not match is skipped and counted (`badChecksum`); one
+///   without a checksum likewise (`missingChecksum`);
+/// - sentences sharing a time-of-day form one epoch and one fix; an epoch whose position
+///   sentences all say "no fix" is skipped and counted (`noFix`);
+/// - the date comes from RMC or ZDA; epochs before the first dated sentence take that date
+///   (stepping back a day across midnight), later ones roll over at midnight; a log with no
+///   date anywhere yields only `untimed` records, never an invented day;
+/// - a checksum-valid sentence with an impossible value (latitude 91°, minutes ≥ 60) is an
+///   error, because its sender vouched for it.
+struct NMEAImporter {
+    /// NMEA allows 82 characters; real logs carry longer proprietary sentences, so the
+    /// limit only stops runaway lines (a binary file, a missing newline).
+    static let maximumLineBytes = 4096
+
+    private let source: TextSource
+    private var builder = TraceBuilder()
+    private var fields = FieldSplitter()
+    private var epoch: NMEAEpoch?
+    /// Epochs waiting for the first date in the file.
+    private var undatedEpochs: [NMEAEpoch] = []
+    /// The last epoch's date and time of day, for midnight roll-over.
+    private var lastDay: Int?
+    private var lastTimeOfDay: Int64 = 0
+    private var sawSentence = false
+    /// GnssLogger files interleave NMEA with other records (`Raw`, `Status`, sensors).
+    private let isGnssLogger: Bool
+
+    private init(source: TextSource, format: TraceFormat, startDate: CalendarDate?) {
+        self.source = source
+        isGnssLogger = format == .gnssLoggerNMEA
+        builder = TraceBuilder(expectedFixes: source.bytes.count / 300)
+        lastDay = startDate?.daysSinceEpoch
+    }
+
+    /// Imports a log. `format` tells whether lines are GnssLogger-wrapped; `startDate` dates
+    /// the first epoch when the log's own sentences do not.
+    static func read(_ source: TextSource, format: TraceFormat, startDate: CalendarDate?) throws(TraceFormatError) -> Trace {
+        var importer = NMEAImporter(source: source, format: format, startDate: startDate)
+        for line in TextLines(source.bytes) {
+            try importer.readLine(line)
+        }
+        guard importer.sawSentence else {
+            throw TraceFormatError(file: source.file, problem: .unexpectedContent("no NMEA sentences found"))
+        }
+        importer.closeEpoch()
+        for pending in importer.undatedEpochs where pending.hasValidPosition {
+            importer.builder.untimed(line: pending.firstLine)
+        }
+        return importer.builder.build(provenance: TraceProvenance(format: format))
+    }
+
+    private mutating func readLine(_ line: TextLine) throws(TraceFormatError) {
+        let bytes = source.bytes
+        var start = line.start
+        var end = line.end
+        while start < end, bytes[start] == UInt8(ascii: " ") || bytes[start] == 9 { start += 1 }
+        while end > start, bytes[end - 1] == UInt8(ascii: " ") || bytes[end - 1] == 9 { end -= 1 }
+        guard start < end else { return }
+        guard end - start <= Self.maximumLineBytes else {
+            throw source.error(line: line.number, .lineTooLong(limitBytes: Self.maximumLineBytes))
+        }
+        if bytes[start] == UInt8(ascii: "#") { return }
+        if Self.hasPrefix("NMEA,", bytes, start, end) {
+            // GnssLogger: NMEA,<sentence>,<receive time in Unix ms>. The sentence ends at the
+            // last comma; the receive time is the phone's, not the receiver's, so it is unused.
+            start += 5
+            var comma = end - 1
+            while comma > start, bytes[comma] != UInt8(ascii: ",") { comma -= 1 }
+            guard comma > start else {
+                throw source.error(line: line.number, column: start + 1 - line.start, .missingField("receive time"))
+            }
+            end = comma
+        } else if isGnssLogger, Self.isOtherGnssLoggerRecord(bytes, start, end) {
+            return
+        }
+        guard bytes[start] == UInt8(ascii: "$") || bytes[start] == UInt8(ascii: "!") else {
+            throw source.error(line: line.number, column: start + 1 - line.start,
+                               .unexpectedContent("not an NMEA sentence (expected '$')"))
+        }
+        sawSentence = true
+
+        // Checksum: XOR of every byte between '$' and '*'.
+        var star = end - 1
+        while star > start, bytes[star] != UInt8(ascii: "*") { star -= 1 }
+        guard star > start, end - star == 3 else {
+            builder.skip(star > start ? .badChecksum : .missingChecksum, line: line.number)
+            return
+        }
+        var checksum: UInt8 = 0
+        for index in (start + 1)..<star { checksum ^= bytes[index] }
+        guard let high = Self.hexValue(bytes[star + 1]), let low = Self.hexValue(bytes[star + 2]),
+            high << 4 | low == checksum
+        else {
+            builder.skip(.badChecksum, line: line.number)
+            return
+        }
+
+        fields.split(bytes, start + 1, star, separator: UInt8(ascii: ","))
+        let addressLength = fields.ends[0] - fields.starts[0]
+        guard addressLength == 5, bytes[start + 1] != UInt8(ascii: "P") else { return }
+        let typeStart = fields.starts[0] + 2
+        let type = (UInt32(bytes[typeStart]) << 16) | (UInt32(bytes[typeStart + 1]) << 8) | UInt32(bytes[typeStart + 2])
+        let sentence = NMEASentence(source: source, fields: fields, line: line)
+        switch type {
+        case Self.code("RMC"): try readRMC(sentence)
+        case Self.code("GGA"): try readGGA(sentence)
+        case Self.code("GLL"): try readGLL(sentence)
+        case Self.code("GSA"): try readGSA(sentence)
+        case Self.code("GST"): try readGST(sentence)
+        case Self.code("VTG"): try readVTG(sentence)
+        case Self.code("ZDA"): try readZDA(sentence)
+        default: return
+        }
+    }
+
+    // MARK: Sentences
+
+    /// RMC: time, status, lat, N/S, lon, E/W, speed (knots), course, date, variation, E/W, mode.
+    private mutating func readRMC(_ sentence: NMEASentence) throws(TraceFormatError) {
+        guard let time = try sentence.timeOfDay(1) else { return }
+        try beginEpoch(at: time, line: sentence.line.number)
+        if let day = try sentence.date(9) { epoch?.daysSinceEpoch = day }
+        let isValid = sentence.text(2) == "A" && sentence.text(12) != "N"
+        guard isValid else {
+            epoch?.sawVoidPosition = true
+            return
+        }
+        if let latitude = try sentence.latitude(3), let longitude = try sentence.longitude(5) {
+            epoch?.offerPosition(latitude: latitude, longitude: longitude, from: .rmc)
+        }
+        if let knots = try sentence.nonNegativeFloat(7, field: "speed") {
+            epoch?.speedMetersPerSecond = knots * Self.metersPerSecondPerKnot
+        }
+        if let course = try sentence.course(8) { epoch?.courseDegrees = course }
+    }
+
+    /// GGA: time, lat, N/S, lon, E/W, quality, satellites, HDOP, altitude, M, geoid, M, ...
+    private mutating func readGGA(_ sentence: NMEASentence) throws(TraceFormatError) {
+        guard let time = try sentence.timeOfDay(1) else { return }
+        try beginEpoch(at: time, line: sentence.line.number)
+        let quality = try sentence.double(6, field: "fix quality") ?? 0
+        guard quality > 0 else {
+            epoch?.sawVoidPosition = true
+            return
+        }
+        if let latitude = try sentence.latitude(2), let longitude = try sentence.longitude(4) {
+            epoch?.offerPosition(latitude: latitude, longitude: longitude, from: .gga)
+        }
+        if let hdop = try sentence.dilution(8, field: "HDOP") { epoch?.hdop = hdop }
+        if let altitude = try sentence.double(9, field: "altitude") { epoch?.altitudeMeters = altitude }
+    }
+
+    /// GLL: lat, N/S, lon, E/W, time, status, mode.
+    private mutating func readGLL(_ sentence: NMEASentence) throws(TraceFormatError) {
+        guard let time = try sentence.timeOfDay(5) else { return }
+        try beginEpoch(at: time, line: sentence.line.number)
+        guard sentence.text(6) == "A", sentence.text(7) != "N" else {
+            epoch?.sawVoidPosition = true
+            return
+        }
+        if let latitude = try sentence.latitude(1), let longitude = try sentence.longitude(3) {
+            epoch?.offerPosition(latitude: latitude, longitude: longitude, from: .gll)
+        }
+    }
+
+    /// GSA: mode, fix type, 12 satellite ids, PDOP, HDOP, VDOP[, system id]. No time: it
+    /// belongs to the epoch it follows.
+    private mutating func readGSA(_ sentence: NMEASentence) throws(TraceFormatError) {
+        guard epoch != nil, sentence.count >= 18 else { return }
+        if epoch?.hdop == nil, let hdop = try sentence.dilution(16, field: "HDOP") { epoch?.hdop = hdop }
+        if epoch?.vdop == nil, let vdop = try sentence.dilution(17, field: "VDOP") { epoch?.vdop = vdop }
+    }
+
+    /// GST: time, RMS, σ major, σ minor, orientation, σ latitude, σ longitude, σ altitude (metres).
+    private mutating func readGST(_ sentence: NMEASentence) throws(TraceFormatError) {
+        guard let time = try sentence.timeOfDay(1) else { return }
+        try beginEpoch(at: time, line: sentence.line.number)
+        epoch?.sigmaLatitudeMeters = try sentence.nonNegativeDouble(6, field: "latitude sigma")
+        epoch?.sigmaLongitudeMeters = try sentence.nonNegativeDouble(7, field: "longitude sigma")
+        epoch?.sigmaAltitudeMeters = try sentence.nonNegativeDouble(8, field: "altitude sigma")
+    }
+
+    /// VTG: course true, T, course magnetic, M, speed knots, N, speed km/h, K[, mode].
+    private mutating func readVTG(_ sentence: NMEASentence) throws(TraceFormatError) {
+        guard epoch != nil, sentence.text(9) != "N" else { return }
+        if epoch?.courseDegrees == nil, let course = try sentence.course(1) { epoch?.courseDegrees = course }
+        if epoch?.speedMetersPerSecond == nil {
+            if let knots = try sentence.nonNegativeFloat(5, field: "speed") {
+                epoch?.speedMetersPerSecond = knots * Self.metersPerSecondPerKnot
+            } else if let kilometresPerHour = try sentence.nonNegativeFloat(7, field: "speed") {
+                epoch?.speedMetersPerSecond = kilometresPerHour / 3.6
+            }
+        }
+    }
+
+    /// ZDA: time, day, month, year, zone hours, zone minutes.
+    private mutating func readZDA(_ sentence: NMEASentence) throws(TraceFormatError) {
+        guard let time = try sentence.timeOfDay(1) else { return }
+        try beginEpoch(at: time, line: sentence.line.number)
+        if let day = try sentence.calendarDay(day: 2, month: 3, year: 4) { epoch?.daysSinceEpoch = day }
+    }
+
+    // MARK: Epochs and dates
+
+    private mutating func beginEpoch(at timeOfDay: Int64, line: Int) throws(TraceFormatError) {
+        if let current = epoch, current.timeOfDayNanoseconds == timeOfDay { return }
+        closeEpoch()
+        epoch = NMEAEpoch(timeOfDayNanoseconds: timeOfDay, firstLine: line)
+    }
+
+    private mutating func closeEpoch() {
+        guard let finished = epoch else { return }
+        epoch = nil
+        if !finished.hasValidPosition {
+            if finished.sawVoidPosition { builder.skip(.noFix, line: finished.firstLine) }
+            return
+        }
+        if let explicitDay = finished.daysSinceEpoch {
+            if lastDay == nil { resolveUndated(firstDatedDay: explicitDay, at: finished.timeOfDayNanoseconds) }
+            emit(finished, day: explicitDay)
+        } else if let day = lastDay {
+            // No date in this epoch: carry the last one, rolling over when the clock wraps.
+            let rolledDay = finished.timeOfDayNanoseconds + Self.halfDay < lastTimeOfDay ? day + 1 : day
+            emit(finished, day: rolledDay)
+        } else {
+            undatedEpochs.append(finished)
+        }
+    }
+
+    /// Dates the epochs read before the first date: same day, or the day before when their
+    /// time of day is more than half a day later than the first dated epoch's.
+    private mutating func resolveUndated(firstDatedDay day: Int, at timeOfDay: Int64) {
+        for pending in undatedEpochs {
+            let pendingDay = pending.timeOfDayNanoseconds > timeOfDay + Self.halfDay ? day - 1 : day
+            if let fix = pending.makeFix(daysSinceEpoch: pendingDay) { builder.add(fix, line: pending.firstLine) }
+        }
+        undatedEpochs.removeAll()
+    }
+
+    private mutating func emit(_ finished: NMEAEpoch, day: Int) {
+        lastDay = day
+        lastTimeOfDay = finished.timeOfDayNanoseconds
+        if let fix = finished.makeFix(daysSinceEpoch: day) { builder.add(fix, line: finished.firstLine) }
+    }
+
+    // MARK: Helpers
+
+    /// 1852 m per nautical mile, 3600 s per hour.
+    static let metersPerSecondPerKnot: Float = 1852.0 / 3600.0
+    private static let halfDay: Int64 = 43_200_000_000_000
+
+    private static func code(_ type: StaticString) -> UInt32 {
+        let pointer = type.utf8Start
+        return (UInt32(pointer[0]) << 16) | (UInt32(pointer[1]) << 8) | UInt32(pointer[2])
+    }
+
+    private static func isOtherGnssLoggerRecord(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> Bool {
+        var comma = start
+        while comma < end, bytes[comma] != UInt8(ascii: ",") { comma += 1 }
+        let record = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<comma]), as: UTF8.self)
+        return FormatDetector.gnssLoggerRecords.contains(record)
+    }
+
+    private static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        default: nil
+        }
+    }
+
+    private static func hasPrefix(_ prefix: StaticString, _ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> Bool {
+        let count = prefix.utf8CodeUnitCount
+        guard end - start >= count else { return false }
+        for offset in 0..<count where bytes[start + offset] != prefix.utf8Start[offset] { return false }
+        return true
+    }
+}

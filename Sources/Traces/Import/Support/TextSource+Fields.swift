@@ -1,0 +1,86 @@
+/// Validated field readers shared by every importer, so each rule (ranges, signs, "empty
+/// means absent") is written once and every format reports it the same way.
+extension TextSource {
+    /// A number, or `nil` for an empty field.
+    func optionalDouble(_ start: Int, _ end: Int, field: String) throws(TraceFormatError) -> Double? {
+        guard start < end else { return nil }
+        switch NumberParser.double(slice(start, end)) {
+        case .value(let value): return value
+        case .invalid: throw error(atOffset: start, .invalidNumber(field: field))
+        case .nonFinite: throw error(atOffset: start, .nonFiniteNumber(field: field))
+        }
+    }
+
+    /// A number that must be present.
+    func requiredDouble(_ start: Int, _ end: Int, field: String) throws(TraceFormatError) -> Double {
+        guard let value = try optionalDouble(start, end, field: field) else {
+            throw error(atOffset: start, .missingField(field))
+        }
+        return value
+    }
+
+    /// A single-precision measurement, or `nil` for an empty field.
+    func optionalFloat(_ start: Int, _ end: Int, field: String) throws(TraceFormatError) -> Float? {
+        guard start < end else { return nil }
+        switch NumberParser.float(slice(start, end)) {
+        case .value(let value): return value
+        case .invalid: throw error(atOffset: start, .invalidNumber(field: field))
+        case .nonFinite: throw error(atOffset: start, .nonFiniteNumber(field: field))
+        }
+    }
+
+    /// A latitude in degrees, -90...90.
+    func latitude(_ start: Int, _ end: Int, field: String = "latitude") throws(TraceFormatError) -> Double {
+        let value = try requiredDouble(start, end, field: field)
+        if let problem = FixRules.latitudeProblem(value) { throw error(atOffset: start, problem) }
+        return value
+    }
+
+    /// A longitude in degrees, -180...180.
+    func longitude(_ start: Int, _ end: Int, field: String = "longitude") throws(TraceFormatError) -> Double {
+        let value = try requiredDouble(start, end, field: field)
+        if let problem = FixRules.longitudeProblem(value) { throw error(atOffset: start, problem) }
+        return value
+    }
+
+    /// A measurement that must not be negative (accuracies, speeds), or `nil` when empty.
+    func nonNegativeDouble(_ start: Int, _ end: Int, field: String) throws(TraceFormatError) -> Double? {
+        guard let value = try optionalDouble(start, end, field: field) else { return nil }
+        if value < 0 { throw error(atOffset: start, .negativeValue(field: field, value: value)) }
+        return value
+    }
+
+    /// A single-precision measurement that must not be negative, or `nil` when empty.
+    func nonNegativeFloat(_ start: Int, _ end: Int, field: String) throws(TraceFormatError) -> Float? {
+        guard let value = try optionalFloat(start, end, field: field) else { return nil }
+        if value < 0 { throw error(atOffset: start, .negativeValue(field: field, value: Double(value))) }
+        return value
+    }
+
+    /// A course in degrees, 0...360, or `nil` when empty.
+    func course(_ start: Int, _ end: Int, field: String) throws(TraceFormatError) -> Float? {
+        guard let value = try optionalFloat(start, end, field: field) else { return nil }
+        if let problem = FixRules.courseProblem(value, field: field) { throw error(atOffset: start, problem) }
+        return value
+    }
+}
+
+/// The value rules every fix obeys, whatever format it came from. Each returns the problem,
+/// or `nil` when the value is acceptable.
+enum FixRules {
+    static func latitudeProblem(_ value: Double) -> TraceFormatError.Problem? {
+        (-90...90).contains(value) ? nil : .latitudeOutOfRange
+    }
+
+    static func longitudeProblem(_ value: Double) -> TraceFormatError.Problem? {
+        (-180...180).contains(value) ? nil : .longitudeOutOfRange
+    }
+
+    static func courseProblem(_ value: Float, field: String) -> TraceFormatError.Problem? {
+        (0...360).contains(value) ? nil : .valueOutOfRange(field: field, value: Double(value), range: "0...360 degrees")
+    }
+
+    static func negativeProblem(_ value: Double, field: String) -> TraceFormatError.Problem? {
+        value < 0 ? .negativeValue(field: field, value: value) : nil
+    }
+}

@@ -1,0 +1,146 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A trace file's bytes together with its name, for importers to read and to blame.
+///
+/// Line and column numbers are computed from a byte offset only when an error needs them,
+/// so the happy path never pays for position tracking it does not use.
+struct TextSource {
+    /// The file name as the user gave it.
+    let file: String
+    /// The whole file, a leading UTF-8 byte-order mark removed.
+    let bytes: UnsafeBufferPointer<UInt8>
+
+    init(file: String, bytes: UnsafeBufferPointer<UInt8>) {
+        self.file = file
+        if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF {
+            self.bytes = UnsafeBufferPointer(rebasing: bytes[3...])
+        } else {
+            self.bytes = bytes
+        }
+    }
+
+    /// The 1-based line and column of a byte offset.
+    func location(ofOffset offset: Int) -> (line: Int, column: Int) {
+        var line = 1
+        var lineStart = 0
+        let end = min(offset, bytes.count)
+        var index = 0
+        while index < end {
+            if bytes[index] == UInt8(ascii: "\n") {
+                line += 1
+                lineStart = index + 1
+            }
+            index += 1
+        }
+        return (line, end - lineStart + 1)
+    }
+
+    /// An error at a byte offset.
+    func error(atOffset offset: Int, _ problem: TraceFormatError.Problem) -> TraceFormatError {
+        let (line, column) = location(ofOffset: offset)
+        return TraceFormatError(file: file, line: line, column: column, problem: problem)
+    }
+
+    /// An error at a line, and a column when known.
+    func error(line: Int, column: Int? = nil, _ problem: TraceFormatError.Problem) -> TraceFormatError {
+        TraceFormatError(file: file, line: line, column: column, problem: problem)
+    }
+
+    /// Refuses empty files and NUL bytes, which none of the text formats may contain.
+    func checkIsText() throws(TraceFormatError) {
+        guard bytes.count > 0 else { throw TraceFormatError(file: file, problem: .emptyFile) }
+        guard let base = bytes.baseAddress else { return }
+        if let hit = memchr(base, 0, bytes.count) {
+            throw error(atOffset: UnsafeRawPointer(hit) - UnsafeRawPointer(base), .nulByte)
+        }
+        if bytes.allSatisfy({ $0 == UInt8(ascii: " ") || $0 == 9 || $0 == 10 || $0 == 13 }) {
+            throw TraceFormatError(file: file, problem: .emptyFile)
+        }
+    }
+
+    /// A sub-range of the file as its own buffer.
+    @inline(__always)
+    func slice(_ start: Int, _ end: Int) -> UnsafeBufferPointer<UInt8> {
+        UnsafeBufferPointer(rebasing: bytes[start..<end])
+    }
+
+    /// A sub-range decoded as text, for messages and rare string fields.
+    func string(_ start: Int, _ end: Int) -> String {
+        String(decoding: slice(start, end), as: UTF8.self)
+    }
+}
+
+/// One line of a text file: its 1-based number and byte range, line terminator excluded.
+struct TextLine {
+    let number: Int
+    let start: Int
+    let end: Int
+
+    var isEmpty: Bool { start == end }
+}
+
+/// Iterates a buffer's lines, accepting `\n` and `\r\n` endings and a last line without one.
+struct TextLines: Sequence, IteratorProtocol {
+    private let bytes: UnsafeBufferPointer<UInt8>
+    private var position = 0
+    private var number = 0
+
+    init(_ bytes: UnsafeBufferPointer<UInt8>) {
+        self.bytes = bytes
+    }
+
+    mutating func next() -> TextLine? {
+        guard position < bytes.count, let base = bytes.baseAddress else { return nil }
+        number += 1
+        let start = position
+        var end: Int
+        if let hit = memchr(base + start, Int32(UInt8(ascii: "\n")), bytes.count - start) {
+            end = UnsafeRawPointer(hit) - UnsafeRawPointer(base)
+            position = end + 1
+        } else {
+            end = bytes.count
+            position = end
+        }
+        if end > start, bytes[end - 1] == UInt8(ascii: "\r") { end -= 1 }
+        return TextLine(number: number, start: start, end: end)
+    }
+}
+
+/// Splits a line at a one-byte separator into reusable field ranges (no quoting: none of
+/// the CSV dialects TraceSim reads quote their fields).
+struct FieldSplitter {
+    private(set) var starts: [Int] = []
+    private(set) var ends: [Int] = []
+
+    var count: Int { starts.count }
+
+    mutating func split(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int, separator: UInt8) {
+        starts.removeAll(keepingCapacity: true)
+        ends.removeAll(keepingCapacity: true)
+        var fieldStart = start
+        var index = start
+        while index < end {
+            if bytes[index] == separator {
+                starts.append(fieldStart)
+                ends.append(index)
+                fieldStart = index + 1
+            }
+            index += 1
+        }
+        starts.append(fieldStart)
+        ends.append(end)
+    }
+
+    /// The field's range with surrounding spaces trimmed.
+    func trimmed(_ index: Int, in bytes: UnsafeBufferPointer<UInt8>) -> (start: Int, end: Int) {
+        var start = starts[index]
+        var end = ends[index]
+        while start < end, bytes[start] == UInt8(ascii: " ") || bytes[start] == 9 { start += 1 }
+        while end > start, bytes[end - 1] == UInt8(ascii: " ") || bytes[end - 1] == 9 { end -= 1 }
+        return (start, end)
+    }
+}

@@ -1,0 +1,85 @@
+/// Collects an importer's fixes and bookkeeping, then applies the counting rules once for
+/// every format: sort out-of-order records, merge duplicate epochs, tally what was dropped.
+struct TraceBuilder {
+    private(set) var fixes: [Fix] = []
+    private var lines: [Int32] = []
+    private var motionSamples: [MotionSample] = []
+    /// The latest timestamp read so far for each provider, indexed by `Provider.rawValue`.
+    private var latestByProvider = [Int64](repeating: .min, count: Provider.allCases.count)
+    private var isSorted = true
+    var diagnostics = ImportDiagnostics()
+
+    init(expectedFixes: Int = 0) {
+        fixes.reserveCapacity(expectedFixes)
+        lines.reserveCapacity(expectedFixes)
+    }
+
+    /// Adds a fix read from `line`. Its values must already be validated.
+    mutating func add(_ fix: Fix, line: Int) {
+        let time = fix.timestamp.nanosecondsSinceEpoch
+        let slot = Int(fix.provider.rawValue)
+        if time < latestByProvider[slot] {
+            diagnostics.outOfOrder.record(line: line)
+        } else {
+            latestByProvider[slot] = time
+        }
+        if isSorted, let last = fixes.last, Self.precedes(fix, last) { isSorted = false }
+        fixes.append(fix)
+        lines.append(Int32(clamping: line))
+    }
+
+    /// Counts a record skipped for `reason`.
+    mutating func skip(_ reason: SkipReason, line: Int) {
+        diagnostics.skip(reason, line: line)
+    }
+
+    /// Counts a record that had a position but no timestamp.
+    mutating func untimed(line: Int) {
+        diagnostics.untimed.record(line: line)
+    }
+
+    /// Adds a motion sample.
+    mutating func addMotion(_ sample: MotionSample) {
+        motionSamples.append(sample)
+    }
+
+    /// The finished trace: sorted by (timestamp, provider), one fix per epoch and provider.
+    consuming func build(provenance: TraceProvenance) -> Trace {
+        var fixes = self.fixes
+        var lines = self.lines
+        if !isSorted {
+            let order = fixes.indices.sorted { lhs, rhs in
+                if Self.precedes(fixes[lhs], fixes[rhs]) { return true }
+                if Self.precedes(fixes[rhs], fixes[lhs]) { return false }
+                return lhs < rhs  // stable: the earlier record of an epoch stays first
+            }
+            fixes = order.map { fixes[$0] }
+            lines = order.map { lines[$0] }
+        }
+        var kept = 0
+        for index in fixes.indices {
+            if kept > 0, Self.sameEpoch(fixes[kept - 1], fixes[index]) {
+                fixes[kept - 1].fillAbsentFields(from: fixes[index])
+                diagnostics.merged.record(line: Int(lines[index]))
+                continue
+            }
+            fixes[kept] = fixes[index]
+            kept += 1
+        }
+        fixes.removeLast(fixes.count - kept)
+        let samples = motionSamples.enumerated().sorted {
+            ($0.element.timestamp, $0.offset) < ($1.element.timestamp, $1.offset)
+        }.map(\.element)
+        return Trace(fixes: fixes, motionSamples: samples, provenance: provenance, diagnostics: diagnostics)
+    }
+
+    @inline(__always)
+    private static func precedes(_ lhs: Fix, _ rhs: Fix) -> Bool {
+        lhs.timestamp < rhs.timestamp || (lhs.timestamp == rhs.timestamp && lhs.provider < rhs.provider)
+    }
+
+    @inline(__always)
+    private static func sameEpoch(_ lhs: Fix, _ rhs: Fix) -> Bool {
+        lhs.timestamp == rhs.timestamp && lhs.provider == rhs.provider
+    }
+}

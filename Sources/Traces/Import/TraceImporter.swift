@@ -1,0 +1,51 @@
+/// The one way into TraceSim for recorded traces: detects the format and runs its importer.
+public enum TraceImporter {
+    /// Reads and imports a trace file.
+    ///
+    /// - Parameters:
+    ///   - path: the file, as the user named it (errors quote it back).
+    ///   - options: a format to insist on, and dates for undated NMEA.
+    /// - Throws: `TraceFileError` when the file cannot be read (exit 66), `TraceFormatError`
+    ///   when its content is not a valid trace (exit 65).
+    public static func load(path: String, options: ImportOptions = ImportOptions()) throws -> Trace {
+        let bytes = try TraceFile.contents(ofPath: path)
+        return try read(bytes, name: path, options: options)
+    }
+
+    /// Imports a trace held in memory.
+    ///
+    /// - Parameters:
+    ///   - bytes: the file's content.
+    ///   - name: the name to use in error messages; its extension breaks detection ties.
+    ///   - options: a format to insist on, and dates for undated NMEA.
+    /// - Throws: `TraceFormatError` when the content is not a valid trace.
+    public static func read(
+        _ bytes: [UInt8], name: String, options: ImportOptions = ImportOptions()
+    ) throws(TraceFormatError) -> Trace {
+        try bytes.withUnsafeBufferPointer { buffer throws(TraceFormatError) in
+            let source = TextSource(file: name, bytes: buffer)
+            try source.checkIsText()
+            let pathExtension = name.split(separator: ".").last.map { $0.lowercased() } ?? ""
+            guard let resolved = options.format ?? FormatDetector.detect(source, pathExtension: pathExtension) else {
+                throw TraceFormatError(file: name, line: 1, problem: .unrecognizedFormat)
+            }
+            return try read(source, as: resolved, options: options)
+        }
+    }
+
+    static func read(_ source: TextSource, as format: TraceFormat, options: ImportOptions) throws(TraceFormatError) -> Trace {
+        switch format {
+        case .nmea, .gnssLoggerNMEA: try NMEAImporter.read(source, format: format, startDate: options.nmeaStartDate)
+        case .clLocationJSON: try CLLocationJSONImporter.read(source)
+        case .googleTakeout: try GoogleTakeoutImporter.read(source)
+        case .gnssLogger: try GnssLoggerImporter.read(source)
+        case .columbusCSV: try ColumbusCSVImporter.read(source)
+        case .seventyMai: try SeventyMaiImporter.read(source)
+        case .canonicalCSV: try CanonicalCSVImporter.read(source)
+        case .jsonLines: try JSONLinesImporter.read(source)
+        case .gpx10, .gpx11: try GPXImporter.read(source)
+        case .tcx: try TCXImporter.read(source)
+        case .kml: try KMLImporter.read(source)
+        }
+    }
+}

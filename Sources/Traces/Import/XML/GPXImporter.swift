@@ -1,0 +1,137 @@
+import SimulationCore
+
+/// Reads GPX 1.0 and 1.1 track points (`trkpt`). Route points (planned, not recorded) and
+/// waypoints are not fixes.
+///
+/// Per point: `lat`/`lon` attributes, `ele`, `time`, `hdop`/`vdop` (dilutions, flagged so),
+/// `fix` (`none` skips the point as `noFix`), `src` (`gps`, `network`, `fused` set the
+/// provider), GPX 1.0's `speed` and `course`, and the common extensions matched by local
+/// name whatever their namespace: Garmin TrackPointExtension `speed`/`course`, `bearing`,
+/// and measured accuracies `hacc`/`vacc` (also spelt `accuracy`, `horizontalAccuracy`,
+/// `verticalAccuracy`) in metres.
+final class GPXImporter: XMLTraceHandler {
+    /// The local names read; an element's code is its position in `allCases`.
+    private enum Element: String, CaseIterable {
+        case gpx, trkpt, ele, time, hdop, vdop, fix, src, speed, course, bearing
+        case hacc, vacc, accuracy, horizontalAccuracy, verticalAccuracy
+
+        /// Cached: the synthesized `allCases` builds a new array on every call.
+        static let byCode = allCases
+    }
+
+    private let values: XMLValues
+    private var builder = TraceBuilder()
+    private var format = TraceFormat.gpx11
+    private var sawRoot = false
+    private var point: PointState?
+
+    private struct PointState {
+        var line: Int
+        var latitude: Double
+        var longitude: Double
+        var altitude: Double?
+        var time: SimInstant?
+        var hdop: Double?
+        var vdop: Double?
+        var measuredHorizontal: Double?
+        var measuredVertical: Double?
+        var speed: Float?
+        var course: Float?
+        var hasNoFix = false
+        var provider = Provider.unknown
+    }
+
+    private init(file: String) {
+        values = XMLValues(file: file)
+    }
+
+    static func read(_ source: TextSource) throws(TraceFormatError) -> Trace {
+        let importer = GPXImporter(file: source.file)
+        try XMLEventParser(source: source, names: Element.byCode.map(\.rawValue), handler: importer).parse()
+        guard importer.sawRoot else {
+            throw TraceFormatError(file: source.file, problem: .unexpectedContent("no <gpx> root element"))
+        }
+        return importer.builder.build(provenance: TraceProvenance(format: importer.format))
+    }
+
+    func didStart(_ code: Int, attributes: XMLAttributes, line: Int) throws(TraceFormatError) {
+        switch Element.byCode[code] {
+        case .gpx:
+            sawRoot = true
+            if let version = attributes.value("version") {
+                if XMLValues.equals(version, "1.0") {
+                    format = .gpx10
+                } else if !XMLValues.equals(version, "1.1") {
+                    throw values.fail(line, .unknownToken(field: "GPX version", token: String(decoding: version, as: UTF8.self)))
+                }
+            }
+        case .trkpt:
+            guard sawRoot else { throw values.fail(line, .unexpectedContent("<trkpt> outside a <gpx> document")) }
+            point = PointState(
+                line: line,
+                latitude: try values.latitude(attributes.value("lat"), field: "lat", line: line),
+                longitude: try values.longitude(attributes.value("lon"), field: "lon", line: line)
+            )
+        default:
+            break
+        }
+    }
+
+    func didEnd(_ code: Int, text: UnsafeBufferPointer<UInt8>, line: Int) throws(TraceFormatError) {
+        let element = Element.byCode[code]
+        guard element != .gpx, point != nil else { return }
+        switch element {
+        case .gpx: break
+        case .trkpt: finishPoint()
+        case .ele: point?.altitude = try values.double(text, field: "ele", line: line)
+        case .time: point?.time = try values.timestamp(text, field: "time", line: line)
+        case .hdop: point?.hdop = try values.nonNegativeDouble(text, field: "hdop", line: line)
+        case .vdop: point?.vdop = try values.nonNegativeDouble(text, field: "vdop", line: line)
+        case .fix: point?.hasNoFix = XMLValues.equals(text, "none")
+        case .src: point?.provider = Self.provider(XMLValues.trimmed(text))
+        case .speed: point?.speed = try values.nonNegativeFloat(text, field: "speed", line: line)
+        case .course, .bearing: point?.course = try values.course(text, field: "course", line: line)
+        case .hacc, .accuracy, .horizontalAccuracy:
+            point?.measuredHorizontal = try values.nonNegativeDouble(text, field: "horizontal accuracy", line: line)
+        case .vacc, .verticalAccuracy:
+            point?.measuredVertical = try values.nonNegativeDouble(text, field: "vertical accuracy", line: line)
+        }
+    }
+
+    private func finishPoint() {
+        guard let state = point else { return }
+        point = nil
+        if state.hasNoFix {
+            builder.skip(.noFix, line: state.line)
+            return
+        }
+        guard let time = state.time else {
+            builder.untimed(line: state.line)
+            return
+        }
+        var fix = Fix(
+            timestamp: time, latitude: state.latitude, longitude: state.longitude, altitudeMeters: state.altitude,
+            speedMetersPerSecond: state.speed, courseDegrees: state.course, provider: state.provider)
+        if let measured = state.measuredHorizontal {
+            fix.horizontalAccuracy = .meters(measured)
+        } else if let hdop = state.hdop {
+            fix.horizontalAccuracy = .dilution(hdop)
+        }
+        if let measured = state.measuredVertical {
+            fix.verticalAccuracy = .meters(measured)
+        } else if let vdop = state.vdop {
+            fix.verticalAccuracy = .dilution(vdop)
+        }
+        builder.add(fix, line: state.line)
+    }
+
+    private static func provider(_ text: UnsafeBufferPointer<UInt8>) -> Provider {
+        let name = String(decoding: text, as: UTF8.self).lowercased()
+        switch name {
+        case "gps", "gnss": return .gps
+        case "network", "cell", "wifi": return .network
+        case "fused": return .fused
+        default: return .unknown
+        }
+    }
+}

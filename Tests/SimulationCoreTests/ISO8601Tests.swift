@@ -1,0 +1,52 @@
+import SimulationCore
+import Testing
+
+@Suite("ISO-8601 timestamps")
+struct ISO8601Tests {
+    @Test(
+        "parses every zone and fraction style found in real traces",
+        arguments: [
+            ("2017-09-29T14:59:42.008+0000", Int64(1_506_697_182_008_000_000)),
+            ("2013-06-01T16:13:41.460Z", 1_370_103_221_460_000_000),
+            ("2014-05-25T18:30:57Z", 1_401_042_657_000_000_000),
+            ("2014-05-25T20:30:57+02:00", 1_401_042_657_000_000_000),
+            ("2014-05-25T16:30:57-02", 1_401_042_657_000_000_000),
+            ("2014-05-25 18:30:57", 1_401_042_657_000_000_000),
+            ("1970-01-01T00:00:00.000000001Z", 1),
+            ("1969-12-31T23:59:59.5Z", -500_000_000),
+            ("2024-02-29T00:00:00Z", 1_709_164_800_000_000_000),
+        ]
+    )
+    func parses(text: String, nanoseconds: Int64) {
+        #expect(ISO8601.parse(text)?.nanosecondsSinceEpoch == nanoseconds)
+    }
+
+    @Test(
+        "rejects malformed and impossible timestamps",
+        arguments: [
+            "", "2017-09-29", "2017-09-29T14:59", "2017-13-01T00:00:00Z", "2023-02-29T00:00:00Z",
+            "2017-09-29T24:00:00Z", "2017-09-29T14:59:42.Z", "2017-09-29T14:59:42Zjunk", "2017-9-29T14:59:42Z",
+            "2017-09-29T14:59:42+25:00", "NaN",
+        ]
+    )
+    func rejects(text: String) {
+        #expect(ISO8601.parse(text) == nil)
+    }
+
+    @Test("formats with the fewest fraction digits that keep every nanosecond, at least milliseconds")
+    func formats() {
+        #expect(ISO8601.format(SimInstant(nanosecondsSinceEpoch: 1_506_697_182_008_000_000)) == "2017-09-29T14:59:42.008Z")
+        #expect(ISO8601.format(SimInstant(nanosecondsSinceEpoch: 1_497_475_499_025_679_000)) == "2017-06-14T21:24:59.025679Z")
+        #expect(ISO8601.format(SimInstant(nanosecondsSinceEpoch: 1)) == "1970-01-01T00:00:00.000000001Z")
+        #expect(ISO8601.format(SimInstant(nanosecondsSinceEpoch: -500_000_000)) == "1969-12-31T23:59:59.500Z")
+        #expect(ISO8601.format(SimInstant(nanosecondsSinceEpoch: 0), minimumFractionDigits: 0) == "1970-01-01T00:00:00Z")
+    }
+
+    @Test("formatting then parsing returns the same instant", arguments: [
+        Int64(0), 1, 999, 1_000_000, 1_497_475_499_025_679_123, -86_400_000_000_001, 4_102_444_800_000_000_000,
+    ])
+    func roundTrip(nanoseconds: Int64) {
+        let instant = SimInstant(nanosecondsSinceEpoch: nanoseconds)
+        #expect(ISO8601.parse(ISO8601.format(instant)) == instant)
+    }
+}
