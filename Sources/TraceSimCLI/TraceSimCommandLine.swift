@@ -1,15 +1,88 @@
-import Traces
-/// placeholder during bring-up
+/// The `tracesim` command line, as a library so tests run it in-process.
 public enum TraceSimCommandLine {
-    public static func run(_ arguments: [String]) -> Int32 {
-        for path in arguments {
-            do {
-                let trace = try TraceImporter.load(path: path)
-                print(path, trace.provenance.format.rawValue, trace.fixes.count, trace.diagnostics)
-            } catch {
-                print("error: \(error)")
-            }
+    /// The version printed by `--version`.
+    public static let version = "0.1.0"
+
+    static let overview = """
+        OVERVIEW: Replay recorded GPS traces through a simulated iPhone and see what each
+        location permission level costs. This release reads and converts traces.
+
+        USAGE: tracesim <command> [<arguments>] [--help]
+
+        COMMANDS:
+          inspect                 Report what trace files hold: format, fixes, span, accuracy kind,
+                                  and what was skipped, merged or re-sorted.
+          convert                 Convert a trace to TraceSim CSV, JSON Lines or GPX.
+          help <command>          Show a command's help.
+
+        OPTIONS:
+          -h, --help              Show this help.
+          --version               Show the version.
+
+        Run 'tracesim help <command>' for a command's arguments and options.
+        """
+
+    private static let commandNames = [InspectCommand.name, ConvertCommand.name]
+
+    private static func help(for command: String) -> String? {
+        switch command {
+        case InspectCommand.name: InspectCommand.help
+        case ConvertCommand.name: ConvertCommand.help
+        default: nil
         }
-        return 0
+    }
+
+    private static func run(command: String, _ arguments: [String], console: Console) throws(UsageError) -> ExitCode {
+        switch command {
+        case InspectCommand.name: return try InspectCommand.run(arguments, console: console)
+        case ConvertCommand.name: return try ConvertCommand.run(arguments, console: console)
+        default: throw unknownCommand(command)
+        }
+    }
+
+    /// Runs one command line and returns the process exit code.
+    /// - Parameters:
+    ///   - arguments: the arguments after the program name.
+    ///   - console: where output and diagnostics go.
+    public static func run(_ arguments: [String], console: Console = .standard) -> Int32 {
+        do {
+            return try dispatch(arguments, console: console).rawValue
+        } catch {
+            console.warn("error: \(error.message)")
+            let helpCommand = error.command.map { "tracesim help \($0)" } ?? "tracesim --help"
+            console.warn("Run '\(helpCommand)' for usage.")
+            return ExitCode.usage.rawValue
+        }
+    }
+
+    private static func dispatch(_ arguments: [String], console: Console) throws(UsageError) -> ExitCode {
+        guard let first = arguments.first else {
+            console.print(overview)
+            return .usage
+        }
+        switch first {
+        case "-h", "--help":
+            console.print(overview)
+            return .success
+        case "--version":
+            console.print("tracesim \(version)")
+            return .success
+        case "help":
+            guard arguments.count > 1 else {
+                console.print(overview)
+                return .success
+            }
+            guard let text = help(for: arguments[1]) else { throw unknownCommand(arguments[1]) }
+            console.print(text)
+            return .success
+        default:
+            return try run(command: first, Array(arguments.dropFirst()), console: console)
+        }
+    }
+
+    private static func unknownCommand(_ name: String) -> UsageError {
+        let nearest = commandNames.min { editDistance($0, name) < editDistance($1, name) }
+        let hint = nearest.map { editDistance($0, name) <= 3 ? " (did you mean '\($0)'?)" : "" } ?? ""
+        return UsageError("unknown command '\(name)'\(hint)")
     }
 }

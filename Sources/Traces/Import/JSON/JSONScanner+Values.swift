@@ -53,6 +53,13 @@ extension JSONScanner {
             return instant
         }
         let start = position
+        if let next = peek(), next == UInt8(ascii: "-") || (next >= 48 && next <= 57) {
+            let (numberStart, numberEnd) = try readNumberRange()
+            if let nanoseconds = NumberParser.decimalSecondsAsNanoseconds(source.slice(numberStart, numberEnd)) {
+                return SimInstant(nanosecondsSinceEpoch: nanoseconds)
+            }
+            position = numberStart
+        }
         guard let seconds = try readDouble(field: field) else { return nil }
         guard let instant = SimInstant(secondsSinceEpoch: seconds) else {
             throw source.error(atOffset: start, .invalidTimestamp(field: field))

@@ -144,6 +144,33 @@ enum NumberParser {
         return isNegative ? -value : value
     }
 
+    /// Reads plain decimal seconds (`1497475499.025679`) straight into nanoseconds, so a
+    /// timestamp keeps the digits its file wrote instead of a `Double`'s nearest binary value.
+    /// Returns `nil` for exponents, more than nine fraction digits, or overflow; callers then
+    /// fall back to `double`.
+    static func decimalSecondsAsNanoseconds(_ bytes: UnsafeBufferPointer<UInt8>) -> Int64? {
+        var point = 0
+        while point < bytes.count, bytes[point] != UInt8(ascii: ".") { point += 1 }
+        guard let whole = int64(UnsafeBufferPointer(rebasing: bytes[0..<point])) else { return nil }
+        var fraction: Int64 = 0
+        var scale: Int64 = 100_000_000
+        if point < bytes.count {
+            let digits = bytes.count - point - 1
+            guard digits >= 1, digits <= 9 else { return nil }
+            for index in (point + 1)..<bytes.count {
+                let digit = bytes[index] &- 48
+                guard digit <= 9 else { return nil }
+                fraction += Int64(digit) * scale
+                scale /= 10
+            }
+        }
+        let isNegative = bytes.first == UInt8(ascii: "-")
+        let (scaled, overflow) = whole.multipliedReportingOverflow(by: 1_000_000_000)
+        guard !overflow else { return nil }
+        let (total, overflow2) = scaled.addingReportingOverflow(isNegative ? -fraction : fraction)
+        return overflow2 ? nil : total
+    }
+
     private static func isNonFiniteWord(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         var start = 0
         if let first = bytes.first, first == UInt8(ascii: "-") || first == UInt8(ascii: "+") { start = 1 }

@@ -7,13 +7,13 @@ import SimulationCore
 /// `fix` (`none` skips the point as `noFix`), `src` (`gps`, `network`, `fused` set the
 /// provider), GPX 1.0's `speed` and `course`, and the common extensions matched by local
 /// name whatever their namespace: Garmin TrackPointExtension `speed`/`course`, `bearing`,
-/// and measured accuracies `hacc`/`vacc` (also spelt `accuracy`, `horizontalAccuracy`,
-/// `verticalAccuracy`) in metres.
+/// measured accuracies `hacc`/`vacc` (also spelt `accuracy`, `horizontalAccuracy`,
+/// `verticalAccuracy`) in metres, and `speedAccuracy`/`courseAccuracy` as TraceSim writes them.
 final class GPXImporter: XMLTraceHandler {
     /// The local names read; an element's code is its position in `allCases`.
     private enum Element: String, CaseIterable {
         case gpx, trkpt, ele, time, hdop, vdop, fix, src, speed, course, bearing
-        case hacc, vacc, accuracy, horizontalAccuracy, verticalAccuracy
+        case hacc, vacc, accuracy, horizontalAccuracy, verticalAccuracy, speedAccuracy, courseAccuracy
 
         /// Cached: the synthesized `allCases` builds a new array on every call.
         static let byCode = allCases
@@ -32,11 +32,13 @@ final class GPXImporter: XMLTraceHandler {
         var altitude: Double?
         var time: SimInstant?
         var hdop: Double?
-        var vdop: Double?
+        var vdop: Float?
         var measuredHorizontal: Double?
-        var measuredVertical: Double?
+        var measuredVertical: Float?
         var speed: Float?
         var course: Float?
+        var speedAccuracy: Float?
+        var courseAccuracy: Float?
         var hasNoFix = false
         var provider = Provider.unknown
     }
@@ -86,7 +88,7 @@ final class GPXImporter: XMLTraceHandler {
         case .ele: point?.altitude = try values.double(text, field: "ele", line: line)
         case .time: point?.time = try values.timestamp(text, field: "time", line: line)
         case .hdop: point?.hdop = try values.nonNegativeDouble(text, field: "hdop", line: line)
-        case .vdop: point?.vdop = try values.nonNegativeDouble(text, field: "vdop", line: line)
+        case .vdop: point?.vdop = try values.nonNegativeFloat(text, field: "vdop", line: line)
         case .fix: point?.hasNoFix = XMLValues.equals(text, "none")
         case .src: point?.provider = Self.provider(XMLValues.trimmed(text))
         case .speed: point?.speed = try values.nonNegativeFloat(text, field: "speed", line: line)
@@ -94,7 +96,11 @@ final class GPXImporter: XMLTraceHandler {
         case .hacc, .accuracy, .horizontalAccuracy:
             point?.measuredHorizontal = try values.nonNegativeDouble(text, field: "horizontal accuracy", line: line)
         case .vacc, .verticalAccuracy:
-            point?.measuredVertical = try values.nonNegativeDouble(text, field: "vertical accuracy", line: line)
+            point?.measuredVertical = try values.nonNegativeFloat(text, field: "vertical accuracy", line: line)
+        case .speedAccuracy:
+            point?.speedAccuracy = try values.nonNegativeFloat(text, field: "speed accuracy", line: line)
+        case .courseAccuracy:
+            point?.courseAccuracy = try values.nonNegativeFloat(text, field: "course accuracy", line: line)
         }
     }
 
@@ -111,16 +117,17 @@ final class GPXImporter: XMLTraceHandler {
         }
         var fix = Fix(
             timestamp: time, latitude: state.latitude, longitude: state.longitude, altitudeMeters: state.altitude,
-            speedMetersPerSecond: state.speed, courseDegrees: state.course, provider: state.provider)
+            speedMetersPerSecond: state.speed, speedAccuracyMetersPerSecond: state.speedAccuracy,
+            courseDegrees: state.course, courseAccuracyDegrees: state.courseAccuracy, provider: state.provider)
         if let measured = state.measuredHorizontal {
             fix.horizontalAccuracy = .meters(measured)
         } else if let hdop = state.hdop {
             fix.horizontalAccuracy = .dilution(hdop)
         }
         if let measured = state.measuredVertical {
-            fix.verticalAccuracy = .meters(measured)
+            fix.verticalAccuracy = .meters(Double(measured))
         } else if let vdop = state.vdop {
-            fix.verticalAccuracy = .dilution(vdop)
+            fix.verticalAccuracy = .dilution(Double(vdop))
         }
         builder.add(fix, line: state.line)
     }

@@ -1,0 +1,68 @@
+import Foundation
+import Traces
+
+/// `tracesim convert IN OUT`: rewrite a trace in a TraceSim format chosen by OUT's extension.
+enum ConvertCommand {
+    static let name = "convert"
+
+    static let help = """
+        OVERVIEW: Convert a trace to TraceSim's canonical CSV, JSON Lines or GPX 1.1. Every field of
+        every fix survives the trip: re-importing the output gives the same fixes, bit for bit.
+
+        USAGE: tracesim convert <input> <output> [--date <YYYY-MM-DD>] [--input-format <name>]
+
+        ARGUMENTS:
+          <input>                 A trace in any format `tracesim inspect` reads.
+          <output>                The file to write; its extension picks the format:
+                                  .csv (TraceSim CSV), .jsonl (JSON Lines, also motion samples),
+                                  .gpx (GPX 1.1). An existing file is replaced.
+
+        OPTIONS:
+        \(ImportArguments.helpLines)
+          --quiet                 Do not print the one-line summary on standard error.
+          -h, --help              Show this help.
+
+        EXIT STATUS:
+          0 written; 64 usage error; 65 the input's content is invalid; 66 the input is missing or
+          unreadable; 73 the output cannot be written.
+        """
+
+    static func run(_ arguments: [String], console: Console) throws(UsageError) -> ExitCode {
+        let parsed = try ArgumentSpec(valued: ImportArguments.optionNames).parse(arguments, command: name)
+        if parsed.flag("help") {
+            console.print(help)
+            return .success
+        }
+        guard parsed.positionals.count == 2 else {
+            throw UsageError("convert needs an input and an output file, got \(parsed.positionals.count) arguments",
+                             command: name)
+        }
+        let input = parsed.positionals[0]
+        let output = parsed.positionals[1]
+        guard let format = ExportFormat(path: output) else {
+            throw UsageError("cannot tell the output format from '\(output)': use .csv, .jsonl or .gpx", command: name)
+        }
+        let options = try ImportArguments.options(from: parsed, command: name)
+        let trace: Trace
+        switch TraceLoading.load(input, options: options, console: console) {
+        case .failed(let code): return code
+        case .loaded(let loaded): trace = loaded
+        }
+
+        let text = TraceExporter.export(trace, as: format)
+        do {
+            try Data(text.utf8).write(to: URL(fileURLWithPath: output), options: .atomic)
+        } catch {
+            console.warn("error: \(output): cannot write: \(error.localizedDescription)")
+            return .cannotCreate
+        }
+        if !format.carriesMotion && !trace.motionSamples.isEmpty {
+            console.warn("warning: \(trace.motionSamples.count) motion samples not written: "
+                + "\(format.rawValue) holds fixes only; convert to .jsonl to keep them")
+        }
+        if !parsed.flag("quiet") {
+            console.warn("wrote \(trace.fixes.count) fixes from \(trace.provenance.format.rawValue) to \(output)")
+        }
+        return .success
+    }
+}

@@ -1,0 +1,57 @@
+import Traces
+
+/// The import options shared by every command that reads traces.
+enum ImportArguments {
+    static let optionNames: Set<String> = ["date", "input-format"]
+
+    static let helpLines = """
+          --date <YYYY-MM-DD>     UTC date of the first epoch, for NMEA logs whose sentences carry no
+                                  valid date (GGA-only logs, RMC failing its checksum). Dates in the
+                                  file win; without either, such epochs are counted as untimed.
+          --input-format <name>   Read the input as this format instead of detecting it. One of:
+                                  \(TraceFormat.allCases.map(\.rawValue).joined(separator: ", ")).
+        """
+
+    static func options(from arguments: ParsedArguments, command: String) throws(UsageError) -> ImportOptions {
+        var options = ImportOptions()
+        if let text = arguments.value("date") {
+            guard let date = CalendarDate(text) else {
+                throw UsageError("--date '\(text)' is not a YYYY-MM-DD date", command: command)
+            }
+            options.nmeaStartDate = date
+        }
+        if let name = arguments.value("input-format") {
+            guard let format = TraceFormat(rawValue: name) else {
+                let names = TraceFormat.allCases.map(\.rawValue)
+                let nearest = names.min { editDistance($0, name) < editDistance($1, name) } ?? ""
+                throw UsageError("unknown input format '\(name)' (did you mean '\(nearest)'?)", command: command)
+            }
+            options.format = format
+        }
+        return options
+    }
+}
+
+/// Loads a trace, turning failures into the CLI's exit codes and one-line messages.
+enum TraceLoading {
+    enum Outcome {
+        case loaded(Trace)
+        /// The error was printed; the command should exit with this code.
+        case failed(ExitCode)
+    }
+
+    static func load(_ path: String, options: ImportOptions, console: Console) -> Outcome {
+        do {
+            return .loaded(try TraceImporter.load(path: path, options: options))
+        } catch let error as TraceFormatError {
+            console.warn("error: \(error)")
+            return .failed(.dataError)
+        } catch let error as TraceFileError {
+            console.warn("error: \(error)")
+            return .failed(.noInput)
+        } catch {
+            console.warn("error: \(path): \(error)")
+            return .failed(.dataError)
+        }
+    }
+}

@@ -1,0 +1,140 @@
+import SimulationCore
+import Traces
+
+/// The two renderings of a `TraceSummary`: JSON (a contract) and text (for people).
+enum InspectReport {
+    /// The JSON object documented in the README. The first keys are the contract; the
+    /// ones after `untimed` are extras that may grow.
+    static func json(file: String, summary: TraceSummary) -> JSONText {
+        let diagnostics = summary.diagnostics
+        let skips = diagnostics.sortedSkips
+        return .object([
+            ("file", .string(file)),
+            ("format", .string(summary.format.rawValue)),
+            ("fixes", .integer(summary.fixCount)),
+            ("byProvider", .object(summary.fixesByProvider.map { ($0.provider.name, .integer($0.count)) })),
+            ("first", summary.first.map { .string(ISO8601.format($0)) } ?? .null),
+            ("last", summary.last.map { .string(ISO8601.format($0)) } ?? .null),
+            ("durationSeconds", .number(summary.durationSeconds)),
+            ("medianIntervalSeconds", summary.medianIntervalSeconds.map { .number($0) } ?? .null),
+            ("accuracy", .string(summary.accuracyKind.name)),
+            ("speed", .bool(summary.hasSpeed)),
+            ("course", .bool(summary.hasCourse)),
+            ("altitude", .bool(summary.hasAltitude)),
+            ("motionSamples", .integer(summary.motionSampleCount)),
+            ("skipped", .object(skips.map { ($0.reason.rawValue, .integer($0.tally.count)) })),
+            ("merged", .integer(diagnostics.merged.count)),
+            ("untimed", .integer(diagnostics.untimed.count)),
+            ("schemaVersion", .integer(1)),
+            ("outOfOrder", .integer(diagnostics.outOfOrder.count)),
+            ("accuracyByKind", .object([AccuracyKind.meters, .dilution, .none].map {
+                ($0.name, .integer(summary.fixesByAccuracyKind[$0] ?? 0))
+            })),
+            ("accuracyIsEstimated", .bool(summary.accuracyKind == .dilution)),
+            ("verticalAccuracy", .bool(summary.hasVerticalAccuracy)),
+            ("speedAccuracy", .bool(summary.hasSpeedAccuracy)),
+            ("courseAccuracy", .bool(summary.hasCourseAccuracy)),
+            ("device", summary.device.map { .string($0) } ?? .null),
+            ("firstLines", .object(
+                skips.map { ($0.reason.rawValue, lines($0.tally)) }
+                    + [("merged", lines(diagnostics.merged)), ("untimed", lines(diagnostics.untimed)),
+                       ("outOfOrder", lines(diagnostics.outOfOrder))])),
+        ])
+    }
+
+    private static func lines(_ tally: LineTally) -> JSONText { .array(tally.firstLines.map { .integer($0) }) }
+
+    /// A labelled block for a terminal.
+    static func text(file: String, summary: TraceSummary, options: ImportOptions) -> String {
+        var rows: [(String, String)] = []
+        rows.append(("format", summary.format.rawValue + (summary.device.map { " (\($0))" } ?? "")))
+        let providers = summary.fixesByProvider.map { "\($0.provider.name) \($0.count)" }.joined(separator: ", ")
+        rows.append(("fixes", summary.fixCount == 0 ? "0" : "\(summary.fixCount) (\(providers))"))
+        if let first = summary.first, let last = summary.last {
+            rows.append(("span", "\(ISO8601.format(first)) → \(ISO8601.format(last)) (\(duration(summary.durationSeconds)))"))
+        }
+        if let median = summary.medianIntervalSeconds { rows.append(("interval", "median \(seconds(median))")) }
+        var fields: [String] = []
+        if summary.hasAltitude { fields.append("altitude") }
+        if summary.hasSpeed { fields.append("speed") }
+        if summary.hasCourse { fields.append("course") }
+        if summary.hasVerticalAccuracy { fields.append("vertical accuracy") }
+        if summary.hasSpeedAccuracy { fields.append("speed accuracy") }
+        if summary.hasCourseAccuracy { fields.append("course accuracy") }
+        rows.append(("fields", fields.isEmpty ? "position and time only" : fields.joined(separator: ", ")))
+        rows.append(("accuracy", accuracyText(summary)))
+        rows.append(("motion", "\(summary.motionSampleCount) samples"))
+
+        let diagnostics = summary.diagnostics
+        if diagnostics.skipped.isEmpty {
+            rows.append(("skipped", "none"))
+        } else {
+            for (reason, tally) in diagnostics.sortedSkips {
+                rows.append(("skipped", "\(tally.count) \(reasonText(reason))\(linesText(tally))"))
+            }
+        }
+        rows.append(("merged", "\(diagnostics.merged.count) duplicate records of an epoch\(linesText(diagnostics.merged))"))
+        var untimed = "\(diagnostics.untimed.count)\(linesText(diagnostics.untimed))"
+        if diagnostics.untimed.count > 0, summary.format == .nmea || summary.format == .gnssLoggerNMEA,
+            options.nmeaStartDate == nil
+        {
+            untimed += "; these NMEA epochs have no valid date: pass --date YYYY-MM-DD"
+        }
+        rows.append(("untimed", untimed))
+        if diagnostics.outOfOrder.count > 0 {
+            rows.append(("reordered", "\(diagnostics.outOfOrder.count) records were out of time order\(linesText(diagnostics.outOfOrder))"))
+        }
+        let width = rows.map(\.0.count).max() ?? 0
+        return ([file] + rows.map { "  " + $0.0.padding(to: width) + "  " + $0.1 }).joined(separator: "\n")
+    }
+
+    private static func accuracyText(_ summary: TraceSummary) -> String {
+        let measured = summary.fixesByAccuracyKind[.meters] ?? 0
+        let dilution = summary.fixesByAccuracyKind[.dilution] ?? 0
+        var parts: [String] = []
+        if measured > 0 { parts.append("\(measured) measured in metres") }
+        if dilution > 0 { parts.append("\(dilution) HDOP only (metres are estimated: HDOP × UERE)") }
+        let none = summary.fixCount - measured - dilution
+        if none > 0 { parts.append("\(none) none") }
+        return "\(summary.accuracyKind.name): " + (parts.isEmpty ? "no fixes" : parts.joined(separator: ", "))
+    }
+
+    private static func reasonText(_ reason: SkipReason) -> String {
+        switch reason {
+        case .badChecksum: "bad NMEA checksum"
+        case .missingChecksum: "NMEA sentence without checksum"
+        case .noFix: "no-fix or void records"
+        case .noPosition: "points without a position"
+        }
+    }
+
+    private static func linesText(_ tally: LineTally) -> String {
+        guard !tally.firstLines.isEmpty else { return "" }
+        let label = tally.firstLines.count == 1 ? "line" : "lines"
+        let more = tally.count > tally.firstLines.count ? ", ..." : ""
+        return " (\(label) \(tally.firstLines.map(String.init).joined(separator: ", "))\(more))"
+    }
+
+    static func duration(_ seconds: Double) -> String {
+        let total = Int(seconds.rounded())
+        if total < 60 { return "\(Self.seconds(seconds))" }
+        let hours = total / 3600
+        let minutes = total / 60 % 60
+        let rest = total % 60
+        return hours > 0 ? "\(hours)h\(pad(minutes))m\(pad(rest))s" : "\(minutes)m\(pad(rest))s"
+    }
+
+    private static func seconds(_ value: Double) -> String {
+        let rounded = (value * 1000).rounded() / 1000
+        return rounded == rounded.rounded() ? "\(Int(rounded)) s" : "\(rounded) s"
+    }
+
+    private static func pad(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
+}
+
+extension String {
+    /// The string padded with spaces to `width` characters.
+    func padding(to width: Int) -> String {
+        count >= width ? self : self + String(repeating: " ", count: width - count)
+    }
+}

@@ -1,0 +1,28 @@
+import Foundation
+
+/// Where a command writes: standard output for results, standard error for diagnostics.
+/// Tests pass a capturing console and run commands in-process.
+public struct Console: Sendable {
+    /// Writes result text (no newline added).
+    public var output: @Sendable (String) -> Void
+    /// Writes diagnostic text (no newline added).
+    public var error: @Sendable (String) -> Void
+
+    /// Creates a console from two sinks.
+    public init(output: @escaping @Sendable (String) -> Void, error: @escaping @Sendable (String) -> Void) {
+        self.output = output
+        self.error = error
+    }
+
+    /// The process's standard output and standard error.
+    public static let standard = Console(
+        output: { FileHandle.standardOutput.write(Data($0.utf8)) },
+        error: { FileHandle.standardError.write(Data($0.utf8)) }
+    )
+
+    /// Prints one line of results.
+    func print(_ line: String) { output(line + "\n") }
+
+    /// Prints one diagnostic line.
+    func warn(_ line: String) { error(line + "\n") }
+}

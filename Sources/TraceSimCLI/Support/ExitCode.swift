@@ -1,0 +1,15 @@
+/// The process exit codes, a contract for scripts and CI (BSD `sysexits.h` numbering).
+public enum ExitCode: Int32, Sendable {
+    /// Success.
+    case success = 0
+    /// A check failed or the run failed.
+    case failure = 1
+    /// The command line is wrong (`EX_USAGE`).
+    case usage = 64
+    /// An input file's content is invalid (`EX_DATAERR`).
+    case dataError = 65
+    /// An input file is missing or unreadable (`EX_NOINPUT`).
+    case noInput = 66
+    /// An output file cannot be written (`EX_CANTCREAT`).
+    case cannotCreate = 73
+}
