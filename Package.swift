@@ -34,7 +34,7 @@ let package = Package(
         .testTarget(
             name: "TracesTests",
             dependencies: ["Traces", "SimulationCore"],
-            resources: [.copy("Fixtures")]
+            exclude: ["Fixtures"]
         ),
         .testTarget(name: "TraceSimCLITests", dependencies: ["TraceSimCLI", "Traces"]),
     ],

@@ -11,7 +11,8 @@ extension TraceFormatError: CustomStringConvertible {
 }
 
 extension TraceFormatError.Problem {
-    /// The human wording of the problem.
+    /// The human wording of the problem. Text quoted from the file is shortened, so a
+    /// 10 MB line never becomes a 10 MB message.
     public var message: String {
         switch self {
         case .emptyFile:
@@ -42,13 +43,13 @@ extension TraceFormatError.Problem {
         case .wrongFieldCount(let expected, let found):
             "expected \(expected) fields, found \(found)"
         case .unknownColumn(let name):
-            "unknown column '\(name)'"
+            "unknown column '\(short(name))'"
         case .duplicateColumn(let name):
-            "column '\(name)' appears twice"
+            "column '\(short(name))' appears twice"
         case .missingColumn(let name):
             "required column '\(name)' is missing"
         case .unknownToken(let field, let token):
-            "\(field) '\(token)' is not recognised"
+            "\(field) '\(short(token))' is not recognised"
         case .invalidJSON(let detail):
             "invalid JSON: \(detail)"
         case .nestingTooDeep(let limit):
@@ -58,11 +59,15 @@ extension TraceFormatError.Problem {
         case .entityDeclaration(let detail):
             "refused \(detail): trace files never need entities, and TraceSim never expands or fetches them"
         case .unexpectedContent(let detail):
-            detail
+            short(detail)
         case .truncated(let detail):
             "file ends early: \(detail)"
         }
     }
+}
+
+private func short(_ text: String) -> String {
+    text.count <= 60 ? text : String(text.prefix(57)) + "..."
 }
 
 extension TraceFileError: CustomStringConvertible {
