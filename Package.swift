@@ -36,7 +36,7 @@ let package = Package(
             dependencies: ["Traces", "SimulationCore"],
             exclude: ["Fixtures"]
         ),
-        .testTarget(name: "TraceSimCLITests", dependencies: ["TraceSimCLI", "Traces"]),
+        .testTarget(name: "TraceSimCLITests", dependencies: ["TraceSimCLI", "Traces", "tracesim"]),
     ],
     swiftLanguageModes: [.v6]
 )

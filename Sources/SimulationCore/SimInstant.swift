@@ -49,3 +49,10 @@ public struct SimInstant: Hashable, Comparable, Sendable {
         lhs.nanosecondsSinceEpoch < rhs.nanosecondsSinceEpoch
     }
 }
+
+extension SimInstant {
+    /// The instant `nanoseconds` later (earlier when negative).
+    public func advanced(byNanoseconds nanoseconds: Int64) -> SimInstant {
+        SimInstant(nanosecondsSinceEpoch: nanosecondsSinceEpoch + nanoseconds)
+    }
+}

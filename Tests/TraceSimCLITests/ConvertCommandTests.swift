@@ -1,0 +1,38 @@
+import Foundation
+import Testing
+import Traces
+
+@Suite("tracesim convert")
+struct ConvertCommandTests {
+    static func temporaryPath(_ name: String) -> String {
+        FileManager.default.temporaryDirectory.appendingPathComponent("tracesim-\(UUID().uuidString)-\(name)").path
+    }
+
+    @Test("writes the format its output extension names, and re-imports to the same fixes", arguments: ["csv", "jsonl", "gpx"])
+    func converts(format: String) throws {
+        let output = Self.temporaryPath("out.\(format)")
+        defer { try? FileManager.default.removeItem(atPath: output) }
+        let input = tracePath("gnss_lib_py/pixel6.txt")
+        let result = runCommand(["convert", input, output])
+        #expect(result.exitCode == 0)
+        #expect(result.error == "wrote 243 fixes from gnsslogger to \(output)\n")
+        #expect(try TraceImporter.load(path: output).fixes == TraceImporter.load(path: input).fixes)
+    }
+
+    @Test("warns when motion samples cannot travel in the chosen format")
+    func motionWarning() throws {
+        let output = Self.temporaryPath("takeout.csv")
+        defer { try? FileManager.default.removeItem(atPath: output) }
+        let result = runCommand(["convert", "--quiet", tracePath("gpsbabel/2013_JUNE.json"), output])
+        #expect(result.exitCode == 0)
+        #expect(result.error == "warning: 227 motion samples not written: csv holds fixes only; convert to .jsonl to keep them\n")
+    }
+
+    @Test("an unknown output extension is a usage error; a bad input keeps its exit code")
+    func errors() {
+        #expect(runCommand(["convert", tracePath("gpsbabel/bike.tcx"), "out.kml"]).exitCode == 64)
+        #expect(runCommand(["convert", tracePath("gpsbabel/bike.tcx")]).exitCode == 64)
+        #expect(runCommand(["convert", "missing.tcx", Self.temporaryPath("x.csv")]).exitCode == 66)
+        #expect(runCommand(["convert", tracePath("gpsbabel/bike.tcx"), "/nonexistent-dir/out.csv"]).exitCode == 73)
+    }
+}
