@@ -49,45 +49,10 @@ public enum ISO8601 {
             hour <= 23, minute <= 59, second <= 60
         else { return nil }
 
-        var nanoseconds: Int64 = 0
-        if cursor < count, bytes[cursor] == UInt8(ascii: ".") || bytes[cursor] == UInt8(ascii: ",") {
-            cursor += 1
-            var scale: Int64 = 100_000_000
-            var sawDigit = false
-            while cursor < count {
-                let digit = Int64(bytes[cursor]) &- 48
-                guard digit >= 0 && digit <= 9 else { break }
-                nanoseconds += digit * scale
-                scale /= 10
-                sawDigit = true
-                cursor += 1
-            }
-            guard sawDigit else { return nil }
-        }
-
-        var offsetSeconds = 0
-        if cursor < count {
-            let sign = bytes[cursor]
-            if sign == UInt8(ascii: "Z") || sign == UInt8(ascii: "z") {
-                cursor += 1
-            } else if sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-") {
-                cursor += 1
-                guard let offsetHours = digits(2), offsetHours <= 23 else { return nil }
-                var offsetMinutes = 0
-                if cursor < count {
-                    _ = expect(UInt8(ascii: ":"))
-                    guard let minutes = digits(2), minutes <= 59 else { return nil }
-                    offsetMinutes = minutes
-                }
-                offsetSeconds = (offsetHours * 3600 + offsetMinutes * 60) * (sign == UInt8(ascii: "-") ? -1 : 1)
-            } else {
-                return nil
-            }
-        }
-        guard cursor == count else { return nil }
+        guard let (nanoseconds, offsetSeconds) = fractionAndZone(bytes, from: cursor) else { return nil }
 
         let days = CivilTime.daysSinceEpoch(year: year, month: month, day: day)
-        let seconds = Int64(days) * 86_400 + Int64(hour * 3600 + minute * 60 + second - offsetSeconds)
+        let seconds = Int64(days) * 86_400 + Int64(hour * 3600 + minute * 60 + second) - offsetSeconds
         return SimInstant(nanosecondsSinceEpoch: seconds * 1_000_000_000 + nanoseconds)
     }
 
@@ -154,5 +119,114 @@ public enum ISO8601 {
         let digits = String(value)
         if digits.count < width { text.append(String(repeating: "0", count: width - digits.count)) }
         text.append(digits)
+    }
+}
+
+extension ISO8601 {
+    /// A parser that remembers the last minute it saw: consecutive fixes share their
+    /// `YYYY-MM-DDThh:mm` prefix, so most timestamps only need their seconds, fraction and
+    /// zone read. Results are identical to `ISO8601.parse`.
+    public struct Reader: Sendable {
+        private var cachedPrefix: (UInt64, UInt64) = (0, 0)
+        /// Seconds since the epoch at the start of the cached minute, before any zone offset.
+        private var cachedMinuteSeconds: Int64 = 0
+        private var hasCache = false
+
+        /// Creates a reader with an empty cache.
+        public init() {}
+
+        /// Parses like `ISO8601.parse`.
+        /// - Complexity: O(n) in the text's length; a cache hit skips the date arithmetic.
+        public mutating func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> SimInstant? {
+            guard bytes.count >= 19, let base = bytes.baseAddress else { return ISO8601.parse(bytes) }
+            let raw = UnsafeRawPointer(base)
+            let prefix = (raw.loadUnaligned(as: UInt64.self), raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
+            guard hasCache, prefix == cachedPrefix, bytes[18] &- 48 <= 9, bytes[17] &- 48 <= 5,
+                bytes[16] == UInt8(ascii: ":")
+            else {
+                guard let instant = ISO8601.parse(bytes) else { return nil }
+                // Cache only the plain UTC shapes; anything else keeps taking the full path.
+                if let minute = ISO8601.minuteStart(bytes) {
+                    cachedPrefix = prefix
+                    cachedMinuteSeconds = minute
+                    hasCache = true
+                }
+                return instant
+            }
+            let second = Int64(bytes[17] &- 48) * 10 + Int64(bytes[18] &- 48)
+            guard let (nanoseconds, offsetSeconds) = ISO8601.fractionAndZone(bytes, from: 19) else { return nil }
+            let seconds = cachedMinuteSeconds + second - offsetSeconds
+            return SimInstant(nanosecondsSinceEpoch: seconds * 1_000_000_000 + nanoseconds)
+        }
+    }
+
+    /// Seconds since the epoch at the start of the minute a well-formed timestamp names,
+    /// ignoring its zone, or `nil` when the prefix is not `YYYY-MM-DDThh:mm:`.
+    @usableFromInline
+    static func minuteStart(_ bytes: UnsafeBufferPointer<UInt8>) -> Int64? {
+        func number(_ start: Int, _ width: Int) -> Int? {
+            var value = 0
+            for index in start..<(start + width) {
+                let digit = Int(bytes[index]) &- 48
+                guard digit >= 0 && digit <= 9 else { return nil }
+                value = value * 10 + digit
+            }
+            return value
+        }
+        guard bytes.count >= 17, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"),
+            bytes[10] == UInt8(ascii: "T") || bytes[10] == UInt8(ascii: " "), bytes[13] == UInt8(ascii: ":"),
+            bytes[16] == UInt8(ascii: ":"),
+            let year = number(0, 4), let month = number(5, 2), let day = number(8, 2), let hour = number(11, 2),
+            let minute = number(14, 2)
+        else { return nil }
+        let days = CivilTime.daysSinceEpoch(year: year, month: month, day: day)
+        return Int64(days) * 86_400 + Int64(hour * 3600 + minute * 60)
+    }
+
+    /// Reads `[.fraction][Z|±hh[:mm]]` from `start` to the end: nanoseconds and the zone's
+    /// offset in seconds, or `nil` when malformed.
+    @usableFromInline
+    static func fractionAndZone(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> (Int64, Int64)? {
+        var cursor = start
+        let count = bytes.count
+        var nanoseconds: Int64 = 0
+        if cursor < count, bytes[cursor] == UInt8(ascii: ".") || bytes[cursor] == UInt8(ascii: ",") {
+            cursor += 1
+            var scale: Int64 = 100_000_000
+            let digitsStart = cursor
+            while cursor < count {
+                let digit = Int64(bytes[cursor]) &- 48
+                guard digit >= 0 && digit <= 9 else { break }
+                nanoseconds += digit * scale
+                scale /= 10
+                cursor += 1
+            }
+            guard cursor > digitsStart else { return nil }
+        }
+        guard cursor < count else { return (nanoseconds, 0) }
+        let sign = bytes[cursor]
+        if sign == UInt8(ascii: "Z") || sign == UInt8(ascii: "z") {
+            return cursor + 1 == count ? (nanoseconds, 0) : nil
+        }
+        guard sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-") else { return nil }
+        cursor += 1
+        func twoDigits() -> Int64? {
+            guard cursor + 2 <= count else { return nil }
+            let high = Int64(bytes[cursor]) &- 48
+            let low = Int64(bytes[cursor + 1]) &- 48
+            guard high >= 0, high <= 9, low >= 0, low <= 9 else { return nil }
+            cursor += 2
+            return high * 10 + low
+        }
+        guard let hours = twoDigits(), hours <= 23 else { return nil }
+        var minutes: Int64 = 0
+        if cursor < count {
+            if bytes[cursor] == UInt8(ascii: ":") { cursor += 1 }
+            guard let value = twoDigits(), value <= 59 else { return nil }
+            minutes = value
+        }
+        guard cursor == count else { return nil }
+        let offset = (hours * 3600 + minutes * 60) * (sign == UInt8(ascii: "-") ? -1 : 1)
+        return (nanoseconds, offset)
     }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import SimulationCore
 import Testing
 
@@ -48,5 +49,40 @@ struct ISO8601Tests {
     func roundTrip(nanoseconds: Int64) {
         let instant = SimInstant(nanosecondsSinceEpoch: nanoseconds)
         #expect(ISO8601.parse(ISO8601.format(instant)) == instant)
+    }
+}
+
+@Suite("ISO-8601 reader with a minute cache")
+struct ISO8601ReaderTests {
+    @Test("gives exactly what the uncached parser gives, across minutes, zones and bad seconds")
+    func matchesParse() {
+        var reader = ISO8601.Reader()
+        let texts = [
+            "2020-01-01T00:00:00Z", "2020-01-01T00:00:59.999Z", "2020-01-01T00:00:60Z", "2020-01-01T00:00:61Z",
+            "2020-01-01T00:01:00+02:00", "2020-01-01T00:01:01-0130", "2020-01-01T00:01:02", "2020-01-01T00:01:0xZ",
+            "2020-01-01T00:01:03.Z", "2020-01-01T00:01:04Zjunk", "2020-01-01T00:01:05.123456789Z",
+            "2020-02-30T00:01:05Z", "2020-01-01 00:01:06Z", "2020-01-01T00:01:07+25:00",
+        ]
+        for text in texts + texts.reversed() {
+            var copy = text
+            let cached = copy.withUTF8 { reader.parse($0) }
+            #expect(cached == ISO8601.parse(text), "\(text)")
+        }
+    }
+
+    @Test("one second at a time over a day boundary")
+    func sequence() {
+        var reader = ISO8601.Reader()
+        var expected = ISO8601.parse("2019-12-31T23:58:00.25Z")?.nanosecondsSinceEpoch ?? 0
+        for minute in 58...61 {
+            for second in 0..<60 {
+                let hour = minute >= 60 ? "00" : "23"
+                let day = minute >= 60 ? "2020-01-01" : "2019-12-31"
+                let text = "\(day)T\(hour):\(String(format: "%02d", minute % 60)):\(String(format: "%02d", second)).25Z"
+                var copy = text
+                #expect(copy.withUTF8 { reader.parse($0) }?.nanosecondsSinceEpoch == expected, "\(text)")
+                expected += 1_000_000_000
+            }
+        }
     }
 }

@@ -23,18 +23,26 @@ struct CanonicalCSVImporter {
             _ = try columns.required(required.name, source: source, line: headerLine.number)
         }
         // Column position → field, so each row is one pass over its cells.
-        let fieldAt = columns.names.map { CanonicalField(rawValue: $0) }
+        let fieldAt = columns.names.compactMap { CanonicalField(rawValue: $0) }
+        var timestamps = ISO8601.Reader()
 
         while let line = lines.next() {
             if line.isEmpty { continue }
-            splitter.split(bytes, line.start, line.end, separator: UInt8(ascii: ","))
-            guard splitter.count == columns.count else {
-                throw source.error(line: line.number, .wrongFieldCount(expected: "\(columns.count)", found: splitter.count))
-            }
+            // Cells are read as the commas are found: no per-row field table to fill.
             var record = CanonicalRecord()
-            for index in 0..<splitter.count {
-                guard let field = fieldAt[index] else { continue }
-                try read(field, splitter.starts[index], splitter.ends[index], source, into: &record)
+            var column = 0
+            var cellStart = line.start
+            while true {
+                let cellEnd = bytes.firstIndex(of: UInt8(ascii: ","), from: cellStart, to: line.end)
+                if column < fieldAt.count {
+                    try read(fieldAt[column], cellStart, cellEnd, source, timestamps: &timestamps, into: &record)
+                }
+                column += 1
+                if cellEnd == line.end { break }
+                cellStart = cellEnd + 1
+            }
+            guard column == fieldAt.count else {
+                throw source.error(line: line.number, .wrongFieldCount(expected: "\(fieldAt.count)", found: column))
             }
             if let fix = try record.makeFix(source, recordOffset: line.start) {
                 builder.add(fix, line: line.number)
@@ -47,12 +55,13 @@ struct CanonicalCSVImporter {
 
     @inline(__always)
     private static func read(
-        _ field: CanonicalField, _ start: Int, _ end: Int, _ source: TextSource, into record: inout CanonicalRecord
+        _ field: CanonicalField, _ start: Int, _ end: Int, _ source: TextSource,
+        timestamps: inout ISO8601.Reader, into record: inout CanonicalRecord
     ) throws(TraceFormatError) {
         switch field {
         case .time:
             guard start < end else { return }
-            guard let instant = ISO8601.parse(source.slice(start, end)) else {
+            guard let instant = timestamps.parse(source.slice(start, end)) else {
                 throw source.error(atOffset: start, .invalidTimestamp(field: field.name))
             }
             record.time = instant
@@ -69,7 +78,7 @@ struct CanonicalCSVImporter {
         case .courseAccuracyDegrees: record.courseAccuracy = try source.optionalFloat(start, end, field: field.name)
         case .provider:
             guard start < end else { return }
-            guard let provider = Provider(name: source.string(start, end)) else {
+            guard let provider = Provider(bytes: source.slice(start, end)) else {
                 throw source.error(atOffset: start, .unknownToken(field: field.name, token: source.string(start, end)))
             }
             record.provider = provider

@@ -34,6 +34,49 @@ public enum CanonicalField: String, CaseIterable, Sendable {
 
     /// The header or key as written.
     public var name: String { rawValue }
+
+    /// The field a JSON key or CSV header spells, read from bytes without building a string.
+    /// Decided by length and first letters, then confirmed in full.
+    init?(bytes: UnsafeBufferPointer<UInt8>) {
+        guard bytes.count >= 3 else { return nil }
+        let candidate: CanonicalField?
+        switch (bytes.count, bytes[0]) {
+        case (4, UInt8(ascii: "t")): candidate = .time
+        case (3, UInt8(ascii: "l")): candidate = bytes[1] == UInt8(ascii: "a") ? .latitude : .longitude
+        case (5, UInt8(ascii: "a")): candidate = .altitudeMeters
+        case (7, UInt8(ascii: "h")): candidate = .horizontalAccuracyMeters
+        case (4, UInt8(ascii: "h")): candidate = .hdop
+        case (7, UInt8(ascii: "v")): candidate = .verticalAccuracyMeters
+        case (4, UInt8(ascii: "v")): candidate = .vdop
+        case (9, UInt8(ascii: "s")): candidate = .speedMetersPerSecond
+        case (13, UInt8(ascii: "s")): candidate = .speedAccuracyMetersPerSecond
+        case (10, UInt8(ascii: "c")): candidate = .courseDegrees
+        case (14, UInt8(ascii: "c")): candidate = .courseAccuracyDegrees
+        case (8, UInt8(ascii: "p")): candidate = .provider
+        default: candidate = nil
+        }
+        guard let candidate, bytes.equals(candidate.staticName) else { return nil }
+        self = candidate
+    }
+
+    /// The name as a `StaticString`, for comparing with bytes without allocating.
+    var staticName: StaticString {
+        switch self {
+        case .time: "time"
+        case .latitude: "lat"
+        case .longitude: "lon"
+        case .altitudeMeters: "alt_m"
+        case .horizontalAccuracyMeters: "h_acc_m"
+        case .hdop: "hdop"
+        case .verticalAccuracyMeters: "v_acc_m"
+        case .vdop: "vdop"
+        case .speedMetersPerSecond: "speed_mps"
+        case .speedAccuracyMetersPerSecond: "speed_acc_mps"
+        case .courseDegrees: "course_deg"
+        case .courseAccuracyDegrees: "course_acc_deg"
+        case .provider: "provider"
+        }
+    }
 }
 
 /// One canonical record's values before they become a `Fix`: the CSV and JSON Lines

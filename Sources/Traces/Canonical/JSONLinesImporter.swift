@@ -5,22 +5,20 @@ import SimulationCore
 /// (`{"time": ..., "activity": ["automotive"], "confidence": "high", "coarse": false}`).
 /// Unknown keys are errors; blank lines are allowed.
 struct JSONLinesImporter {
-    private static let fieldKeys: [(bytes: [UInt8], field: CanonicalField)] =
-        CanonicalField.allCases.map { (Array($0.name.utf8), $0) }
-
     static func read(_ source: TextSource) throws(TraceFormatError) -> Trace {
         var builder = TraceBuilder(expectedFixes: source.bytes.count / 120)
+        var timestamps = ISO8601.Reader()
         for line in TextLines(source.bytes) {
             var scanner = JSONScanner(source: source, start: line.start, end: line.end)
             guard scanner.peek() != nil else { continue }
-            try readLine(&scanner, line: line, into: &builder)
+            try readLine(&scanner, line: line, timestamps: &timestamps, into: &builder)
             try scanner.expectEnd()
         }
         return builder.build(provenance: TraceProvenance(format: .jsonLines))
     }
 
     private static func readLine(
-        _ scanner: inout JSONScanner, line: TextLine, into builder: inout TraceBuilder
+        _ scanner: inout JSONScanner, line: TextLine, timestamps: inout ISO8601.Reader, into builder: inout TraceBuilder
     ) throws(TraceFormatError) {
         let source = scanner.source
         var record = CanonicalRecord()
@@ -29,8 +27,8 @@ struct JSONLinesImporter {
         var isCoarse = false
         var object = try scanner.beginObject()
         while let key = try scanner.nextKey(&object) {
-            if let field = field(for: key, in: source) {
-                try read(field, &scanner, into: &record)
+            if !key.hasEscapes, let field = CanonicalField(bytes: source.slice(key.start, key.end)) {
+                try read(field, &scanner, timestamps: &timestamps, into: &record)
             } else if scanner.matches(key, "activity") {
                 var flags = MotionActivity()
                 var list = try scanner.beginArray()
@@ -69,28 +67,21 @@ struct JSONLinesImporter {
         }
     }
 
-    private static func field(for key: JSONScanner.StringToken, in source: TextSource) -> CanonicalField? {
-        guard !key.hasEscapes else { return nil }
-        let length = key.end - key.start
-        let bytes = source.bytes
-        candidates: for candidate in fieldKeys where candidate.bytes.count == length {
-            for offset in 0..<length where bytes[key.start + offset] != candidate.bytes[offset] { continue candidates }
-            return candidate.field
-        }
-        return nil
-    }
-
     private static func read(
-        _ field: CanonicalField, _ scanner: inout JSONScanner, into record: inout CanonicalRecord
+        _ field: CanonicalField, _ scanner: inout JSONScanner, timestamps: inout ISO8601.Reader,
+        into record: inout CanonicalRecord
     ) throws(TraceFormatError) {
         let name = field.name
         switch field {
         case .time:
-            let start = scanner.position
             guard scanner.peek() == UInt8(ascii: "\"") else {
-                throw scanner.source.error(atOffset: start, .invalidTimestamp(field: name))
+                throw scanner.source.error(atOffset: scanner.position, .invalidTimestamp(field: name))
             }
-            record.time = try scanner.readTimestamp(field: name)
+            let token = try scanner.readString()
+            guard !token.hasEscapes, let instant = timestamps.parse(scanner.source.slice(token.start, token.end)) else {
+                throw scanner.source.error(atOffset: token.start, .invalidTimestamp(field: name))
+            }
+            record.time = instant
         case .latitude: record.latitude = try scanner.readDouble(field: name)
         case .longitude: record.longitude = try scanner.readDouble(field: name)
         case .altitudeMeters: record.altitudeMeters = try scanner.readDouble(field: name)

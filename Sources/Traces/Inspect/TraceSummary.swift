@@ -50,7 +50,7 @@ public struct TraceSummary: Sendable, Equatable {
         var lastByProvider = [SimInstant?](repeating: nil, count: Provider.allCases.count)
         var intervals: [Int64] = []
         intervals.reserveCapacity(fixes.count)
-        var byKind: [AccuracyKind: Int] = [:]
+        var byKind = [Int](repeating: 0, count: 3)
         var flags = (altitude: false, speed: false, course: false, vertical: false, speedAccuracy: false, courseAccuracy: false)
         for fix in fixes {
             let slot = Int(fix.provider.rawValue)
@@ -59,7 +59,7 @@ public struct TraceSummary: Sendable, Equatable {
                 intervals.append(fix.timestamp.nanosecondsSinceEpoch - previous.nanosecondsSinceEpoch)
             }
             lastByProvider[slot] = fix.timestamp
-            byKind[fix.horizontalAccuracyKind, default: 0] += 1
+            byKind[Int(fix.horizontalAccuracyKind.rawValue)] += 1
             flags.altitude = flags.altitude || fix.altitudeMeters != nil
             flags.speed = flags.speed || fix.speedMetersPerSecond != nil
             flags.course = flags.course || fix.courseDegrees != nil
@@ -88,7 +88,7 @@ public struct TraceSummary: Sendable, Equatable {
             let lower = intervals[intervals.count / 2 - 1]
             medianIntervalSeconds = (Double(lower) + Double(upper)) / 2e9
         }
-        fixesByAccuracyKind = byKind
+        fixesByAccuracyKind = [.none: byKind[0], .dilution: byKind[1], .meters: byKind[2]].filter { $0.value > 0 }
         hasAltitude = flags.altitude
         hasSpeed = flags.speed
         hasCourse = flags.course

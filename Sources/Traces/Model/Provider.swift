@@ -35,5 +35,17 @@ public enum Provider: UInt8, CaseIterable, Sendable, Comparable {
         }
     }
 
+    /// Reads a canonical token from UTF-8 bytes without building a string.
+    public init?(bytes: UnsafeBufferPointer<UInt8>) {
+        // Decided by length and first letter, confirmed in full: this runs once per row.
+        switch (bytes.count, bytes.first) {
+        case (3, UInt8(ascii: "g")?) where bytes.equals("gps"): self = .gps
+        case (5, UInt8(ascii: "f")?) where bytes.equals("fused"): self = .fused
+        case (7, UInt8(ascii: "n")?) where bytes.equals("network"): self = .network
+        case (7, UInt8(ascii: "u")?) where bytes.equals("unknown"): self = .unknown
+        default: return nil
+        }
+    }
+
     public static func < (lhs: Provider, rhs: Provider) -> Bool { lhs.rawValue < rhs.rawValue }
 }

@@ -66,9 +66,11 @@ struct JSONScanner {
         return position < end ? source.bytes[position] : nil
     }
 
-    mutating func expect(_ byte: UInt8, _ what: String) throws(TraceFormatError) {
+    mutating func expect(_ byte: UInt8, _ what: StaticString) throws(TraceFormatError) {
         guard peek() == byte else {
-            throw position < end ? error("expected \(what)") : source.error(atOffset: position, .truncated("JSON ends before \(what)"))
+            throw position < end
+                ? error("expected \(what.description)")
+                : source.error(atOffset: position, .truncated("JSON ends before \(what.description)"))
         }
         position += 1
     }
@@ -81,6 +83,11 @@ struct JSONScanner {
         var hasEscapes = false
         while position < end {
             let byte = bytes[position]
+            // Most bytes are plain text: one comparison decides, the rare cases follow.
+            if byte > UInt8(ascii: "\"") && byte != UInt8(ascii: "\\") {
+                position &+= 1
+                continue
+            }
             if byte == UInt8(ascii: "\"") {
                 position += 1
                 return StringToken(start: start, end: position - 1, hasEscapes: hasEscapes)
@@ -144,12 +151,7 @@ struct JSONScanner {
 
     /// Whether a string token equals `literal` (keys are compared without decoding).
     func matches(_ token: StringToken, _ literal: StaticString) -> Bool {
-        let count = literal.utf8CodeUnitCount
-        guard !token.hasEscapes, token.end - token.start == count else { return false }
-        let bytes = source.bytes
-        let pointer = literal.utf8Start
-        for offset in 0..<count where bytes[token.start + offset] != pointer[offset] { return false }
-        return true
+        !token.hasEscapes && source.slice(token.start, token.end).equals(literal)
     }
 
     /// Reads a number token's range (validated by the caller's parser).

@@ -14,87 +14,104 @@ enum NumberParser {
         case nonFinite
     }
 
-    @usableFromInline static let exactPowersOfTen: [Double] = [
-        1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
-        1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
-    ]
+    /// 10^exponent for 0...22, every one exactly representable. A switch compiles to a
+    /// constant table with no lazy-global check, unlike a `static let` array.
+    @inline(__always)
+    static func exactPowerOfTen(_ exponent: Int) -> Double {
+        switch exponent {
+        case 0: 1e0
+        case 1: 1e1
+        case 2: 1e2
+        case 3: 1e3
+        case 4: 1e4
+        case 5: 1e5
+        case 6: 1e6
+        case 7: 1e7
+        case 8: 1e8
+        case 9: 1e9
+        case 10: 1e10
+        case 11: 1e11
+        case 12: 1e12
+        case 13: 1e13
+        case 14: 1e14
+        case 15: 1e15
+        case 16: 1e16
+        case 17: 1e17
+        case 18: 1e18
+        case 19: 1e19
+        case 20: 1e20
+        case 21: 1e21
+        default: 1e22
+        }
+    }
 
     /// Parses `[+-]digits[.digits][(e|E)[+-]digits]` (also `.5` and `5.`).
+    /// - Complexity: O(n), a few instructions a digit on the fast path.
     static func double(_ bytes: UnsafeBufferPointer<UInt8>) -> Outcome<Double> {
+        guard let base = bytes.baseAddress, bytes.count > 0 else { return .invalid }
         let count = bytes.count
-        guard count > 0 else { return .invalid }
         var index = 0
-        var isNegative = false
-        if bytes[0] == UInt8(ascii: "-") || bytes[0] == UInt8(ascii: "+") {
-            isNegative = bytes[0] == UInt8(ascii: "-")
-            index = 1
-        }
-        var significand: UInt64 = 0
-        var significantDigits = 0
-        var exponent = 0
-        var sawDigit = false
+        let isNegative = base[0] == UInt8(ascii: "-")
+        if isNegative || base[0] == UInt8(ascii: "+") { index = 1 }
 
-        while index < count {
-            let digit = bytes[index] &- 48
-            guard digit <= 9 else { break }
-            sawDigit = true
-            if significantDigits < 19 {
-                significand = significand * 10 + UInt64(digit)
-                if significand != 0 { significantDigits += 1 }
-            } else {
-                exponent += 1
-                significantDigits += 1
-            }
-            index += 1
+        // Accumulate every digit with wrapping arithmetic; whether the significand overflowed
+        // is decided afterwards from the count of significant digits.
+        var significand: UInt64 = 0
+        let integerStart = index
+        while index < count, base[index] &- 48 <= 9 {
+            significand = significand &* 10 &+ UInt64(base[index] &- 48)
+            index &+= 1
         }
-        if index < count, bytes[index] == UInt8(ascii: ".") {
-            index += 1
-            while index < count {
-                let digit = bytes[index] &- 48
-                guard digit <= 9 else { break }
-                sawDigit = true
-                if significantDigits < 19 {
-                    significand = significand * 10 + UInt64(digit)
-                    exponent -= 1
-                    if significand != 0 { significantDigits += 1 }
-                } else {
-                    significantDigits += 1
-                }
-                index += 1
+        let integerDigits = index &- integerStart
+        var fractionDigits = 0
+        if index < count, base[index] == UInt8(ascii: ".") {
+            index &+= 1
+            let fractionStart = index
+            while index < count, base[index] &- 48 <= 9 {
+                significand = significand &* 10 &+ UInt64(base[index] &- 48)
+                index &+= 1
             }
+            fractionDigits = index &- fractionStart
         }
-        guard sawDigit else { return isNonFiniteWord(bytes) ? .nonFinite : .invalid }
-        if index < count, bytes[index] | 0x20 == UInt8(ascii: "e") {
-            index += 1
+        guard integerDigits + fractionDigits > 0 else { return isNonFiniteWord(bytes) ? .nonFinite : .invalid }
+
+        var exponent = -fractionDigits
+        if index < count, base[index] | 0x20 == UInt8(ascii: "e") {
+            index &+= 1
             var exponentIsNegative = false
-            if index < count, bytes[index] == UInt8(ascii: "-") || bytes[index] == UInt8(ascii: "+") {
-                exponentIsNegative = bytes[index] == UInt8(ascii: "-")
-                index += 1
+            if index < count, base[index] == UInt8(ascii: "-") || base[index] == UInt8(ascii: "+") {
+                exponentIsNegative = base[index] == UInt8(ascii: "-")
+                index &+= 1
             }
             var explicitExponent = 0
-            var sawExponentDigit = false
-            while index < count {
-                let digit = bytes[index] &- 48
-                guard digit <= 9 else { break }
-                sawExponentDigit = true
-                if explicitExponent < 100_000 { explicitExponent = explicitExponent * 10 + Int(digit) }
-                index += 1
+            let exponentStart = index
+            while index < count, base[index] &- 48 <= 9 {
+                if explicitExponent < 100_000 { explicitExponent = explicitExponent &* 10 &+ Int(base[index] &- 48) }
+                index &+= 1
             }
-            guard sawExponentDigit else { return .invalid }
+            guard index > exponentStart else { return .invalid }
             exponent += exponentIsNegative ? -explicitExponent : explicitExponent
         }
         guard index == count else { return .invalid }
 
+        // Digits after leading zeros; more than 19 may have wrapped the significand.
+        var leadingZeros = 0
+        var scan = integerStart
+        while scan < count, base[scan] == UInt8(ascii: "0") || base[scan] == UInt8(ascii: ".") {
+            if base[scan] == UInt8(ascii: "0") { leadingZeros &+= 1 }
+            scan &+= 1
+        }
+        let significantDigits = integerDigits + fractionDigits - leadingZeros
+        if significand == 0 && significantDigits <= 0 { return .value(isNegative ? -0.0 : 0.0) }
         if significantDigits <= 19, significand <= 1 << 53, exponent >= -22, exponent <= 22 {
             var value = Double(significand)
             if exponent < 0 {
-                value /= exactPowersOfTen[-exponent]
+                value /= exactPowerOfTen(-exponent)
             } else {
-                value *= exactPowersOfTen[exponent]
+                value *= exactPowerOfTen(exponent)
             }
             return .value(isNegative ? -value : value)
         }
-        if significand == 0 && significantDigits == 0 { return .value(isNegative ? -0.0 : 0.0) }
         guard let value = Double(String(decoding: bytes, as: UTF8.self)) else { return .invalid }
         return value.isFinite ? .value(value) : .nonFinite
     }

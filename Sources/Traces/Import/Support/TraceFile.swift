@@ -23,25 +23,40 @@ enum TraceFile {
             throw TraceFileError(file: path, reason: "is a directory, not a trace file")
         }
 
-        // Sized from fstat, grown only for pipes and files that change while being read.
-        var bytes = [UInt8](repeating: 0, count: max(Int(status.st_size), 0) + 1)
-        var filled = 0
-        while true {
-            if filled == bytes.count {
-                bytes.append(contentsOf: repeatElement(0, count: max(bytes.count, 1 << 16)))
+        // Sized from fstat and left uninitialised (zeroing 100 MB costs as much as parsing
+        // some of it); pipes and files that grow while being read take the slower path.
+        let expected = max(Int(status.st_size), 0)
+        var failure: Int32 = 0
+        var bytes = [UInt8](unsafeUninitializedCapacity: expected) { buffer, initialized in
+            initialized = 0
+            guard let base = buffer.baseAddress else { return }
+            while initialized < expected {
+                let got = read(descriptor, base + initialized, expected - initialized)
+                if got < 0 {
+                    if errno == EINTR { continue }
+                    failure = errno
+                    return
+                }
+                if got == 0 { return }
+                initialized += got
             }
-            let got = bytes.withUnsafeMutableBytes { buffer -> Int in
-                guard let base = buffer.baseAddress else { return 0 }
-                return read(descriptor, base + filled, buffer.count - filled)
-            }
+        }
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while failure == 0 {
+            let got = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
             if got < 0 {
                 if errno == EINTR { continue }
-                throw TraceFileError(file: path, reason: describeErrno())
+                failure = errno
+            } else if got == 0 {
+                break
+            } else {
+                bytes.append(contentsOf: chunk[0..<got])
             }
-            if got == 0 { break }
-            filled += got
         }
-        bytes.removeLast(bytes.count - filled)
+        if failure != 0 {
+            errno = failure
+            throw TraceFileError(file: path, reason: describeErrno())
+        }
         return bytes
     }
 

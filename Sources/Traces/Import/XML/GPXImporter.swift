@@ -9,7 +9,7 @@ import SimulationCore
 /// name whatever their namespace: Garmin TrackPointExtension `speed`/`course`, `bearing`,
 /// measured accuracies `hacc`/`vacc` (also spelt `accuracy`, `horizontalAccuracy`,
 /// `verticalAccuracy`) in metres, and `speedAccuracy`/`courseAccuracy` as TraceSim writes them.
-final class GPXImporter: XMLTraceHandler {
+struct GPXImporter: XMLTraceHandler {
     /// The local names read; an element's code is its position in `allCases`.
     private enum Element: String, CaseIterable {
         case gpx, trkpt, ele, time, hdop, vdop, fix, src, speed, course, bearing
@@ -43,20 +43,22 @@ final class GPXImporter: XMLTraceHandler {
         var provider = Provider.unknown
     }
 
+    static let elementNames = Element.byCode.map(\.rawValue)
+
     private init(file: String) {
         values = XMLValues(file: file)
     }
 
     static func read(_ source: TextSource) throws(TraceFormatError) -> Trace {
-        let importer = GPXImporter(file: source.file)
-        try XMLEventParser(source: source, names: Element.byCode.map(\.rawValue), handler: importer).parse()
+        var importer = GPXImporter(file: source.file)
+        try XMLEventParser.parse(source, handler: &importer)
         guard importer.sawRoot else {
             throw TraceFormatError(file: source.file, problem: .unexpectedContent("no <gpx> root element"))
         }
         return importer.builder.build(provenance: TraceProvenance(format: importer.format))
     }
 
-    func didStart(_ code: Int, attributes: XMLAttributes, line: Int) throws(TraceFormatError) {
+    mutating func didStart(_ code: Int, attributes: XMLAttributes, line: Int) throws(TraceFormatError) {
         switch Element.byCode[code] {
         case .gpx:
             sawRoot = true
@@ -79,7 +81,7 @@ final class GPXImporter: XMLTraceHandler {
         }
     }
 
-    func didEnd(_ code: Int, text: UnsafeBufferPointer<UInt8>, line: Int) throws(TraceFormatError) {
+    mutating func didEnd(_ code: Int, text: UnsafeBufferPointer<UInt8>, line: Int) throws(TraceFormatError) {
         let element = Element.byCode[code]
         guard element != .gpx, point != nil else { return }
         switch element {
@@ -104,7 +106,7 @@ final class GPXImporter: XMLTraceHandler {
         }
     }
 
-    private func finishPoint() {
+    private mutating func finishPoint() {
         guard let state = point else { return }
         point = nil
         if state.hasNoFix {

@@ -4,7 +4,7 @@ import SimulationCore
 /// pairs with the n-th `<gx:coord>` (`lon lat [alt]`, space-separated), as the KML
 /// extension reference defines. A track whose counts differ is an error. `<when>` outside
 /// a track (a Placemark's `TimeStamp`) is not a fix.
-final class KMLImporter: XMLTraceHandler {
+struct KMLImporter: XMLTraceHandler {
     private enum Element: String, CaseIterable {
         case kml, track = "Track", when, coord
 
@@ -22,20 +22,22 @@ final class KMLImporter: XMLTraceHandler {
         var coordinates: [(longitude: Double, latitude: Double, altitude: Double?, line: Int)] = []
     }
 
+    static let elementNames = Element.byCode.map(\.rawValue)
+
     private init(file: String) {
         values = XMLValues(file: file)
     }
 
     static func read(_ source: TextSource) throws(TraceFormatError) -> Trace {
-        let importer = KMLImporter(file: source.file)
-        try XMLEventParser(source: source, names: Element.byCode.map(\.rawValue), handler: importer).parse()
+        var importer = KMLImporter(file: source.file)
+        try XMLEventParser.parse(source, handler: &importer)
         guard importer.sawRoot else {
             throw TraceFormatError(file: source.file, problem: .unexpectedContent("no <kml> root element"))
         }
         return importer.builder.build(provenance: TraceProvenance(format: .kml))
     }
 
-    func didStart(_ code: Int, attributes: XMLAttributes, line: Int) throws(TraceFormatError) {
+    mutating func didStart(_ code: Int, attributes: XMLAttributes, line: Int) throws(TraceFormatError) {
         switch Element.byCode[code] {
         case .kml: sawRoot = true
         case .track: track = TrackState(line: line)
@@ -43,7 +45,7 @@ final class KMLImporter: XMLTraceHandler {
         }
     }
 
-    func didEnd(_ code: Int, text: UnsafeBufferPointer<UInt8>, line: Int) throws(TraceFormatError) {
+    mutating func didEnd(_ code: Int, text: UnsafeBufferPointer<UInt8>, line: Int) throws(TraceFormatError) {
         guard track != nil else { return }
         switch Element.byCode[code] {
         case .kml: break
@@ -58,7 +60,7 @@ final class KMLImporter: XMLTraceHandler {
         }
     }
 
-    private func readCoordinate(_ text: UnsafeBufferPointer<UInt8>, line: Int) throws(TraceFormatError) {
+    private mutating func readCoordinate(_ text: UnsafeBufferPointer<UInt8>, line: Int) throws(TraceFormatError) {
         let trimmed = XMLValues.trimmed(text)
         var parts: [UnsafeBufferPointer<UInt8>] = []
         var start = 0
@@ -78,7 +80,7 @@ final class KMLImporter: XMLTraceHandler {
         track?.coordinates.append((longitude, latitude, altitude, line))
     }
 
-    private func finishTrack() throws(TraceFormatError) {
+    private mutating func finishTrack() throws(TraceFormatError) {
         guard let state = track else { return }
         track = nil
         guard state.times.count == state.coordinates.count else {

@@ -4,7 +4,7 @@ import SimulationCore
 /// (`LatitudeDegrees`, `LongitudeDegrees`), `AltitudeMeters` and the ActivityExtension
 /// `TPX/Speed` in m/s. Garmin devices are satellite receivers, so the provider is `gps`.
 /// A trackpoint without a position (heart rate only, or paused) is skipped as `noPosition`.
-final class TCXImporter: XMLTraceHandler {
+struct TCXImporter: XMLTraceHandler {
     private enum Element: String, CaseIterable {
         case trainingCenterDatabase = "TrainingCenterDatabase"
         case trackpoint = "Trackpoint"
@@ -31,20 +31,22 @@ final class TCXImporter: XMLTraceHandler {
         var speed: Float?
     }
 
+    static let elementNames = Element.byCode.map(\.rawValue)
+
     private init(file: String) {
         values = XMLValues(file: file)
     }
 
     static func read(_ source: TextSource) throws(TraceFormatError) -> Trace {
-        let importer = TCXImporter(file: source.file)
-        try XMLEventParser(source: source, names: Element.byCode.map(\.rawValue), handler: importer).parse()
+        var importer = TCXImporter(file: source.file)
+        try XMLEventParser.parse(source, handler: &importer)
         guard importer.sawRoot else {
             throw TraceFormatError(file: source.file, problem: .unexpectedContent("no <TrainingCenterDatabase> root element"))
         }
         return importer.builder.build(provenance: TraceProvenance(format: .tcx, device: nil))
     }
 
-    func didStart(_ code: Int, attributes: XMLAttributes, line: Int) throws(TraceFormatError) {
+    mutating func didStart(_ code: Int, attributes: XMLAttributes, line: Int) throws(TraceFormatError) {
         switch Element.byCode[code] {
         case .trainingCenterDatabase: sawRoot = true
         case .trackpoint: point = PointState(line: line)
@@ -52,7 +54,7 @@ final class TCXImporter: XMLTraceHandler {
         }
     }
 
-    func didEnd(_ code: Int, text: UnsafeBufferPointer<UInt8>, line: Int) throws(TraceFormatError) {
+    mutating func didEnd(_ code: Int, text: UnsafeBufferPointer<UInt8>, line: Int) throws(TraceFormatError) {
         let element = Element.byCode[code]
         guard element != .trainingCenterDatabase, point != nil else { return }
         switch element {
@@ -66,7 +68,7 @@ final class TCXImporter: XMLTraceHandler {
         }
     }
 
-    private func finishPoint() throws(TraceFormatError) {
+    private mutating func finishPoint() throws(TraceFormatError) {
         guard let state = point else { return }
         point = nil
         guard let latitude = state.latitude, let longitude = state.longitude else {

@@ -1,11 +1,13 @@
 import CLibXML2
 
 /// Receives the elements an XML trace importer asked for, by code, with their leaf text.
-protocol XMLTraceHandler: AnyObject {
-    /// An element named `names[code]` opened.
-    func didStart(_ code: Int, attributes: XMLAttributes, line: Int) throws(TraceFormatError)
+protocol XMLTraceHandler {
+    /// The local names the handler wants; an element's code is its index here.
+    static var elementNames: [String] { get }
+    /// An element named `elementNames[code]` opened.
+    mutating func didStart(_ code: Int, attributes: XMLAttributes, line: Int) throws(TraceFormatError)
     /// It closed; `text` is its character content (empty for container elements).
-    func didEnd(_ code: Int, text: UnsafeBufferPointer<UInt8>, line: Int) throws(TraceFormatError)
+    mutating func didEnd(_ code: Int, text: UnsafeBufferPointer<UInt8>, line: Int) throws(TraceFormatError)
 }
 
 /// The attributes of an opening tag, as libxml2 hands them over (valid during the callback).
@@ -30,123 +32,207 @@ struct XMLAttributes {
 /// A streaming (SAX2) reader over libxml2, configured so that hostile files cannot reach
 /// outside the document: no network, no DTD loading, and any entity declaration or
 /// non-predefined entity reference stops the parse with an error before anything expands.
-final class XMLEventParser {
-    private let source: TextSource
-    private let names: [[UInt8]]
-    private unowned let handler: any XMLTraceHandler
-    private var context: xmlParserCtxtPtr?
-    /// libxml2 interns element names, so a name's pointer identifies it after the first lookup.
-    private var codeCache: [(pointer: UnsafePointer<xmlChar>, code: Int)] = []
-    private var text: [UInt8] = []
-    private var isCapturingText = false
-    private var failure: TraceFormatError?
-
-    /// Bytes handed to libxml2 per call, so memory use does not depend on the file's size.
-    private static let chunkBytes = 1 << 18
-
-    /// - Parameter names: the local names the handler wants; an element's code is its index here.
-    init(source: TextSource, names: [String], handler: any XMLTraceHandler) {
-        self.source = source
-        self.names = names.map { Array($0.utf8) }
-        self.handler = handler
-        text.reserveCapacity(256)
+///
+/// The callbacks reach their state through a pointer rather than a class instance: class
+/// properties pay a dynamic exclusivity check per access, which measured at a fifth of a
+/// GPX import.
+enum XMLEventParser {
+    /// Parses the whole document, calling the handler for the elements it names.
+    static func parse<Handler: XMLTraceHandler>(
+        _ source: TextSource, handler: inout Handler
+    ) throws(TraceFormatError) {
+        guard let base = source.bytes.baseAddress, source.bytes.count < Int(Int32.max) else {
+            throw TraceFormatError(file: source.file, problem: .invalidXML("the file is too large for one XML document"))
+        }
+        let outcome: TraceFormatError? = withUnsafeMutablePointer(to: &handler) { handlerPointer in
+            var bridge = Bridge(
+                file: source.file,
+                names: Handler.elementNames,
+                start: { code, attributes, line throws(TraceFormatError) in
+                    try handlerPointer.pointee.didStart(code, attributes: attributes, line: line)
+                },
+                end: { code, text, line throws(TraceFormatError) in
+                    try handlerPointer.pointee.didEnd(code, text: text, line: line)
+                })
+            defer { bridge.text.deallocate() }
+            return withUnsafeMutablePointer(to: &bridge) { bridgePointer in
+                run(base: base, count: source.bytes.count, bridge: bridgePointer)
+            }
+        }
+        if let outcome { throw outcome }
     }
 
-    /// Parses the whole document, calling the handler for the named elements.
-    func parse() throws(TraceFormatError) {
+    /// What the C callbacks share: the handler's entry points, the text of the current
+    /// element, the name-to-code cache and the first failure.
+    fileprivate struct Bridge {
+        let file: String
+        let names: [[UInt8]]
+        let start: (Int, XMLAttributes, Int) throws(TraceFormatError) -> Void
+        let end: (Int, UnsafeBufferPointer<UInt8>, Int) throws(TraceFormatError) -> Void
+        var context: xmlParserCtxtPtr?
+        var text: UnsafeMutableBufferPointer<UInt8>
+        var textCount = 0
+        var isCapturingText = false
+        var failure: TraceFormatError?
+        /// Checked on every callback; cheaper than comparing the optional error with nil.
+        var hasFailed = false
+        /// libxml2 interns element names, so a name's address identifies it: a
+        /// direct-mapped table from address to code.
+        var cacheKeys = [UnsafePointer<xmlChar>?](repeating: nil, count: Bridge.cacheSlots)
+        var cacheCodes = [Int](repeating: -1, count: Bridge.cacheSlots)
+        static let cacheSlots = 256
+
+        init(
+            file: String, names: [String],
+            start: @escaping (Int, XMLAttributes, Int) throws(TraceFormatError) -> Void,
+            end: @escaping (Int, UnsafeBufferPointer<UInt8>, Int) throws(TraceFormatError) -> Void
+        ) {
+            self.file = file
+            self.names = names.map { Array($0.utf8) }
+            self.start = start
+            self.end = end
+            text = .allocate(capacity: 256)
+        }
+
+        var line: Int { context.map { Int(xmlSAX2GetLineNumber($0)) } ?? 0 }
+
+        mutating func fail(_ problem: TraceFormatError.Problem) {
+            let line = self.line
+            fail(TraceFormatError(file: file, line: line > 0 ? line : nil, problem: problem))
+        }
+
+        mutating func fail(_ error: TraceFormatError) {
+            guard !hasFailed else { return }
+            hasFailed = true
+            failure = error
+            if let context { xmlStopParser(context) }
+        }
+
+        mutating func code(for name: UnsafePointer<xmlChar>) -> Int {
+            let address = UInt(bitPattern: name)
+            let slot = Int((address >> 3 ^ address >> 11) & UInt(Bridge.cacheSlots - 1))
+            if cacheKeys[slot] == name { return cacheCodes[slot] }
+            let code = names.firstIndex { candidate in
+                candidate.withUnsafeBufferPointer { bytes in
+                    for index in 0..<bytes.count where name[index] != bytes[index] { return false }
+                    return name[bytes.count] == 0
+                }
+            } ?? -1
+            cacheKeys[slot] = name
+            cacheCodes[slot] = code
+            return code
+        }
+
+        mutating func appendText(_ bytes: UnsafePointer<xmlChar>, _ length: Int) {
+            if textCount + length > text.count {
+                let grown = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: max(text.count * 2, textCount + length))
+                _ = grown.initialize(from: text[0..<textCount])
+                text.deallocate()
+                text = grown
+            }
+            guard let destination = text.baseAddress else { return }
+            (destination + textCount).update(from: bytes, count: length)
+            textCount += length
+        }
+    }
+
+    private static func run(base: UnsafePointer<UInt8>, count: Int, bridge: UnsafeMutablePointer<Bridge>) -> TraceFormatError? {
+        let file = bridge.pointee.file
+        guard let context = base.withMemoryRebound(to: CChar.self, capacity: count, {
+            xmlCreateMemoryParserCtxt($0, Int32(count))
+        }) else {
+            return TraceFormatError(file: file, problem: .invalidXML("libxml2 could not create a parser"))
+        }
+        defer { xmlFreeParserCtxt(context) }
+        bridge.pointee.context = context
+        defer { bridge.pointee.context = nil }
+
         // Start from an empty handler: libxml2's default SAX2 callbacks expect the parser
-        // context as their user data, and this parser passes itself instead. Only the
+        // context as their user data, and this parser passes its bridge instead. Only the
         // callbacks set below run; nothing could fetch, load or expand, and the entity and
         // DTD hooks fail the parse.
         var callbacks = xmlSAXHandler()
         callbacks.initialized = XML_SAX2_MAGIC
         callbacks.serror = { _, _ in }
         callbacks.entityDecl = { userData, name, _, _, _, _ in
-            XMLEventParser.from(userData)?.fail(.entityDeclaration("the entity declaration '\(XMLEventParser.string(name))'"))
+            XMLEventParser.state(of: userData)?.pointee.fail(.entityDeclaration("the entity declaration '\(XMLEventParser.text(name))'"))
         }
         callbacks.unparsedEntityDecl = { userData, name, _, _, _ in
-            XMLEventParser.from(userData)?.fail(.entityDeclaration("the entity declaration '\(XMLEventParser.string(name))'"))
+            XMLEventParser.state(of: userData)?.pointee.fail(.entityDeclaration("the entity declaration '\(XMLEventParser.text(name))'"))
         }
         callbacks.getEntity = { userData, name in
-            XMLEventParser.from(userData)?.fail(.entityDeclaration("the entity reference '&\(XMLEventParser.string(name));'"))
+            XMLEventParser.state(of: userData)?.pointee.fail(.entityDeclaration("the entity reference '&\(XMLEventParser.text(name));'"))
             return nil
         }
         callbacks.getParameterEntity = { userData, name in
-            XMLEventParser.from(userData)?.fail(.entityDeclaration("the parameter entity '%\(XMLEventParser.string(name));'"))
+            XMLEventParser.state(of: userData)?.pointee.fail(.entityDeclaration("the parameter entity '%\(XMLEventParser.text(name));'"))
             return nil
         }
         callbacks.reference = { userData, name in
-            XMLEventParser.from(userData)?.fail(.entityDeclaration("the entity reference '&\(XMLEventParser.string(name));'"))
+            XMLEventParser.state(of: userData)?.pointee.fail(.entityDeclaration("the entity reference '&\(XMLEventParser.text(name));'"))
         }
         callbacks.startElementNs = { userData, localName, _, _, _, _, attributeCount, _, attributes in
-            guard let localName else { return }
-            XMLEventParser.from(userData)?.start(localName, attributes: XMLAttributes(
-                pointer: attributes, count: Int(attributeCount)))
+            guard let state = XMLEventParser.state(of: userData), let localName, !state.pointee.hasFailed else { return }
+            let code = state.pointee.code(for: localName)
+            state.pointee.textCount = 0
+            state.pointee.isCapturingText = code >= 0
+            guard code >= 0 else { return }
+            do throws(TraceFormatError) {
+                try state.pointee.start(code, XMLAttributes(pointer: attributes, count: Int(attributeCount)), state.pointee.line)
+            } catch {
+                state.pointee.fail(error)
+            }
         }
         callbacks.endElementNs = { userData, localName, _, _ in
-            guard let localName else { return }
-            XMLEventParser.from(userData)?.end(localName)
+            guard let state = XMLEventParser.state(of: userData), let localName, !state.pointee.hasFailed else { return }
+            let code = state.pointee.code(for: localName)
+            guard code >= 0 else { return }
+            let captured = UnsafeBufferPointer(rebasing: state.pointee.text[0..<state.pointee.textCount])
+            do throws(TraceFormatError) {
+                try state.pointee.end(code, captured, state.pointee.line)
+            } catch {
+                state.pointee.fail(error)
+            }
+            state.pointee.textCount = 0
+            state.pointee.isCapturingText = false
         }
         callbacks.characters = { userData, bytes, length in
-            XMLEventParser.from(userData)?.appendText(bytes, Int(length))
+            guard let state = XMLEventParser.state(of: userData), state.pointee.isCapturingText, let bytes, length > 0 else { return }
+            state.pointee.appendText(bytes, Int(length))
         }
         callbacks.cdataBlock = callbacks.characters
 
-        let userData = Unmanaged.passUnretained(self).toOpaque()
-        guard let context = xmlCreatePushParserCtxt(&callbacks, userData, nil, 0, source.file) else {
-            throw TraceFormatError(file: source.file, problem: .invalidXML("libxml2 could not create a parser"))
-        }
-        self.context = context
-        defer {
-            xmlFreeParserCtxt(context)
-            self.context = nil
-        }
+        context.pointee.sax.pointee = callbacks
+        context.pointee.userData = UnsafeMutableRawPointer(bridge)
         let options = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_NOERROR.rawValue | XML_PARSE_NOWARNING.rawValue)
         xmlCtxtUseOptions(context, options)
+        let status = xmlParseDocument(context)
 
-        let bytes = source.bytes
-        var offset = 0
-        var status: Int32 = 0
-        repeat {
-            let length = min(Self.chunkBytes, bytes.count - offset)
-            let isLast = offset + length >= bytes.count
-            status = bytes.baseAddress.map { base in
-                base.advanced(by: offset).withMemoryRebound(to: CChar.self, capacity: length) {
-                    xmlParseChunk(context, $0, Int32(length), isLast ? 1 : 0)
-                }
-            } ?? -1
-            offset += length
-        } while status == 0 && failure == nil && offset < bytes.count
-
-        if let failure { throw failure }
-        if status != 0 || context.pointee.wellFormed == 0 {
-            throw libxmlError(context)
-        }
+        if bridge.pointee.hasFailed { return bridge.pointee.failure }
+        if status != 0 || context.pointee.wellFormed == 0 { return libxmlError(context, file: file) }
+        return nil
     }
 
-    private func libxmlError(_ context: xmlParserCtxtPtr) -> TraceFormatError {
+    private static func libxmlError(_ context: xmlParserCtxtPtr, file: String) -> TraceFormatError {
         guard let error = xmlCtxtGetLastError(context) else {
-            return TraceFormatError(file: source.file, problem: .invalidXML("not well-formed"))
+            return TraceFormatError(file: file, problem: .invalidXML("not well-formed"))
         }
         let message = error.pointee.message.map { String(cString: $0) } ?? "not well-formed"
         let trimmed = message.hasSuffix("\n") ? String(message.dropLast()) : message
         let line = Int(error.pointee.line)
         let column = Int(error.pointee.int2)
-        let truncated = error.pointee.code == XML_ERR_DOCUMENT_END.rawValue
+        let isTruncated = error.pointee.code == XML_ERR_DOCUMENT_END.rawValue
             || trimmed.contains("Premature end") || trimmed.contains("EndTag: '</' not found")
         return TraceFormatError(
-            file: source.file, line: line > 0 ? line : nil, column: column > 0 ? column : nil,
-            problem: truncated ? .truncated(trimmed) : .invalidXML(trimmed))
+            file: file, line: line > 0 ? line : nil, column: column > 0 ? column : nil,
+            problem: isTruncated ? .truncated(trimmed) : .invalidXML(trimmed))
     }
 
-    // MARK: Callbacks
-
-    private static func from(_ userData: UnsafeMutableRawPointer?) -> XMLEventParser? {
-        // libxml2 hands back the pointer this parser registered; it outlives the parse.
-        userData.map { Unmanaged<XMLEventParser>.fromOpaque($0).takeUnretainedValue() }
+    fileprivate static func state(of userData: UnsafeMutableRawPointer?) -> UnsafeMutablePointer<Bridge>? {
+        userData?.assumingMemoryBound(to: Bridge.self)
     }
 
-    private static func string(_ name: UnsafePointer<xmlChar>?) -> String {
+    fileprivate static func text(_ name: UnsafePointer<xmlChar>?) -> String {
         name.map { String(cString: $0) } ?? ""
     }
 
@@ -155,62 +241,5 @@ final class XMLEventParser {
         let pointer = literal.utf8Start
         for index in 0..<count where name[index] != pointer[index] { return false }
         return name[count] == 0
-    }
-
-    private func code(for name: UnsafePointer<xmlChar>) -> Int {
-        for entry in codeCache where entry.pointer == name { return entry.code }
-        let code = names.firstIndex { candidate in
-            candidate.withUnsafeBufferPointer { bytes in
-                for index in 0..<bytes.count where name[index] != bytes[index] { return false }
-                return name[bytes.count] == 0
-            }
-        } ?? -1
-        if codeCache.count < 64 { codeCache.append((name, code)) }
-        return code
-    }
-
-    private var line: Int {
-        context.map { Int(xmlSAX2GetLineNumber($0)) } ?? 0
-    }
-
-    private func fail(_ problem: TraceFormatError.Problem) {
-        guard failure == nil else { return }
-        failure = TraceFormatError(file: source.file, line: line > 0 ? line : nil, problem: problem)
-        if let context { xmlStopParser(context) }
-    }
-
-    private func start(_ name: UnsafePointer<xmlChar>, attributes: XMLAttributes) {
-        guard failure == nil else { return }
-        let code = code(for: name)
-        text.removeAll(keepingCapacity: true)
-        isCapturingText = code >= 0
-        guard code >= 0 else { return }
-        do {
-            try handler.didStart(code, attributes: attributes, line: line)
-        } catch {
-            failure = error
-            if let context { xmlStopParser(context) }
-        }
-    }
-
-    private func end(_ name: UnsafePointer<xmlChar>) {
-        guard failure == nil else { return }
-        let code = code(for: name)
-        guard code >= 0 else { return }
-        do {
-            try text.withUnsafeBufferPointer { buffer throws(TraceFormatError) in
-                try handler.didEnd(code, text: buffer, line: line)
-            }
-        } catch {
-            failure = error
-            if let context { xmlStopParser(context) }
-        }
-        text.removeAll(keepingCapacity: true)
-        isCapturingText = false
-    }
-
-    private func appendText(_ bytes: UnsafePointer<xmlChar>?, _ length: Int) {
-        guard isCapturingText, let bytes, length > 0 else { return }
-        text.append(contentsOf: UnsafeBufferPointer(start: bytes, count: length))
     }
 }
