@@ -45,6 +45,7 @@ public struct SimInstant: Hashable, Comparable, Sendable {
         Double(nanosecondsSinceEpoch - earlier.nanosecondsSinceEpoch) / 1e9
     }
 
+    /// Orders by declaration (or by time), for stable output.
     public static func < (lhs: SimInstant, rhs: SimInstant) -> Bool {
         lhs.nanosecondsSinceEpoch < rhs.nanosecondsSinceEpoch
     }

@@ -1,9 +1,9 @@
 import TraceSimCLI
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 exit(TraceSimCommandLine.run(Array(CommandLine.arguments.dropFirst())))

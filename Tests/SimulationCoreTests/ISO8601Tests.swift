@@ -43,9 +43,11 @@ struct ISO8601Tests {
         #expect(ISO8601.format(SimInstant(nanosecondsSinceEpoch: 0), minimumFractionDigits: 0) == "1970-01-01T00:00:00Z")
     }
 
-    @Test("formatting then parsing returns the same instant", arguments: [
-        Int64(0), 1, 999, 1_000_000, 1_497_475_499_025_679_123, -86_400_000_000_001, 4_102_444_800_000_000_000,
-    ])
+    @Test(
+        "formatting then parsing returns the same instant",
+        arguments: [
+            Int64(0), 1, 999, 1_000_000, 1_497_475_499_025_679_123, -86_400_000_000_001, 4_102_444_800_000_000_000,
+        ])
     func roundTrip(nanoseconds: Int64) {
         let instant = SimInstant(nanosecondsSinceEpoch: nanoseconds)
         #expect(ISO8601.parse(ISO8601.format(instant)) == instant)

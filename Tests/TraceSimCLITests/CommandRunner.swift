@@ -33,8 +33,9 @@ func runBinary(_ arguments: [String]) throws -> CommandResult {
     let outputData = output.fileHandleForReading.readDataToEndOfFile()
     let errorData = error.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
-    return CommandResult(exitCode: process.terminationStatus, output: String(decoding: outputData, as: UTF8.self),
-                         error: String(decoding: errorData, as: UTF8.self))
+    return CommandResult(
+        exitCode: process.terminationStatus, output: String(decoding: outputData, as: UTF8.self),
+        error: String(decoding: errorData, as: UTF8.self))
 }
 
 let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()

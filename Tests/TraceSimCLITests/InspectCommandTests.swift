@@ -41,9 +41,23 @@ struct InspectCommandTests {
         #expect(result.exitCode == 0)
         #expect(result.output.contains("skipped   1748 bad NMEA checksum (lines 2, 4, 6, 8, 10, ...)"))
         #expect(result.output.contains("pass --date YYYY-MM-DD"))
-        let dated = runCommand(["inspect", "--date", "2020-02-07",
-                                tracePath("gps-measurement-tools/MTV.Local1.SPAN.20200206-181434.gga")])
+        let dated = runCommand([
+            "inspect", "--date", "2020-02-07",
+            tracePath("gps-measurement-tools/MTV.Local1.SPAN.20200206-181434.gga"),
+        ])
         #expect(dated.output.contains("fixes     1748 (gps 1748)"))
+    }
+
+    @Test("table output has one aligned row per file under a header")
+    func tableOutput() {
+        let files = ["gpsbabel/2013_JUNE.json", "gpsd/haicom-305N.log"].map(tracePath)
+        let lines = runCommand(["inspect", "--format", "table"] + files).output.split(separator: "\n")
+        #expect(lines.count == 3)
+        #expect(lines[0].hasPrefix("file"))
+        #expect(lines[1].contains("google-takeout") && lines[1].contains("17d07h43m") && lines[1].contains("25m36s"))
+        #expect(lines[2].contains("6 noFix"))
+        #expect(lines[1].range(of: "google-takeout")?.lowerBound.utf16Offset(in: lines[1])
+            == lines[0].range(of: "format")?.lowerBound.utf16Offset(in: lines[0]))
     }
 
     @Test("a bad file exits 65 with FILE:LINE:COL, and the other files are still reported")

@@ -104,7 +104,9 @@ struct BundledTraceTests {
         #expect(trace.diagnostics.merged.count == expected.merged)
         #expect(trace.diagnostics.untimed.count == expected.untimed)
         #expect(trace.motionSamples.count == expected.motion)
-        #expect(trace.fixes == trace.fixes.sorted { $0.timestamp < $1.timestamp || ($0.timestamp == $1.timestamp && $0.provider < $1.provider) })
+        #expect(
+            trace.fixes == trace.fixes.sorted { $0.timestamp < $1.timestamp || ($0.timestamp == $1.timestamp && $0.provider < $1.provider) }
+        )
     }
 
     @Test("every bundled trace is detected from its content, whatever its file name")

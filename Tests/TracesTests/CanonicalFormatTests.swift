@@ -25,8 +25,9 @@ struct CanonicalFormatTests {
     @Test("a repeated column and a missing required column are errors")
     func headerErrors() throws {
         #expect(formatError("time,lat,lon,lat\n", format: .canonicalCSV)?.problem == .duplicateColumn("lat"))
-        #expect(formatError("time,lat,alt_m\n2020-01-01T00:00:00Z,1,2\n", format: .canonicalCSV)?.problem
-            == .missingColumn("lon"))
+        #expect(
+            formatError("time,lat,alt_m\n2020-01-01T00:00:00Z,1,2\n", format: .canonicalCSV)?.problem
+                == .missingColumn("lon"))
     }
 
     @Test("a fix carries one horizontal accuracy: h_acc_m and hdop together are an error")
@@ -49,8 +50,9 @@ struct CanonicalFormatTests {
 
     @Test("an unknown provider token is an error")
     func provider() throws {
-        #expect(formatError("time,lat,lon,provider\n2020-01-01T00:00:00Z,1,2,satellite\n")?.problem
-            == .unknownToken(field: "provider", token: "satellite"))
+        #expect(
+            formatError("time,lat,lon,provider\n2020-01-01T00:00:00Z,1,2,satellite\n")?.problem
+                == .unknownToken(field: "provider", token: "satellite"))
     }
 
     @Test("JSON Lines: unknown keys are errors; motion lines become samples")
@@ -58,23 +60,28 @@ struct CanonicalFormatTests {
         let error = try #require(formatError(#"{"time":"2020-01-01T00:00:00Z","lat":1,"lon":2,"speed":3}"#))
         #expect(error.problem == .unknownColumn("speed"))
         #expect(error.column == 49)
-        let trace = try importText("""
+        let trace = try importText(
+            """
             {"time":"2020-01-01T00:00:00Z","lat":1,"lon":2}
 
             {"time":"2020-01-01T00:00:00.5Z","activity":["automotive","stationary"],"confidence":"high","coarse":false}
             """)
         #expect(trace.fixes.count == 1)
-        #expect(trace.motionSamples == [MotionSample(
-            timestamp: try #require(trace.fixes.first?.timestamp).advanced(byNanoseconds: 500_000_000),
-            activity: [.automotive, .stationary], confidence: .high)])
+        #expect(
+            trace.motionSamples == [
+                MotionSample(
+                    timestamp: try #require(trace.fixes.first?.timestamp).advanced(byNanoseconds: 500_000_000),
+                    activity: [.automotive, .stationary], confidence: .high)
+            ])
     }
 
     @Test("JSON Lines: a timestamp must be an ISO-8601 string and numbers must be numbers")
     func jsonLinesTypes() throws {
         #expect(formatError(#"{"time":1577836800,"lat":1,"lon":2}"#)?.problem == .invalidTimestamp(field: "time"))
         #expect(formatError(#"{"time":"2020-01-01T00:00:00Z","lat":"1","lon":2}"#)?.problem == .invalidNumber(field: "lat"))
-        #expect(formatError(#"{"time":"2020-01-01T00:00:00Z","lat":1,"lon":2} trailing"#)?.problem
-            == .invalidJSON("unexpected content after the JSON value"))
+        #expect(
+            formatError(#"{"time":"2020-01-01T00:00:00Z","lat":1,"lon":2} trailing"#)?.problem
+                == .invalidJSON("unexpected content after the JSON value"))
     }
 
     @Test("deeply nested JSON fails with an error instead of exhausting the stack")
@@ -83,4 +90,3 @@ struct CanonicalFormatTests {
         #expect(formatError(text)?.problem == .nestingTooDeep(limit: 64))
     }
 }
-

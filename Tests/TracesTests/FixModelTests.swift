@@ -56,8 +56,9 @@ struct FixModelTests {
     @Test("merging a duplicate only fills fields the first record lacks")
     func fillAbsent() {
         var first = Fix(timestamp: Self.instant, latitude: 1, longitude: 2, speedMetersPerSecond: 3)
-        let second = Fix(timestamp: Self.instant, latitude: 9, longitude: 9, altitudeMeters: 10,
-                         horizontalAccuracy: .meters(4), speedMetersPerSecond: 7)
+        let second = Fix(
+            timestamp: Self.instant, latitude: 9, longitude: 9, altitudeMeters: 10,
+            horizontalAccuracy: .meters(4), speedMetersPerSecond: 7)
         first.fillAbsentFields(from: second)
         #expect(first.latitude == 1)
         #expect(first.speedMetersPerSecond == 3)
@@ -84,10 +85,13 @@ struct NumberParserTests {
         }
     }
 
-    @Test("matches the standard library on every spelling the formats use",
-          arguments: ["0", "-0", "1", "37.801929819902256", "-122.45956801250402", "1e-05", "1.5E3", ".5", "5.",
-                      "0.1", "9007199254740993", "123456789012345678901234", "4.2366138", "1102.537", "+3.25",
-                      "0.000000000000000000000000001", "2.2250738585072014e-308"])
+    @Test(
+        "matches the standard library on every spelling the formats use",
+        arguments: [
+            "0", "-0", "1", "37.801929819902256", "-122.45956801250402", "1e-05", "1.5E3", ".5", "5.",
+            "0.1", "9007199254740993", "123456789012345678901234", "4.2366138", "1102.537", "+3.25",
+            "0.000000000000000000000000001", "2.2250738585072014e-308",
+        ])
     func matchesStandardLibrary(text: String) {
         #expect(Self.parse(text)?.bitPattern == Double(text)?.bitPattern)
     }
@@ -105,8 +109,9 @@ struct NumberParserTests {
         }
     }
 
-    @Test("rejects what is not a number and flags NaN and infinities",
-          arguments: ["", "-", ".", "e5", "1e", "1.2.3", "0x1p3", "1,5", " 1", "abc"])
+    @Test(
+        "rejects what is not a number and flags NaN and infinities",
+        arguments: ["", "-", ".", "e5", "1e", "1.2.3", "0x1p3", "1,5", " 1", "abc"])
     func rejects(text: String) {
         var copy = text
         let outcome = copy.withUTF8 { NumberParser.double($0) }

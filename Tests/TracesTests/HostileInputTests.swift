@@ -47,69 +47,95 @@ struct HostileInputTests {
         """
 
     static let samples: [Sample] = [
-        Sample(format: .gpx11, template: """
-            <?xml version="1.0" encoding="UTF-8"?>
-            <gpx version="1.1" creator="t" xmlns="http://www.topografix.com/GPX/1/1">
-            """ + gpxBody),
-        Sample(format: .gpx10, template: """
-            <?xml version="1.0"?>
-            <gpx version="1.0" creator="t" xmlns="http://www.topografix.com/GPX/1/0">
-            """ + gpxBody),
-        Sample(format: .nmea, template: [
-            "# gpsd", "$GPRMC,000000,A,{LAT},N,12215.000,W,0,,010120,,,A*??",
-            "$GPGGA,000000,{LAT},N,12215.000,W,1,08,{ACC},5.0,M,0,M,,*??",
-        ].joined(separator: "\n"), latitude: "3730.000", accuracy: "0.9", badLatitude: "9130.000", nanLatitude: "nan"),
-        Sample(format: .gnssLoggerNMEA, template: [
-            "NMEA,$GPRMC,000000,A,{LAT},N,12215.000,W,0,,010120,,,A*??,1577836800000",
-            "NMEA,$GPGGA,000000,{LAT},N,12215.000,W,1,08,{ACC},5.0,M,0,M,,*??,1577836800001",
-        ].joined(separator: "\n"), latitude: "3730.000", accuracy: "0.9", badLatitude: "9130.000", nanLatitude: "nan"),
-        Sample(format: .gnssLogger, template: """
-            # Version: 1.4.0.0, Platform: N
-            # Fix,Provider,Latitude,Longitude,Altitude,Speed,Accuracy,(UTC)TimeInMs
-            Fix,gps,{LAT},{LON},-19.8,0.0,{ACC},1471902355999
-            Fix,gps,{LAT},{LON},-19.8,0.0,{ACC},1471902356999
-            """),
-        Sample(format: .clLocationJSON, template: """
-            [{"latitude":{LAT},"longitude":{LON},"horizontalAccuracy":{ACC},"timestamp":1497475499.025679},
-             {"latitude":{LAT},"longitude":{LON},"horizontalAccuracy":{ACC},"timestamp":1497475500.04006}]
-            """, negativeAccuracy: nil),
-        Sample(format: .googleTakeout, template: """
-            {"timelineObjects":[{"activitySegment":{"duration":{"startTimestamp":"2013-06-01T16:06:54.349Z"},
-            "simplifiedRawPath":{"points":[{"latE7":{LAT},"lngE7":{LON},"accuracyMeters":{ACC},
-            "timestamp":"2013-06-01T16:13:41.460Z"}]}}}]}
-            """, latitude: "374268570", longitude: "-1221441574", accuracy: "20", badLatitude: "910000000"),
-        Sample(format: .tcx, template: """
-            <?xml version="1.0"?>
-            <TrainingCenterDatabase xmlns="http://www.garmin.com/xmlschemas/TrainingCenterDatabase/v2">
-            <Activities><Activity Sport="Biking"><Lap><Track><Trackpoint><Time>2013-04-30T19:23:57.000Z</Time>
-            <Position><LatitudeDegrees>{LAT}</LatitudeDegrees><LongitudeDegrees>{LON}</LongitudeDegrees></Position>
-            </Trackpoint></Track></Lap></Activity></Activities></TrainingCenterDatabase>
-            """, negativeAccuracy: nil),
-        Sample(format: .kml, template: """
-            <?xml version="1.0"?>
-            <kml xmlns="http://www.opengis.net/kml/2.2" xmlns:gx="http://www.google.com/kml/ext/2.2"><Document>
-            <Placemark><gx:Track><when>2014-05-25T18:30:59Z</when><gx:coord>{LON} {LAT} 252</gx:coord></gx:Track>
-            </Placemark></Document></kml>
-            """, negativeAccuracy: nil),
-        Sample(format: .columbusCSV, template: """
-            INDEX,TAG,DATE,TIME,LATITUDE N/S,LONGITUDE E/W,HEIGHT,SPEED,HEADING,FIX MODE,VALID,PDOP,HDOP,VDOP\r
-            1,T,250724,173418,{LAT}N,125.7648551W,38,0.2,0,3D,SPS,1.9,{ACC},1.2\r
-            2,T,250724,173419,{LAT}N,125.7648551W,38,0.2,0,3D,SPS,1.9,{ACC},1.2\r
-            """, latitude: "49.0733336", accuracy: "1.5", nanLatitude: "nan"),
-        Sample(format: .seventyMai, template: """
-            $V02
-            1740170756,A,{LAT},{LON},32500,777,-65,5,44,NO20250222-064554-000000F.MP4,0,0,0
-            1740170757,A,{LAT},{LON},32600,888,-81,3,62,NO20250222-064554-000000F.MP4,0,0,0
-            """, nanLatitude: "nan", negativeAccuracy: nil),
-        Sample(format: .canonicalCSV, template: """
-            time,lat,lon,h_acc_m,provider
-            2020-01-01T00:00:00Z,{LAT},{LON},{ACC},gps
-            2020-01-01T00:00:01Z,{LAT},{LON},{ACC},gps
-            """),
-        Sample(format: .jsonLines, template: """
-            {"time":"2020-01-01T00:00:00Z","lat":{LAT},"lon":{LON},"h_acc_m":{ACC}}
-            {"time":"2020-01-01T00:00:01Z","lat":{LAT},"lon":{LON},"h_acc_m":{ACC}}
-            """),
+        Sample(
+            format: .gpx11,
+            template: """
+                <?xml version="1.0" encoding="UTF-8"?>
+                <gpx version="1.1" creator="t" xmlns="http://www.topografix.com/GPX/1/1">
+                """ + gpxBody),
+        Sample(
+            format: .gpx10,
+            template: """
+                <?xml version="1.0"?>
+                <gpx version="1.0" creator="t" xmlns="http://www.topografix.com/GPX/1/0">
+                """ + gpxBody),
+        Sample(
+            format: .nmea,
+            template: [
+                "# gpsd", "$GPRMC,000000,A,{LAT},N,12215.000,W,0,,010120,,,A*??",
+                "$GPGGA,000000,{LAT},N,12215.000,W,1,08,{ACC},5.0,M,0,M,,*??",
+            ].joined(separator: "\n"), latitude: "3730.000", accuracy: "0.9", badLatitude: "9130.000", nanLatitude: "nan"),
+        Sample(
+            format: .gnssLoggerNMEA,
+            template: [
+                "NMEA,$GPRMC,000000,A,{LAT},N,12215.000,W,0,,010120,,,A*??,1577836800000",
+                "NMEA,$GPGGA,000000,{LAT},N,12215.000,W,1,08,{ACC},5.0,M,0,M,,*??,1577836800001",
+            ].joined(separator: "\n"), latitude: "3730.000", accuracy: "0.9", badLatitude: "9130.000", nanLatitude: "nan"),
+        Sample(
+            format: .gnssLogger,
+            template: """
+                # Version: 1.4.0.0, Platform: N
+                # Fix,Provider,Latitude,Longitude,Altitude,Speed,Accuracy,(UTC)TimeInMs
+                Fix,gps,{LAT},{LON},-19.8,0.0,{ACC},1471902355999
+                Fix,gps,{LAT},{LON},-19.8,0.0,{ACC},1471902356999
+                """),
+        Sample(
+            format: .clLocationJSON,
+            template: """
+                [{"latitude":{LAT},"longitude":{LON},"horizontalAccuracy":{ACC},"timestamp":1497475499.025679},
+                 {"latitude":{LAT},"longitude":{LON},"horizontalAccuracy":{ACC},"timestamp":1497475500.04006}]
+                """, negativeAccuracy: nil),
+        Sample(
+            format: .googleTakeout,
+            template: """
+                {"timelineObjects":[{"activitySegment":{"duration":{"startTimestamp":"2013-06-01T16:06:54.349Z"},
+                "simplifiedRawPath":{"points":[{"latE7":{LAT},"lngE7":{LON},"accuracyMeters":{ACC},
+                "timestamp":"2013-06-01T16:13:41.460Z"}]}}}]}
+                """, latitude: "374268570", longitude: "-1221441574", accuracy: "20", badLatitude: "910000000"),
+        Sample(
+            format: .tcx,
+            template: """
+                <?xml version="1.0"?>
+                <TrainingCenterDatabase xmlns="http://www.garmin.com/xmlschemas/TrainingCenterDatabase/v2">
+                <Activities><Activity Sport="Biking"><Lap><Track><Trackpoint><Time>2013-04-30T19:23:57.000Z</Time>
+                <Position><LatitudeDegrees>{LAT}</LatitudeDegrees><LongitudeDegrees>{LON}</LongitudeDegrees></Position>
+                </Trackpoint></Track></Lap></Activity></Activities></TrainingCenterDatabase>
+                """, negativeAccuracy: nil),
+        Sample(
+            format: .kml,
+            template: """
+                <?xml version="1.0"?>
+                <kml xmlns="http://www.opengis.net/kml/2.2" xmlns:gx="http://www.google.com/kml/ext/2.2"><Document>
+                <Placemark><gx:Track><when>2014-05-25T18:30:59Z</when><gx:coord>{LON} {LAT} 252</gx:coord></gx:Track>
+                </Placemark></Document></kml>
+                """, negativeAccuracy: nil),
+        Sample(
+            format: .columbusCSV,
+            template: """
+                INDEX,TAG,DATE,TIME,LATITUDE N/S,LONGITUDE E/W,HEIGHT,SPEED,HEADING,FIX MODE,VALID,PDOP,HDOP,VDOP\r
+                1,T,250724,173418,{LAT}N,125.7648551W,38,0.2,0,3D,SPS,1.9,{ACC},1.2\r
+                2,T,250724,173419,{LAT}N,125.7648551W,38,0.2,0,3D,SPS,1.9,{ACC},1.2\r
+                """, latitude: "49.0733336", accuracy: "1.5", nanLatitude: "nan"),
+        Sample(
+            format: .seventyMai,
+            template: """
+                $V02
+                1740170756,A,{LAT},{LON},32500,777,-65,5,44,NO20250222-064554-000000F.MP4,0,0,0
+                1740170757,A,{LAT},{LON},32600,888,-81,3,62,NO20250222-064554-000000F.MP4,0,0,0
+                """, nanLatitude: "nan", negativeAccuracy: nil),
+        Sample(
+            format: .canonicalCSV,
+            template: """
+                time,lat,lon,h_acc_m,provider
+                2020-01-01T00:00:00Z,{LAT},{LON},{ACC},gps
+                2020-01-01T00:00:01Z,{LAT},{LON},{ACC},gps
+                """),
+        Sample(
+            format: .jsonLines,
+            template: """
+                {"time":"2020-01-01T00:00:00Z","lat":{LAT},"lon":{LON},"h_acc_m":{ACC}}
+                {"time":"2020-01-01T00:00:01Z","lat":{LAT},"lon":{LON},"h_acc_m":{ACC}}
+                """),
     ]
 
     @Test("every importer samples TraceSim formats cover", arguments: [TraceFormat.allCases])
@@ -130,8 +156,9 @@ struct HostileInputTests {
         #expect(formatError(" \n\r\n\t", format: sample.format)?.problem == .emptyFile)
     }
 
-    @Test("a file cut in the middle is an error with a line, or a counted skip where NMEA defines one",
-          arguments: samples)
+    @Test(
+        "a file cut in the middle is an error with a line, or a counted skip where NMEA defines one",
+        arguments: samples)
     func truncated(_ sample: Sample) throws {
         let text = sample.valid
         let cut = String(text.utf8.prefix(text.utf8.count * 6 / 10)) ?? ""

@@ -97,9 +97,10 @@ struct NMEAImporterTests {
             nmea("GPRMC,000001,A,4807.038,N,01131.000,E,0,,010100,,,A"),
         ]
         let trace = try importText(lines.joined(separator: "\n"))
-        #expect(trace.fixes.map { ISO8601.format($0.timestamp) } == [
-            "1999-12-31T23:59:58.000Z", "1999-12-31T23:59:59.000Z", "2000-01-01T00:00:01.000Z",
-        ])
+        #expect(
+            trace.fixes.map { ISO8601.format($0.timestamp) } == [
+                "1999-12-31T23:59:58.000Z", "1999-12-31T23:59:59.000Z", "2000-01-01T00:00:01.000Z",
+            ])
     }
 
     @Test("a GGA-only log is untimed without --date, and dated with it")
@@ -112,10 +113,27 @@ struct NMEAImporterTests {
         #expect(dated.fixes.map { ISO8601.format($0.timestamp) } == ["2024-02-29T12:35:19.000Z", "2024-02-29T12:35:20.000Z"])
     }
 
+    @Test("--date rolls over midnight and never overrides a date the log gives itself")
+    func startDateScope() throws {
+        let undated = [
+            nmea("GPGGA,235959,4807.038,N,01131.000,E,1,08,0.9,545.4,M,46.9,M,,"),
+            nmea("GPGGA,000000,4807.038,N,01131.000,E,1,08,0.9,545.4,M,46.9,M,,"),
+        ].joined(separator: "\n")
+        let options = ImportOptions(nmeaStartDate: CalendarDate("2024-02-28"))
+        #expect(try importText(undated, options: options).fixes.map { ISO8601.format($0.timestamp) } == [
+            "2024-02-28T23:59:59.000Z", "2024-02-29T00:00:00.000Z",
+        ])
+        let selfDated = [Self.gga, Self.rmc].joined(separator: "\n")
+        #expect(try importText(selfDated, options: options).fixes.map { ISO8601.format($0.timestamp) } == [
+            "1994-03-23T12:35:19.000Z"
+        ])
+    }
+
     @Test("an epoch seen again later merges into the first one and is counted")
     func repeatedEpoch() throws {
-        let trace = try importText([Self.rmc, nmea("GPRMC,123520,A,4807.038,N,01131.000,E,0,,230394,,,A"), Self.rmc]
-            .joined(separator: "\n"))
+        let trace = try importText(
+            [Self.rmc, nmea("GPRMC,123520,A,4807.038,N,01131.000,E,0,,230394,,,A"), Self.rmc]
+                .joined(separator: "\n"))
         #expect(trace.fixes.count == 2)
         #expect(trace.diagnostics.merged.count == 1)
         #expect(trace.diagnostics.outOfOrder.count == 1)
@@ -123,8 +141,10 @@ struct NMEAImporterTests {
 
     @Test("GST without sigmas leaves HDOP in place; HDOP 0 means none")
     func emptyGST() throws {
-        let lines = [Self.rmc, nmea("GPGGA,123519.00,4807.038,N,01131.000,E,1,08,0.0,545.4,M,46.9,M,,"),
-                     nmea("GPGST,123519.00,,,,,,,")]
+        let lines = [
+            Self.rmc, nmea("GPGGA,123519.00,4807.038,N,01131.000,E,1,08,0.0,545.4,M,46.9,M,,"),
+            nmea("GPGST,123519.00,,,,,,,"),
+        ]
         let fix = try #require(try importText(lines.joined(separator: "\n")).fixes.first)
         #expect(fix.horizontalAccuracy == nil)
     }

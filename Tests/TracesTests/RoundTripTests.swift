@@ -51,6 +51,7 @@ struct RoundTripTests {
         let trace = try Self.load("gpsbabel/2013_JUNE.json")
         let lines = TraceExporter.jsonLines(trace).split(separator: "\n")
         #expect(lines[0] == #"{"time":"2013-06-01T16:06:54.349Z","activity":["walking"],"confidence":"medium","coarse":true}"#)
-        #expect(lines.contains(#"{"time":"2013-06-01T16:13:41.460Z","lat":37.426857,"lon":-122.1441574,"h_acc_m":20.0,"provider":"unknown"}"#))
+        #expect(
+            lines.contains(#"{"time":"2013-06-01T16:13:41.460Z","lat":37.426857,"lon":-122.1441574,"h_acc_m":20.0,"provider":"unknown"}"#))
     }
 }

@@ -69,14 +69,16 @@ struct XMLImporterTests {
             let previous = level == 1 ? "lol" : "lol\(level - 1)"
             declarations += "<!ENTITY lol\(level) \"" + String(repeating: "&\(previous);", count: 10) + "\">"
         }
-        let text = "<?xml version=\"1.0\"?>\n<!DOCTYPE gpx [\(declarations)]>\n\(Self.gpxHead)<metadata><desc>&lol9;</desc></metadata>\(Self.gpxPoint)"
+        let text =
+            "<?xml version=\"1.0\"?>\n<!DOCTYPE gpx [\(declarations)]>\n\(Self.gpxHead)<metadata><desc>&lol9;</desc></metadata>\(Self.gpxPoint)"
         let error = try #require(formatError(text))
         #expect(error.problem == .entityDeclaration("the entity declaration 'lol'"))
     }
 
     @Test("a parameter entity is refused")
     func parameterEntity() throws {
-        let text = #"<?xml version="1.0"?><!DOCTYPE gpx [<!ENTITY % remote SYSTEM "http://example.invalid/x.dtd"> %remote;]>"#
+        let text =
+            #"<?xml version="1.0"?><!DOCTYPE gpx [<!ENTITY % remote SYSTEM "http://example.invalid/x.dtd"> %remote;]>"#
             + Self.gpxHead + Self.gpxPoint
         let error = try #require(formatError(text))
         guard case .entityDeclaration = error.problem else {
@@ -87,7 +89,8 @@ struct XMLImporterTests {
 
     @Test("a reference to an undeclared entity is refused, not dropped from the text")
     func undeclaredEntity() throws {
-        let text = #"<?xml version="1.0"?><!DOCTYPE gpx SYSTEM "gpx.dtd">"# + Self.gpxHead
+        let text =
+            #"<?xml version="1.0"?><!DOCTYPE gpx SYSTEM "gpx.dtd">"# + Self.gpxHead
             + #"<trk><trkseg><trkpt lat="1" lon="2"><ele>1&unknown;2</ele><time>2020-01-01T00:00:00Z</time></trkpt></trkseg></trk></gpx>"#
         #expect(formatError(text) != nil)
     }
@@ -124,13 +127,16 @@ struct XMLImporterTests {
 
     @Test("KML tracks pair the n-th when with the n-th coord; unequal counts are an error")
     func kmlPairing() throws {
-        let head = #"<kml xmlns="http://www.opengis.net/kml/2.2" xmlns:gx="http://www.google.com/kml/ext/2.2"><Document><Placemark><gx:Track>"#
-        let good = head + "<when>2014-05-25T18:30:59Z</when><when>2014-05-25T18:31:09Z</when>"
+        let head =
+            #"<kml xmlns="http://www.opengis.net/kml/2.2" xmlns:gx="http://www.google.com/kml/ext/2.2"><Document><Placemark><gx:Track>"#
+        let good =
+            head + "<when>2014-05-25T18:30:59Z</when><when>2014-05-25T18:31:09Z</when>"
             + "<gx:coord>-122.1 37.4 252</gx:coord><gx:coord>-122.2 37.5</gx:coord></gx:Track></Placemark></Document></kml>"
         let trace = try importText(good)
         #expect(trace.fixes.map(\.longitude) == [-122.1, -122.2])
         #expect(trace.fixes.map(\.altitudeMeters) == [252, nil])
-        let bad = head + "<when>2014-05-25T18:30:59Z</when><gx:coord>-122.1 37.4 252</gx:coord>"
+        let bad =
+            head + "<when>2014-05-25T18:30:59Z</when><gx:coord>-122.1 37.4 252</gx:coord>"
             + "<gx:coord>-122.2 37.5</gx:coord></gx:Track></Placemark></Document></kml>"
         #expect(formatError(bad)?.problem == .unexpectedContent("gx:Track has 1 <when> but 2 <gx:coord> elements"))
     }

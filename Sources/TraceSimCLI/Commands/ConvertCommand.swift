@@ -34,8 +34,9 @@ enum ConvertCommand {
             return .success
         }
         guard parsed.positionals.count == 2 else {
-            throw UsageError("convert needs an input and an output file, got \(parsed.positionals.count) arguments",
-                             command: name)
+            throw UsageError(
+                "convert needs an input and an output file, got \(parsed.positionals.count) arguments",
+                command: name)
         }
         let input = parsed.positionals[0]
         let output = parsed.positionals[1]
@@ -57,8 +58,9 @@ enum ConvertCommand {
             return .cannotCreate
         }
         if !format.carriesMotion && !trace.motionSamples.isEmpty {
-            console.warn("warning: \(trace.motionSamples.count) motion samples not written: "
-                + "\(format.rawValue) holds fixes only; convert to .jsonl to keep them")
+            console.warn(
+                "warning: \(trace.motionSamples.count) motion samples not written: "
+                    + "\(format.rawValue) holds fixes only; convert to .jsonl to keep them")
         }
         if !parsed.flag("quiet") {
             console.warn("wrote \(trace.fixes.count) fixes from \(trace.provenance.format.rawValue) to \(output)")

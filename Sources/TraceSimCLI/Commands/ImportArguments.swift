@@ -5,9 +5,9 @@ enum ImportArguments {
     static let optionNames: Set<String> = ["date", "input-format"]
 
     static let helpLines = """
-          --date <YYYY-MM-DD>     UTC date of the first epoch, for NMEA logs whose sentences carry no
-                                  valid date (GGA-only logs, RMC failing its checksum). Dates in the
-                                  file win; without either, such epochs are counted as untimed.
+          --date <YYYY-MM-DD>     UTC date of the first epoch, for NMEA logs with no valid date
+                                  anywhere (GGA-only logs, every RMC failing its checksum). Logs that
+                                  date themselves ignore it; without either, epochs are untimed.
           --input-format <name>   Read the input as this format instead of detecting it. One of:
                                   \(TraceFormat.allCases.map(\.rawValue).joined(separator: ", ")).
         """

@@ -20,8 +20,10 @@ enum InspectCommand {
                                   location history, Columbus CSV, 70mai logs, TraceSim CSV and JSON Lines.
 
         OPTIONS:
-          --format <text|json>    text (default) for people; json prints one object per file per line,
-                                  with the keys documented in the README.
+          --format <text|json|table>
+                                  text (default): a block per file for people; table: one row per
+                                  file; json: one object per file per line, with the keys documented
+                                  in the README.
         \(ImportArguments.helpLines)
           -h, --help              Show this help.
 
@@ -38,27 +40,34 @@ enum InspectCommand {
             return .success
         }
         let format = parsed.value("format") ?? "text"
-        guard format == "text" || format == "json" else {
-            throw UsageError("--format must be text or json, not '\(format)'", command: name)
+        guard ["text", "json", "table"].contains(format) else {
+            throw UsageError("--format must be text, json or table, not '\(format)'", command: name)
         }
-        guard !parsed.positionals.isEmpty else { throw UsageError("inspect needs at least one trace file", command: name) }
+        guard !parsed.positionals.isEmpty else {
+            throw UsageError("inspect needs at least one trace file", command: name)
+        }
         let options = try ImportArguments.options(from: parsed, command: name)
 
         var exitCode = ExitCode.success
+        var rows: [(file: String, summary: TraceSummary)] = []
         for (index, path) in parsed.positionals.enumerated() {
             switch TraceLoading.load(path, options: options, console: console) {
             case .failed(let code):
                 if exitCode == .success { exitCode = code }
             case .loaded(let trace):
                 let summary = TraceSummary(trace)
-                if format == "json" {
+                switch format {
+                case "json":
                     console.print(InspectReport.json(file: path, summary: summary).rendered)
-                } else {
+                case "table":
+                    rows.append((path, summary))
+                default:
                     if index > 0 { console.print("") }
                     console.print(InspectReport.text(file: path, summary: summary, options: options))
                 }
             }
         }
+        if format == "table" && !rows.isEmpty { console.print(InspectReport.table(rows)) }
         return exitCode
     }
 }

@@ -27,18 +27,27 @@ enum InspectReport {
             ("untimed", .integer(diagnostics.untimed.count)),
             ("schemaVersion", .integer(1)),
             ("outOfOrder", .integer(diagnostics.outOfOrder.count)),
-            ("accuracyByKind", .object([AccuracyKind.meters, .dilution, .none].map {
-                ($0.name, .integer(summary.fixesByAccuracyKind[$0] ?? 0))
-            })),
+            (
+                "accuracyByKind",
+                .object(
+                    [AccuracyKind.meters, .dilution, .none].map {
+                        ($0.name, .integer(summary.fixesByAccuracyKind[$0] ?? 0))
+                    })
+            ),
             ("accuracyIsEstimated", .bool(summary.accuracyKind == .dilution)),
             ("verticalAccuracy", .bool(summary.hasVerticalAccuracy)),
             ("speedAccuracy", .bool(summary.hasSpeedAccuracy)),
             ("courseAccuracy", .bool(summary.hasCourseAccuracy)),
             ("device", summary.device.map { .string($0) } ?? .null),
-            ("firstLines", .object(
-                skips.map { ($0.reason.rawValue, lines($0.tally)) }
-                    + [("merged", lines(diagnostics.merged)), ("untimed", lines(diagnostics.untimed)),
-                       ("outOfOrder", lines(diagnostics.outOfOrder))])),
+            (
+                "firstLines",
+                .object(
+                    skips.map { ($0.reason.rawValue, lines($0.tally)) }
+                        + [
+                            ("merged", lines(diagnostics.merged)), ("untimed", lines(diagnostics.untimed)),
+                            ("outOfOrder", lines(diagnostics.outOfOrder)),
+                        ])
+            ),
         ])
     }
 
@@ -51,9 +60,10 @@ enum InspectReport {
         let providers = summary.fixesByProvider.map { "\($0.provider.name) \($0.count)" }.joined(separator: ", ")
         rows.append(("fixes", summary.fixCount == 0 ? "0" : "\(summary.fixCount) (\(providers))"))
         if let first = summary.first, let last = summary.last {
-            rows.append(("span", "\(ISO8601.format(first)) → \(ISO8601.format(last)) (\(duration(summary.durationSeconds)))"))
+            rows.append(
+                ("span", "\(ISO8601.format(first)) → \(ISO8601.format(last)) (\(duration(summary.durationSeconds)))"))
         }
-        if let median = summary.medianIntervalSeconds { rows.append(("interval", "median \(seconds(median))")) }
+        if let median = summary.medianIntervalSeconds { rows.append(("interval", "median \(duration(median))")) }
         var fields: [String] = []
         if summary.hasAltitude { fields.append("altitude") }
         if summary.hasSpeed { fields.append("speed") }
@@ -73,7 +83,8 @@ enum InspectReport {
                 rows.append(("skipped", "\(tally.count) \(reasonText(reason))\(linesText(tally))"))
             }
         }
-        rows.append(("merged", "\(diagnostics.merged.count) duplicate records of an epoch\(linesText(diagnostics.merged))"))
+        rows.append(
+            ("merged", "\(diagnostics.merged.count) duplicate records of an epoch\(linesText(diagnostics.merged))"))
         var untimed = "\(diagnostics.untimed.count)\(linesText(diagnostics.untimed))"
         if diagnostics.untimed.count > 0, summary.format == .nmea || summary.format == .gnssLoggerNMEA,
             options.nmeaStartDate == nil
@@ -82,10 +93,42 @@ enum InspectReport {
         }
         rows.append(("untimed", untimed))
         if diagnostics.outOfOrder.count > 0 {
-            rows.append(("reordered", "\(diagnostics.outOfOrder.count) records were out of time order\(linesText(diagnostics.outOfOrder))"))
+            rows.append(
+                (
+                    "reordered",
+                    "\(diagnostics.outOfOrder.count) records were out of time order\(linesText(diagnostics.outOfOrder))"
+                ))
         }
         let width = rows.map(\.0.count).max() ?? 0
         return ([file] + rows.map { "  " + $0.0.padding(to: width) + "  " + $0.1 }).joined(separator: "\n")
+    }
+
+    /// One row per file, aligned, for comparing many traces at a glance.
+    static func table(_ rows: [(file: String, summary: TraceSummary)]) -> String {
+        let header = ["file", "format", "fixes", "providers", "duration", "interval", "accuracy", "skipped",
+                      "merged", "untimed", "motion"]
+        var cells: [[String]] = [header]
+        for (file, summary) in rows {
+            let diagnostics = summary.diagnostics
+            let skipped = diagnostics.sortedSkips.map { "\($0.tally.count) \($0.reason.rawValue)" }.joined(separator: ", ")
+            cells.append([
+                file, summary.format.rawValue, String(summary.fixCount),
+                summary.fixesByProvider.map(\.provider.name).joined(separator: "+"),
+                summary.fixCount == 0 ? "-" : duration(summary.durationSeconds),
+                summary.medianIntervalSeconds.map(duration) ?? "-",
+                summary.accuracyKind.name, skipped.isEmpty ? "0" : skipped, String(diagnostics.merged.count),
+                String(diagnostics.untimed.count), String(summary.motionSampleCount),
+            ])
+        }
+        let widths = header.indices.map { column in cells.map { $0[column].count }.max() ?? 0 }
+        let numeric: Set<Int> = [2, 8, 9, 10]
+        return cells.map { row in
+            row.indices.map { column in
+                let cell = row[column]
+                let pad = String(repeating: " ", count: widths[column] - cell.count)
+                return numeric.contains(column) ? pad + cell : cell + pad
+            }.joined(separator: "  ").trimmingTrailingSpaces()
+        }.joined(separator: "\n")
     }
 
     private static func accuracyText(_ summary: TraceSummary) -> String {
@@ -118,9 +161,11 @@ enum InspectReport {
     static func duration(_ seconds: Double) -> String {
         let total = Int(seconds.rounded())
         if total < 60 { return "\(Self.seconds(seconds))" }
-        let hours = total / 3600
+        let days = total / 86_400
+        let hours = total / 3600 % 24
         let minutes = total / 60 % 60
         let rest = total % 60
+        if days > 0 { return "\(days)d\(pad(hours))h\(pad(minutes))m" }
         return hours > 0 ? "\(hours)h\(pad(minutes))m\(pad(rest))s" : "\(minutes)m\(pad(rest))s"
     }
 
@@ -133,6 +178,13 @@ enum InspectReport {
 }
 
 extension String {
+    /// The string without trailing spaces.
+    func trimmingTrailingSpaces() -> String {
+        var copy = self
+        while copy.last == " " { copy.removeLast() }
+        return copy
+    }
+
     /// The string padded with spaces to `width` characters.
     func padding(to width: Int) -> String {
         count >= width ? self : self + String(repeating: " ", count: width - count)

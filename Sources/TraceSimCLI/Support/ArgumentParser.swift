@@ -51,7 +51,9 @@ struct ArgumentSpec {
                 name = String(name[..<equals])
             }
             if flags.contains(name) {
-                guard inlineValue == nil else { throw UsageError("option '--\(name)' takes no value", command: command) }
+                guard inlineValue == nil else {
+                    throw UsageError("option '--\(name)' takes no value", command: command)
+                }
                 parsed.options[name] = "true"
             } else if valued.contains(name) {
                 if let inlineValue {

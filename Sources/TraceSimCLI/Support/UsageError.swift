@@ -12,5 +12,6 @@ public struct UsageError: Error, Sendable, Equatable, CustomStringConvertible {
         self.command = command
     }
 
+    /// The message alone.
     public var description: String { message }
 }

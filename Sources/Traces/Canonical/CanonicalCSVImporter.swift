@@ -68,12 +68,15 @@ struct CanonicalCSVImporter {
         case .latitude: record.latitude = try source.optionalDouble(start, end, field: field.name)
         case .longitude: record.longitude = try source.optionalDouble(start, end, field: field.name)
         case .altitudeMeters: record.altitudeMeters = try source.optionalDouble(start, end, field: field.name)
-        case .horizontalAccuracyMeters: record.horizontalAccuracyMeters = try source.optionalDouble(start, end, field: field.name)
+        case .horizontalAccuracyMeters:
+            record.horizontalAccuracyMeters = try source.optionalDouble(start, end, field: field.name)
         case .hdop: record.hdop = try source.optionalDouble(start, end, field: field.name)
-        case .verticalAccuracyMeters: record.verticalAccuracyMeters = try source.optionalFloat(start, end, field: field.name)
+        case .verticalAccuracyMeters:
+            record.verticalAccuracyMeters = try source.optionalFloat(start, end, field: field.name)
         case .vdop: record.vdop = try source.optionalFloat(start, end, field: field.name)
         case .speedMetersPerSecond: record.speed = try source.optionalFloat(start, end, field: field.name)
-        case .speedAccuracyMetersPerSecond: record.speedAccuracy = try source.optionalFloat(start, end, field: field.name)
+        case .speedAccuracyMetersPerSecond:
+            record.speedAccuracy = try source.optionalFloat(start, end, field: field.name)
         case .courseDegrees: record.course = try source.optionalFloat(start, end, field: field.name)
         case .courseAccuracyDegrees: record.courseAccuracy = try source.optionalFloat(start, end, field: field.name)
         case .provider:

@@ -56,8 +56,10 @@ struct JSONLinesImporter {
         }
         if let activity {
             guard let time = record.time else { throw source.error(line: line.number, .missingField("time")) }
-            builder.addMotion(MotionSample(timestamp: time, activity: activity, confidence: confidence ?? .low,
-                                           isCoarse: isCoarse))
+            builder.addMotion(
+                MotionSample(
+                    timestamp: time, activity: activity, confidence: confidence ?? .low,
+                    isCoarse: isCoarse))
             return
         }
         if let fix = try record.makeFix(source, recordOffset: line.start) {

@@ -97,11 +97,14 @@ public enum TraceExporter {
             """
         text.reserveCapacity(trace.fixes.count * 300)
         for fix in trace.fixes {
-            text += "<trkpt lat=\"\(NumberText.plainDecimal(fix.latitude))\" lon=\"\(NumberText.plainDecimal(fix.longitude))\">"
+            text +=
+                "<trkpt lat=\"\(NumberText.plainDecimal(fix.latitude))\" lon=\"\(NumberText.plainDecimal(fix.longitude))\">"
             if let altitude = fix.altitudeMeters { text += "<ele>\(NumberText.plainDecimal(altitude))</ele>" }
             text += "<time>\(ISO8601.format(fix.timestamp))</time>"
             if fix.provider != .unknown { text += "<src>\(fix.provider.name)</src>" }
-            if case .dilution(let hdop)? = fix.horizontalAccuracy { text += "<hdop>\(NumberText.plainDecimal(hdop))</hdop>" }
+            if case .dilution(let hdop)? = fix.horizontalAccuracy {
+                text += "<hdop>\(NumberText.plainDecimal(hdop))</hdop>"
+            }
             if case .dilution(let vdop)? = fix.verticalAccuracy {
                 text += "<vdop>\(Float(vdop))</vdop>"
             }
@@ -112,7 +115,9 @@ public enum TraceExporter {
                 if let course = fix.courseDegrees { extensions += "<gpxtpx:course>\(course)</gpxtpx:course>" }
                 extensions += "</gpxtpx:TrackPointExtension>"
             }
-            if case .meters(let meters)? = fix.horizontalAccuracy { extensions += "<tracesim:hacc>\(meters)</tracesim:hacc>" }
+            if case .meters(let meters)? = fix.horizontalAccuracy {
+                extensions += "<tracesim:hacc>\(meters)</tracesim:hacc>"
+            }
             if case .meters(let meters)? = fix.verticalAccuracy {
                 extensions += "<tracesim:vacc>\(Float(meters))</tracesim:vacc>"
             }

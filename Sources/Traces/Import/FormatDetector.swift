@@ -13,7 +13,9 @@ enum FormatDetector {
         guard let first = trimmed.first else { return nil }
 
         if first == "<" { return detectXML(String(trimmed)) }
-        if first == "[" { return trimmed.contains("\"latitude\"") || trimmed.contains("\"lat\"") ? .clLocationJSON : nil }
+        if first == "[" {
+            return trimmed.contains("\"latitude\"") || trimmed.contains("\"lat\"") ? .clLocationJSON : nil
+        }
         if first == "{" {
             if trimmed.contains("\"timelineObjects\"") { return .googleTakeout }
             let firstLine = trimmed.prefix { $0 != "\n" }

@@ -5,8 +5,9 @@ public struct ImportOptions: Sendable, Equatable {
     /// A format to insist on instead of detecting one.
     public var format: TraceFormat?
     /// The UTC calendar date of the first epoch, for NMEA logs whose sentences carry no
-    /// trustworthy date (GGA-only logs, or RMC sentences failing their checksum). Dates the
-    /// file gives itself always win; without either, such epochs are counted as untimed.
+    /// trustworthy date anywhere (GGA-only logs, or RMC sentences all failing their
+    /// checksum). A log that dates any of its epochs ignores it; without either, such
+    /// epochs are counted as untimed.
     public var nmeaStartDate: CalendarDate?
 
     /// Creates options.
@@ -18,8 +19,11 @@ public struct ImportOptions: Sendable, Equatable {
 
 /// A proleptic Gregorian calendar date, UTC.
 public struct CalendarDate: Sendable, Equatable {
+    /// The year, for example 2024.
     public var year: Int
+    /// The month, 1...12.
     public var month: Int
+    /// The day of the month, 1...31.
     public var day: Int
 
     /// Parses `YYYY-MM-DD`. Returns `nil` for anything else or an impossible date.

@@ -33,7 +33,9 @@ public enum TraceImporter {
         }
     }
 
-    static func read(_ source: TextSource, as format: TraceFormat, options: ImportOptions) throws(TraceFormatError) -> Trace {
+    static func read(_ source: TextSource, as format: TraceFormat, options: ImportOptions) throws(TraceFormatError)
+        -> Trace
+    {
         switch format {
         case .nmea, .gnssLoggerNMEA: try NMEAImporter.read(source, format: format, startDate: options.nmeaStartDate)
         case .clLocationJSON: try CLLocationJSONImporter.read(source)

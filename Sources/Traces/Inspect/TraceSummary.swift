@@ -10,8 +10,9 @@ public struct TraceSummary: Sendable, Equatable {
     public var fixCount: Int
     /// Fixes per provider, only providers present, in `Provider` order.
     public var fixesByProvider: [(provider: Provider, count: Int)]
-    /// The first and last fix times.
+    /// The first fix's time.
     public var first: SimInstant?
+    /// The last fix's time.
     public var last: SimInstant?
     /// Seconds from the first to the last fix.
     public var durationSeconds: Double
@@ -19,12 +20,17 @@ public struct TraceSummary: Sendable, Equatable {
     public var medianIntervalSeconds: Double?
     /// Fixes per accuracy kind.
     public var fixesByAccuracyKind: [AccuracyKind: Int]
-    /// Whether any fix has each optional field.
+    /// Whether any fix has an altitude.
     public var hasAltitude: Bool
+    /// Whether any fix has a speed.
     public var hasSpeed: Bool
+    /// Whether any fix has a course.
     public var hasCourse: Bool
+    /// Whether any fix has a vertical accuracy.
     public var hasVerticalAccuracy: Bool
+    /// Whether any fix has a speed accuracy.
     public var hasSpeedAccuracy: Bool
+    /// Whether any fix has a course accuracy.
     public var hasCourseAccuracy: Bool
     /// The number of motion samples.
     public var motionSampleCount: Int
@@ -51,7 +57,9 @@ public struct TraceSummary: Sendable, Equatable {
         var intervals: [Int64] = []
         intervals.reserveCapacity(fixes.count)
         var byKind = [Int](repeating: 0, count: 3)
-        var flags = (altitude: false, speed: false, course: false, vertical: false, speedAccuracy: false, courseAccuracy: false)
+        var flags = (
+            altitude: false, speed: false, course: false, vertical: false, speedAccuracy: false, courseAccuracy: false
+        )
         for fix in fixes {
             let slot = Int(fix.provider.rawValue)
             counts[slot] += 1
@@ -99,6 +107,7 @@ public struct TraceSummary: Sendable, Equatable {
         diagnostics = trace.diagnostics
     }
 
+    /// Field-by-field equality (tuples are not `Equatable`, so this is spelt out).
     public static func == (lhs: TraceSummary, rhs: TraceSummary) -> Bool {
         lhs.format == rhs.format && lhs.device == rhs.device && lhs.fixCount == rhs.fixCount
             && lhs.fixesByProvider.elementsEqual(rhs.fixesByProvider) { $0 == $1 }

@@ -16,6 +16,7 @@ public enum AccuracyKind: UInt8, Sendable, Comparable {
         }
     }
 
+    /// Orders by declaration (or by time), for stable output.
     public static func < (lhs: AccuracyKind, rhs: AccuracyKind) -> Bool { lhs.rawValue < rhs.rawValue }
 }
 

@@ -10,6 +10,7 @@ public enum SkipReason: String, CaseIterable, Sendable, Comparable {
     /// A track point without a position (for example a TCX heart-rate-only trackpoint).
     case noPosition
 
+    /// Orders by declaration (or by time), for stable output.
     public static func < (lhs: SkipReason, rhs: SkipReason) -> Bool { lhs.rawValue < rhs.rawValue }
 }
 

@@ -5,7 +5,9 @@ import SimulationCore
 ///
 /// Models `CMMotionActivity`'s boolean properties.
 public struct MotionActivity: OptionSet, Sendable, Hashable {
+    /// The flags as bits.
     public let rawValue: UInt8
+    /// Creates a set from bits.
     public init(rawValue: UInt8) { self.rawValue = rawValue }
 
     /// Models `CMMotionActivity.stationary`.

@@ -47,5 +47,6 @@ public enum Provider: UInt8, CaseIterable, Sendable, Comparable {
         }
     }
 
+    /// Orders by declaration (or by time), for stable output.
     public static func < (lhs: Provider, rhs: Provider) -> Bool { lhs.rawValue < rhs.rawValue }
 }

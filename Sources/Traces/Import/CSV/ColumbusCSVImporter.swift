@@ -29,7 +29,8 @@ struct ColumbusCSVImporter {
             if line.isEmpty { continue }
             splitter.split(source.bytes, line.start, line.end, separator: UInt8(ascii: ","))
             guard splitter.count == columns.count else {
-                throw source.error(line: line.number, .wrongFieldCount(expected: "\(columns.count)", found: splitter.count))
+                throw source.error(
+                    line: line.number, .wrongFieldCount(expected: "\(columns.count)", found: splitter.count))
             }
             func field(_ index: Int) -> (Int, Int) { splitter.trimmed(index, in: source.bytes) }
             func optionalField(_ index: Int?) -> (Int, Int) { index.map(field) ?? (0, 0) }
@@ -37,11 +38,17 @@ struct ColumbusCSVImporter {
             let timestamp = try Self.timestamp(source, date: field(date), time: field(time))
             var fix = Fix(
                 timestamp: timestamp,
-                latitude: try Self.coordinate(source, field(latitude), positive: UInt8(ascii: "N"), negative: UInt8(ascii: "S"), isLatitude: true),
-                longitude: try Self.coordinate(source, field(longitude), positive: UInt8(ascii: "E"), negative: UInt8(ascii: "W"), isLatitude: false),
-                altitudeMeters: try source.optionalDouble(optionalField(height).0, optionalField(height).1, field: "HEIGHT"),
-                speedMetersPerSecond: try source.nonNegativeFloat(optionalField(speed).0, optionalField(speed).1,
-                                                                  field: "SPEED").map { $0 / 3.6 },
+                latitude: try Self.coordinate(
+                    source, field(latitude), positive: UInt8(ascii: "N"), negative: UInt8(ascii: "S"), isLatitude: true),
+                longitude: try Self.coordinate(
+                    source, field(longitude), positive: UInt8(ascii: "E"), negative: UInt8(ascii: "W"),
+                    isLatitude: false),
+                altitudeMeters: try source.optionalDouble(
+                    optionalField(height).0, optionalField(height).1, field: "HEIGHT"),
+                speedMetersPerSecond: try source.nonNegativeFloat(
+                    optionalField(speed).0, optionalField(speed).1,
+                    field: "SPEED"
+                ).map { $0 / 3.6 },
                 courseDegrees: try source.course(optionalField(heading).0, optionalField(heading).1, field: "HEADING"),
                 provider: .gps
             )

@@ -11,8 +11,10 @@ import SimulationCore
 /// `FLP` → fused, `NLP` → network. Empty fields are absent, never zero. Other record types
 /// (`Raw`, `Status`, sensors, `NMEA`) are passed over.
 struct GnssLoggerImporter {
-    private static let legacyLayout = ["Fix", "Provider", "Latitude", "Longitude", "Altitude", "Speed", "Accuracy",
-                                       "(UTC)TimeInMs"]
+    private static let legacyLayout = [
+        "Fix", "Provider", "Latitude", "Longitude", "Altitude", "Speed", "Accuracy",
+        "(UTC)TimeInMs",
+    ]
 
     /// Where each field sits in a `Fix` record.
     private struct Layout {
@@ -63,9 +65,14 @@ struct GnssLoggerImporter {
         for line in TextLines(bytes) where !line.isEmpty {
             if bytes[line.start] == UInt8(ascii: "#") {
                 let text = source.string(line.start, line.end)
-                if let header = text.range(of: "Fix,"), text[..<header.lowerBound].allSatisfy({ $0 == "#" || $0 == " " }) {
-                    let headerLine = TextLine(number: line.number, start: line.start + text.utf8.distance(
-                        from: text.startIndex, to: header.lowerBound), end: line.end)
+                if let header = text.range(of: "Fix,"),
+                    text[..<header.lowerBound].allSatisfy({ $0 == "#" || $0 == " " })
+                {
+                    let headerLine = TextLine(
+                        number: line.number,
+                        start: line.start
+                            + text.utf8.distance(
+                                from: text.startIndex, to: header.lowerBound), end: line.end)
                     let columns = try ColumnMap(source: source, line: headerLine, splitter: &splitter)
                     layout = try Layout(columns: columns, source: source, line: line.number)
                 } else if device == nil {
@@ -74,10 +81,11 @@ struct GnssLoggerImporter {
                 continue
             }
             splitter.split(bytes, line.start, line.end, separator: UInt8(ascii: ","))
-            let record = source.string(splitter.starts[0], splitter.ends[0])
+            let record = source.string(splitter.start(0), splitter.end(0))
             guard FormatDetector.gnssLoggerRecords.contains(record) || record == "NMEA" else {
-                throw source.error(line: line.number, column: 1,
-                                   .unexpectedContent("'\(record)' is not a GnssLogger record type"))
+                throw source.error(
+                    line: line.number, column: 1,
+                    .unexpectedContent("'\(record)' is not a GnssLogger record type"))
             }
             sawRecord = true
             sawNMEARecord = sawNMEARecord || record == "NMEA"
@@ -105,11 +113,12 @@ struct GnssLoggerImporter {
         _ source: TextSource, line: TextLine, fields: FieldSplitter, layout: Layout, into builder: inout TraceBuilder
     ) throws(TraceFormatError) {
         guard fields.count == layout.fieldCount else {
-            throw source.error(line: line.number, .wrongFieldCount(expected: "\(layout.fieldCount)", found: fields.count))
+            throw source.error(
+                line: line.number, .wrongFieldCount(expected: "\(layout.fieldCount)", found: fields.count))
         }
         func range(_ index: Int?) -> (Int, Int) {
             guard let index else { return (0, 0) }
-            return (fields.starts[index], fields.ends[index])
+            return (fields.start(index), fields.end(index))
         }
         let (timeStart, timeEnd) = range(layout.time)
         guard timeStart < timeEnd else {
@@ -127,8 +136,10 @@ struct GnssLoggerImporter {
             timestamp: timestamp,
             latitude: latitude,
             longitude: longitude,
-            altitudeMeters: try source.optionalDouble(range(layout.altitude).0, range(layout.altitude).1, field: "altitude"),
-            speedMetersPerSecond: try source.nonNegativeFloat(range(layout.speed).0, range(layout.speed).1, field: "speed"),
+            altitudeMeters: try source.optionalDouble(
+                range(layout.altitude).0, range(layout.altitude).1, field: "altitude"),
+            speedMetersPerSecond: try source.nonNegativeFloat(
+                range(layout.speed).0, range(layout.speed).1, field: "speed"),
             speedAccuracyMetersPerSecond: try source.nonNegativeFloat(
                 range(layout.speedAccuracy).0, range(layout.speedAccuracy).1, field: "speed accuracy"),
             courseDegrees: try source.course(range(layout.bearing).0, range(layout.bearing).1, field: "bearing"),
@@ -136,7 +147,9 @@ struct GnssLoggerImporter {
                 range(layout.bearingAccuracy).0, range(layout.bearingAccuracy).1, field: "bearing accuracy"),
             provider: Self.provider(source.string(providerStart, providerEnd))
         )
-        if let accuracy = try source.nonNegativeDouble(range(layout.accuracy).0, range(layout.accuracy).1, field: "accuracy") {
+        if let accuracy = try source.nonNegativeDouble(
+            range(layout.accuracy).0, range(layout.accuracy).1, field: "accuracy")
+        {
             fix.horizontalAccuracy = .meters(accuracy)
         }
         if let accuracy = try source.nonNegativeFloat(

@@ -28,13 +28,16 @@ struct SeventyMaiImporter {
             }
             splitter.split(bytes, line.start, line.end, separator: UInt8(ascii: ","))
             guard splitter.count == fieldCount else {
-                throw source.error(line: line.number, .wrongFieldCount(expected: "\(fieldCount)", found: splitter.count))
+                throw source.error(
+                    line: line.number, .wrongFieldCount(expected: "\(fieldCount)", found: splitter.count))
             }
             func field(_ index: Int) -> (Int, Int) { splitter.trimmed(index, in: bytes) }
 
             let status = field(1)
-            guard status.1 - status.0 == 1, bytes[status.0] == UInt8(ascii: "A") || bytes[status.0] == UInt8(ascii: "V") else {
-                throw source.error(atOffset: status.0, .unknownToken(field: "status", token: source.string(status.0, status.1)))
+            guard status.1 - status.0 == 1, bytes[status.0] == UInt8(ascii: "A") || bytes[status.0] == UInt8(ascii: "V")
+            else {
+                throw source.error(
+                    atOffset: status.0, .unknownToken(field: "status", token: source.string(status.0, status.1)))
             }
             if bytes[status.0] == UInt8(ascii: "V") {
                 builder.skip(.noFix, line: line.number)
@@ -67,7 +70,9 @@ struct SeventyMaiImporter {
                 line: line.number
             )
         }
-        guard sawHeader else { throw TraceFormatError(file: source.file, line: 1, problem: .unexpectedContent("no '$V02' header")) }
+        guard sawHeader else {
+            throw TraceFormatError(file: source.file, line: 1, problem: .unexpectedContent("no '$V02' header"))
+        }
         return builder.build(provenance: TraceProvenance(format: .seventyMai, device: "70mai dash cam"))
     }
 }

@@ -129,7 +129,8 @@ struct GoogleTakeoutImporter {
         guard let start = evidence.start else { return }
         let activity: MotionActivity =
             isVisit ? .stationary : (evidence.activityType ?? evidence.mostProbable ?? evidence.travelMode ?? .unknown)
-        builder.addMotion(MotionSample(timestamp: start, activity: activity, confidence: evidence.confidence, isCoarse: true))
+        builder.addMotion(
+            MotionSample(timestamp: start, activity: activity, confidence: evidence.confidence, isCoarse: true))
     }
 
     private mutating func readRawPoint() throws(TraceFormatError) {
@@ -172,7 +173,8 @@ struct GoogleTakeoutImporter {
             return
         }
         builder.add(
-            Fix(timestamp: timestamp, latitude: latitude, longitude: longitude,
+            Fix(
+                timestamp: timestamp, latitude: latitude, longitude: longitude,
                 horizontalAccuracy: accuracy.map { .meters($0) }),
             line: line
         )

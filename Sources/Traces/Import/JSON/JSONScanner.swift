@@ -225,7 +225,9 @@ struct JSONScanner {
             throw source.error(atOffset: position, .truncated("JSON ends before a value"))
         default:
             let (start, stop) = try readNumberRange()
-            if case .invalid = NumberParser.double(source.slice(start, stop)) { throw error("invalid number", at: start) }
+            if case .invalid = NumberParser.double(source.slice(start, stop)) {
+                throw error("invalid number", at: start)
+            }
         }
     }
 

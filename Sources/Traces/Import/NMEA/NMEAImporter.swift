@@ -29,6 +29,8 @@ struct NMEAImporter {
     /// The last epoch's date and time of day, for midnight roll-over.
     private var lastDay: Int?
     private var lastTimeOfDay: Int64 = 0
+    /// The user's date for a log that never dates itself.
+    private let startDate: CalendarDate?
     private var sawSentence = false
     /// GnssLogger files interleave NMEA with other records (`Raw`, `Status`, sensors).
     private let isGnssLogger: Bool
@@ -37,12 +39,14 @@ struct NMEAImporter {
         self.source = source
         isGnssLogger = format == .gnssLoggerNMEA
         builder = TraceBuilder(expectedFixes: source.bytes.count / 300)
-        lastDay = startDate?.daysSinceEpoch
+        self.startDate = startDate
     }
 
     /// Imports a log. `format` tells whether lines are GnssLogger-wrapped; `startDate` dates
     /// the first epoch when the log's own sentences do not.
-    static func read(_ source: TextSource, format: TraceFormat, startDate: CalendarDate?) throws(TraceFormatError) -> Trace {
+    static func read(_ source: TextSource, format: TraceFormat, startDate: CalendarDate?) throws(TraceFormatError)
+        -> Trace
+    {
         var importer = NMEAImporter(source: source, format: format, startDate: startDate)
         for line in TextLines(source.bytes) {
             try importer.readLine(line)
@@ -51,9 +55,7 @@ struct NMEAImporter {
             throw TraceFormatError(file: source.file, problem: .unexpectedContent("no NMEA sentences found"))
         }
         importer.closeEpoch()
-        for pending in importer.undatedEpochs where pending.hasValidPosition {
-            importer.builder.untimed(line: pending.firstLine)
-        }
+        importer.finishUndated()
         return importer.builder.build(provenance: TraceProvenance(format: format))
     }
 
@@ -82,8 +84,9 @@ struct NMEAImporter {
             return
         }
         guard bytes[start] == UInt8(ascii: "$") || bytes[start] == UInt8(ascii: "!") else {
-            throw source.error(line: line.number, column: start + 1 - line.start,
-                               .unexpectedContent("not an NMEA sentence (expected '$')"))
+            throw source.error(
+                line: line.number, column: start + 1 - line.start,
+                .unexpectedContent("not an NMEA sentence (expected '$')"))
         }
         sawSentence = true
 
@@ -104,9 +107,9 @@ struct NMEAImporter {
         }
 
         fields.split(bytes, start + 1, star, separator: UInt8(ascii: ","))
-        let addressLength = fields.ends[0] - fields.starts[0]
+        let addressLength = fields.end(0) - fields.start(0)
         guard addressLength == 5, bytes[start + 1] != UInt8(ascii: "P") else { return }
-        let typeStart = fields.starts[0] + 2
+        let typeStart = fields.start(0) + 2
         let type = (UInt32(bytes[typeStart]) << 16) | (UInt32(bytes[typeStart + 1]) << 8) | UInt32(bytes[typeStart + 2])
         let sentence = NMEASentence(source: source, fields: fields, line: line)
         switch type {
@@ -128,7 +131,7 @@ struct NMEAImporter {
         guard let time = try sentence.timeOfDay(1) else { return }
         try beginEpoch(at: time, line: sentence.line.number)
         if let day = try sentence.date(9) { epoch?.daysSinceEpoch = day }
-        let isValid = sentence.text(2) == "A" && sentence.text(12) != "N"
+        let isValid = sentence.flag(2, is: "A") && !sentence.flag(12, is: "N")
         guard isValid else {
             epoch?.sawVoidPosition = true
             return
@@ -162,7 +165,7 @@ struct NMEAImporter {
     private mutating func readGLL(_ sentence: NMEASentence) throws(TraceFormatError) {
         guard let time = try sentence.timeOfDay(5) else { return }
         try beginEpoch(at: time, line: sentence.line.number)
-        guard sentence.text(6) == "A", sentence.text(7) != "N" else {
+        guard sentence.flag(6, is: "A"), !sentence.flag(7, is: "N") else {
             epoch?.sawVoidPosition = true
             return
         }
@@ -190,7 +193,7 @@ struct NMEAImporter {
 
     /// VTG: course true, T, course magnetic, M, speed knots, N, speed km/h, K[, mode].
     private mutating func readVTG(_ sentence: NMEASentence) throws(TraceFormatError) {
-        guard epoch != nil, sentence.text(9) != "N" else { return }
+        guard epoch != nil, !sentence.flag(9, is: "N") else { return }
         if epoch?.courseDegrees == nil, let course = try sentence.course(1) { epoch?.courseDegrees = course }
         if epoch?.speedMetersPerSecond == nil {
             if let knots = try sentence.nonNegativeFloat(5, field: "speed") {
@@ -245,6 +248,24 @@ struct NMEAImporter {
         undatedEpochs.removeAll()
     }
 
+    /// At the end of a log that never gave a date: the user's start date dates the first
+    /// epoch and the rest roll forward from it; without one, the epochs are untimed.
+    private mutating func finishUndated() {
+        guard let startDate else {
+            for pending in undatedEpochs { builder.untimed(line: pending.firstLine) }
+            undatedEpochs.removeAll()
+            return
+        }
+        let pending = undatedEpochs
+        undatedEpochs.removeAll()
+        lastDay = startDate.daysSinceEpoch
+        lastTimeOfDay = pending.first?.timeOfDayNanoseconds ?? 0
+        for epoch in pending {
+            let day = lastDay ?? startDate.daysSinceEpoch
+            emit(epoch, day: epoch.timeOfDayNanoseconds + Self.halfDay < lastTimeOfDay ? day + 1 : day)
+        }
+    }
+
     private mutating func emit(_ finished: NMEAEpoch, day: Int) {
         lastDay = day
         lastTimeOfDay = finished.timeOfDayNanoseconds
@@ -278,7 +299,9 @@ struct NMEAImporter {
         }
     }
 
-    private static func hasPrefix(_ prefix: StaticString, _ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> Bool {
+    private static func hasPrefix(_ prefix: StaticString, _ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int)
+        -> Bool
+    {
         let count = prefix.utf8CodeUnitCount
         guard end - start >= count else { return false }
         for offset in 0..<count where bytes[start + offset] != prefix.utf8Start[offset] { return false }

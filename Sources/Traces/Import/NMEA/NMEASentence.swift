@@ -13,20 +13,20 @@ struct NMEASentence {
 
     private func range(_ index: Int) -> (start: Int, end: Int)? {
         guard index < fields.count else { return nil }
-        let start = fields.starts[index]
-        let end = fields.ends[index]
+        let start = fields.start(index)
+        let end = fields.end(index)
         return start < end ? (start, end) : nil
     }
 
     private func fail(_ index: Int, _ problem: TraceFormatError.Problem) -> TraceFormatError {
-        let start = index < fields.count ? fields.starts[index] : line.end
+        let start = index < fields.count ? fields.start(index) : line.end
         return source.error(line: line.number, column: start - line.start + 1, problem)
     }
 
-    /// A one-byte flag field (`A`, `V`, `N`...), or `nil`.
-    func text(_ index: Int) -> Character? {
-        guard let (start, end) = range(index), end - start == 1 else { return nil }
-        return Character(Unicode.Scalar(source.bytes[start]))
+    /// Whether field `index` is exactly the one-byte flag `value` (`A`, `V`, `N`...).
+    func flag(_ index: Int, is value: Unicode.Scalar) -> Bool {
+        guard let (start, end) = range(index), end - start == 1 else { return false }
+        return source.bytes[start] == UInt8(ascii: value)
     }
 
     func double(_ index: Int, field: String) throws(TraceFormatError) -> Double? {
@@ -134,7 +134,9 @@ struct NMEASentence {
         // Degrees are every integer digit but the last two, which start the minutes.
         var point = start
         while point < end, bytes[point] != UInt8(ascii: ".") { point += 1 }
-        guard point - start >= 3, point - start <= degreeDigits + 2 else { throw fail(index, .invalidNumber(field: name)) }
+        guard point - start >= 3, point - start <= degreeDigits + 2 else {
+            throw fail(index, .invalidNumber(field: name))
+        }
         guard let degrees = NumberParser.int64(source.slice(start, point - 2)) else {
             throw fail(index, .invalidNumber(field: name))
         }

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A trace file's bytes together with its name, for importers to read and to blame.
@@ -112,33 +112,47 @@ struct TextLines: Sequence, IteratorProtocol {
 
 /// Splits a line at a one-byte separator into reusable field ranges (no quoting: none of
 /// the CSV dialects TraceSim reads quote their fields).
+///
+/// Field bounds live in one array written through a single unsafe buffer per line, so a
+/// split costs no per-field uniqueness checks or appends.
 struct FieldSplitter {
-    private(set) var starts: [Int] = []
-    private(set) var ends: [Int] = []
+    /// `bounds[2 * i]` and `bounds[2 * i + 1]` are field `i`'s start and end.
+    private var bounds = [Int](repeating: 0, count: 64)
+    private(set) var count = 0
 
-    var count: Int { starts.count }
+    /// Field `index`'s first byte.
+    @inline(__always) func start(_ index: Int) -> Int { bounds[2 &* index] }
+    /// The byte after field `index`'s last.
+    @inline(__always) func end(_ index: Int) -> Int { bounds[2 &* index &+ 1] }
 
     mutating func split(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int, separator: UInt8) {
-        starts.removeAll(keepingCapacity: true)
-        ends.removeAll(keepingCapacity: true)
-        var fieldStart = start
-        var index = start
-        while index < end {
-            if bytes[index] == separator {
-                starts.append(fieldStart)
-                ends.append(index)
-                fieldStart = index + 1
+        while true {
+            let found = bounds.withUnsafeMutableBufferPointer { bounds -> Int? in
+                var fields = 0
+                var fieldStart = start
+                while true {
+                    guard 2 &* fields &+ 1 < bounds.count else { return nil }
+                    let fieldEnd = bytes.firstIndex(of: separator, from: fieldStart, to: end)
+                    bounds[2 &* fields] = fieldStart
+                    bounds[2 &* fields &+ 1] = fieldEnd
+                    fields &+= 1
+                    if fieldEnd == end { return fields }
+                    fieldStart = fieldEnd &+ 1
+                }
             }
-            index += 1
+            if let found {
+                count = found
+                return
+            }
+            // More fields than room: grow and split again (rare: only very wide lines).
+            bounds.append(contentsOf: repeatElement(0, count: bounds.count))
         }
-        starts.append(fieldStart)
-        ends.append(end)
     }
 
     /// The field's range with surrounding spaces trimmed.
     func trimmed(_ index: Int, in bytes: UnsafeBufferPointer<UInt8>) -> (start: Int, end: Int) {
-        var start = starts[index]
-        var end = ends[index]
+        var start = start(index)
+        var end = end(index)
         while start < end, bytes[start] == UInt8(ascii: " ") || bytes[start] == 9 { start += 1 }
         while end > start, bytes[end - 1] == UInt8(ascii: " ") || bytes[end - 1] == 9 { end -= 1 }
         return (start, end)

@@ -66,7 +66,8 @@ struct GPXImporter: XMLTraceHandler {
                 if XMLValues.equals(version, "1.0") {
                     format = .gpx10
                 } else if !XMLValues.equals(version, "1.1") {
-                    throw values.fail(line, .unknownToken(field: "GPX version", token: String(decoding: version, as: UTF8.self)))
+                    throw values.fail(
+                        line, .unknownToken(field: "GPX version", token: String(decoding: version, as: UTF8.self)))
                 }
             }
         case .trkpt:

@@ -84,12 +84,15 @@ struct KMLImporter: XMLTraceHandler {
         guard let state = track else { return }
         track = nil
         guard state.times.count == state.coordinates.count else {
-            throw values.fail(state.line, .unexpectedContent(
-                "gx:Track has \(state.times.count) <when> but \(state.coordinates.count) <gx:coord> elements"))
+            throw values.fail(
+                state.line,
+                .unexpectedContent(
+                    "gx:Track has \(state.times.count) <when> but \(state.coordinates.count) <gx:coord> elements"))
         }
         for (time, coordinate) in zip(state.times, state.coordinates) {
             builder.add(
-                Fix(timestamp: time.0, latitude: coordinate.latitude, longitude: coordinate.longitude,
+                Fix(
+                    timestamp: time.0, latitude: coordinate.latitude, longitude: coordinate.longitude,
                     altitudeMeters: coordinate.altitude),
                 line: coordinate.line)
         }

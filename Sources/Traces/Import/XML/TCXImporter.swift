@@ -41,7 +41,8 @@ struct TCXImporter: XMLTraceHandler {
         var importer = TCXImporter(file: source.file)
         try XMLEventParser.parse(source, handler: &importer)
         guard importer.sawRoot else {
-            throw TraceFormatError(file: source.file, problem: .unexpectedContent("no <TrainingCenterDatabase> root element"))
+            throw TraceFormatError(
+                file: source.file, problem: .unexpectedContent("no <TrainingCenterDatabase> root element"))
         }
         return importer.builder.build(provenance: TraceProvenance(format: .tcx, device: nil))
     }
@@ -73,7 +74,8 @@ struct TCXImporter: XMLTraceHandler {
         point = nil
         guard let latitude = state.latitude, let longitude = state.longitude else {
             if (state.latitude == nil) != (state.longitude == nil) {
-                throw values.fail(state.line, .missingField(state.latitude == nil ? "LatitudeDegrees" : "LongitudeDegrees"))
+                throw values.fail(
+                    state.line, .missingField(state.latitude == nil ? "LatitudeDegrees" : "LongitudeDegrees"))
             }
             builder.skip(.noPosition, line: state.line)
             return
@@ -83,7 +85,8 @@ struct TCXImporter: XMLTraceHandler {
             return
         }
         builder.add(
-            Fix(timestamp: time, latitude: latitude, longitude: longitude, altitudeMeters: state.altitude,
+            Fix(
+                timestamp: time, latitude: latitude, longitude: longitude, altitudeMeters: state.altitude,
                 speedMetersPerSecond: state.speed, provider: .gps),
             line: state.line)
     }

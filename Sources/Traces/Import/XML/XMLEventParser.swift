@@ -42,7 +42,8 @@ enum XMLEventParser {
         _ source: TextSource, handler: inout Handler
     ) throws(TraceFormatError) {
         guard let base = source.bytes.baseAddress, source.bytes.count < Int(Int32.max) else {
-            throw TraceFormatError(file: source.file, problem: .invalidXML("the file is too large for one XML document"))
+            throw TraceFormatError(
+                file: source.file, problem: .invalidXML("the file is too large for one XML document"))
         }
         let outcome: TraceFormatError? = withUnsafeMutablePointer(to: &handler) { handlerPointer in
             var bridge = Bridge(
@@ -112,12 +113,13 @@ enum XMLEventParser {
             let address = UInt(bitPattern: name)
             let slot = Int((address >> 3 ^ address >> 11) & UInt(Bridge.cacheSlots - 1))
             if cacheKeys[slot] == name { return cacheCodes[slot] }
-            let code = names.firstIndex { candidate in
-                candidate.withUnsafeBufferPointer { bytes in
-                    for index in 0..<bytes.count where name[index] != bytes[index] { return false }
-                    return name[bytes.count] == 0
-                }
-            } ?? -1
+            let code =
+                names.firstIndex { candidate in
+                    candidate.withUnsafeBufferPointer { bytes in
+                        for index in 0..<bytes.count where name[index] != bytes[index] { return false }
+                        return name[bytes.count] == 0
+                    }
+                } ?? -1
             cacheKeys[slot] = name
             cacheCodes[slot] = code
             return code
@@ -125,7 +127,8 @@ enum XMLEventParser {
 
         mutating func appendText(_ bytes: UnsafePointer<xmlChar>, _ length: Int) {
             if textCount + length > text.count {
-                let grown = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: max(text.count * 2, textCount + length))
+                let grown = UnsafeMutableBufferPointer<UInt8>.allocate(
+                    capacity: max(text.count * 2, textCount + length))
                 _ = grown.initialize(from: text[0..<textCount])
                 text.deallocate()
                 text = grown
@@ -136,11 +139,17 @@ enum XMLEventParser {
         }
     }
 
-    private static func run(base: UnsafePointer<UInt8>, count: Int, bridge: UnsafeMutablePointer<Bridge>) -> TraceFormatError? {
+    private static func run(base: UnsafePointer<UInt8>, count: Int, bridge: UnsafeMutablePointer<Bridge>)
+        -> TraceFormatError?
+    {
         let file = bridge.pointee.file
-        guard let context = base.withMemoryRebound(to: CChar.self, capacity: count, {
-            xmlCreateMemoryParserCtxt($0, Int32(count))
-        }) else {
+        guard
+            let context = base.withMemoryRebound(
+                to: CChar.self, capacity: count,
+                {
+                    xmlCreateMemoryParserCtxt($0, Int32(count))
+                })
+        else {
             return TraceFormatError(file: file, problem: .invalidXML("libxml2 could not create a parser"))
         }
         defer { xmlFreeParserCtxt(context) }
@@ -155,36 +164,46 @@ enum XMLEventParser {
         callbacks.initialized = XML_SAX2_MAGIC
         callbacks.serror = { _, _ in }
         callbacks.entityDecl = { userData, name, _, _, _, _ in
-            XMLEventParser.state(of: userData)?.pointee.fail(.entityDeclaration("the entity declaration '\(XMLEventParser.text(name))'"))
+            XMLEventParser.state(of: userData)?.pointee.fail(
+                .entityDeclaration("the entity declaration '\(XMLEventParser.text(name))'"))
         }
         callbacks.unparsedEntityDecl = { userData, name, _, _, _ in
-            XMLEventParser.state(of: userData)?.pointee.fail(.entityDeclaration("the entity declaration '\(XMLEventParser.text(name))'"))
+            XMLEventParser.state(of: userData)?.pointee.fail(
+                .entityDeclaration("the entity declaration '\(XMLEventParser.text(name))'"))
         }
         callbacks.getEntity = { userData, name in
-            XMLEventParser.state(of: userData)?.pointee.fail(.entityDeclaration("the entity reference '&\(XMLEventParser.text(name));'"))
+            XMLEventParser.state(of: userData)?.pointee.fail(
+                .entityDeclaration("the entity reference '&\(XMLEventParser.text(name));'"))
             return nil
         }
         callbacks.getParameterEntity = { userData, name in
-            XMLEventParser.state(of: userData)?.pointee.fail(.entityDeclaration("the parameter entity '%\(XMLEventParser.text(name));'"))
+            XMLEventParser.state(of: userData)?.pointee.fail(
+                .entityDeclaration("the parameter entity '%\(XMLEventParser.text(name));'"))
             return nil
         }
         callbacks.reference = { userData, name in
-            XMLEventParser.state(of: userData)?.pointee.fail(.entityDeclaration("the entity reference '&\(XMLEventParser.text(name));'"))
+            XMLEventParser.state(of: userData)?.pointee.fail(
+                .entityDeclaration("the entity reference '&\(XMLEventParser.text(name));'"))
         }
         callbacks.startElementNs = { userData, localName, _, _, _, _, attributeCount, _, attributes in
-            guard let state = XMLEventParser.state(of: userData), let localName, !state.pointee.hasFailed else { return }
+            guard let state = XMLEventParser.state(of: userData), let localName, !state.pointee.hasFailed else {
+                return
+            }
             let code = state.pointee.code(for: localName)
             state.pointee.textCount = 0
             state.pointee.isCapturingText = code >= 0
             guard code >= 0 else { return }
             do throws(TraceFormatError) {
-                try state.pointee.start(code, XMLAttributes(pointer: attributes, count: Int(attributeCount)), state.pointee.line)
+                try state.pointee.start(
+                    code, XMLAttributes(pointer: attributes, count: Int(attributeCount)), state.pointee.line)
             } catch {
                 state.pointee.fail(error)
             }
         }
         callbacks.endElementNs = { userData, localName, _, _ in
-            guard let state = XMLEventParser.state(of: userData), let localName, !state.pointee.hasFailed else { return }
+            guard let state = XMLEventParser.state(of: userData), let localName, !state.pointee.hasFailed else {
+                return
+            }
             let code = state.pointee.code(for: localName)
             guard code >= 0 else { return }
             let captured = UnsafeBufferPointer(rebasing: state.pointee.text[0..<state.pointee.textCount])
@@ -197,7 +216,8 @@ enum XMLEventParser {
             state.pointee.isCapturingText = false
         }
         callbacks.characters = { userData, bytes, length in
-            guard let state = XMLEventParser.state(of: userData), state.pointee.isCapturingText, let bytes, length > 0 else { return }
+            guard let state = XMLEventParser.state(of: userData), state.pointee.isCapturingText, let bytes, length > 0
+            else { return }
             state.pointee.appendText(bytes, Int(length))
         }
         callbacks.cdataBlock = callbacks.characters
@@ -221,7 +241,8 @@ enum XMLEventParser {
         let trimmed = message.hasSuffix("\n") ? String(message.dropLast()) : message
         let line = Int(error.pointee.line)
         let column = Int(error.pointee.int2)
-        let isTruncated = error.pointee.code == XML_ERR_DOCUMENT_END.rawValue
+        let isTruncated =
+            error.pointee.code == XML_ERR_DOCUMENT_END.rawValue
             || trimmed.contains("Premature end") || trimmed.contains("EndTag: '</' not found")
         return TraceFormatError(
             file: file, line: line > 0 ? line : nil, column: column > 0 ? column : nil,

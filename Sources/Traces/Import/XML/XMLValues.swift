@@ -38,13 +38,17 @@ struct XMLValues {
         }
     }
 
-    func nonNegativeDouble(_ text: UnsafeBufferPointer<UInt8>, field: String, line: Int) throws(TraceFormatError) -> Double? {
+    func nonNegativeDouble(_ text: UnsafeBufferPointer<UInt8>, field: String, line: Int) throws(TraceFormatError)
+        -> Double?
+    {
         guard let value = try double(text, field: field, line: line) else { return nil }
         if let problem = FixRules.negativeProblem(value, field: field) { throw fail(line, problem) }
         return value
     }
 
-    func nonNegativeFloat(_ text: UnsafeBufferPointer<UInt8>, field: String, line: Int) throws(TraceFormatError) -> Float? {
+    func nonNegativeFloat(_ text: UnsafeBufferPointer<UInt8>, field: String, line: Int) throws(TraceFormatError)
+        -> Float?
+    {
         guard let value = try float(text, field: field, line: line) else { return nil }
         if let problem = FixRules.negativeProblem(Double(value), field: field) { throw fail(line, problem) }
         return value
@@ -56,7 +60,8 @@ struct XMLValues {
         return value
     }
 
-    func timestamp(_ text: UnsafeBufferPointer<UInt8>, field: String, line: Int) throws(TraceFormatError) -> SimInstant? {
+    func timestamp(_ text: UnsafeBufferPointer<UInt8>, field: String, line: Int) throws(TraceFormatError) -> SimInstant?
+    {
         let value = Self.trimmed(text)
         guard !value.isEmpty else { return nil }
         guard let instant = ISO8601.parse(value) else { throw fail(line, .invalidTimestamp(field: field)) }

@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# Installs what TraceSim needs to build and test, and only what is missing:
+#   - a Swift 6 toolchain (found on PATH or in /opt/swift; never downloaded from elsewhere),
+#   - libgeos-dev (geofence geometry), libxml2-dev (GPX/TCX/KML), pkg-config.
+# Debian and Ubuntu use apt-get (as root, or through sudo); macOS uses Homebrew.
+# Source it (`. Scripts/bootstrap.sh`) or run it; it changes nothing that is already there.
+set -euo pipefail
+
+tracesim_log() { printf 'bootstrap: %s\n' "$*" >&2; }
+
+tracesim_find_swift() {
+    if command -v swift >/dev/null 2>&1; then return 0; fi
+    for candidate in /opt/swift/usr/bin /usr/share/swift/usr/bin "$HOME/.swiftly/bin" "$HOME/.local/share/swiftly/bin"; do
+        if [ -x "$candidate/swift" ]; then
+            export PATH="$candidate:$PATH"
+            return 0
+        fi
+    done
+    return 1
+}
+
+tracesim_apt_install() {
+    local runner=()
+    if [ "$(id -u)" -ne 0 ]; then
+        if command -v sudo >/dev/null 2>&1; then runner=(sudo); else
+            tracesim_log "need root or sudo to install: $*"
+            return 1
+        fi
+    fi
+    # A fresh machine has no package lists yet; refresh them once before installing.
+    if [ -z "${TRACESIM_APT_UPDATED:-}" ]; then
+        "${runner[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update -qq
+        export TRACESIM_APT_UPDATED=1
+    fi
+    "${runner[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@" >/dev/null
+}
+
+tracesim_bootstrap() {
+    case "$(uname -s)" in
+    Darwin)
+        if ! command -v brew >/dev/null 2>&1; then
+            tracesim_log "Homebrew is needed on macOS: https://brew.sh, then rerun."
+            return 1
+        fi
+        for formula in geos libxml2 pkg-config; do
+            brew list --versions "$formula" >/dev/null 2>&1 || brew install "$formula"
+        done
+        # Homebrew keeps libxml2 keg-only: point pkg-config at it.
+        export PKG_CONFIG_PATH="$(brew --prefix libxml2)/lib/pkgconfig:${PKG_CONFIG_PATH:-}"
+        ;;
+    Linux)
+        local missing=()
+        command -v pkg-config >/dev/null 2>&1 || missing+=(pkg-config)
+        pkg-config --exists geos 2>/dev/null || missing+=(libgeos-dev)
+        pkg-config --exists libxml-2.0 2>/dev/null || missing+=(libxml2-dev)
+        if [ "${#missing[@]}" -gt 0 ]; then
+            tracesim_log "installing ${missing[*]}"
+            tracesim_apt_install "${missing[@]}"
+        fi
+        ;;
+    esac
+
+    if ! tracesim_find_swift; then
+        # Debian 13 and Ubuntu 24.04+ package the toolchain as swiftlang.
+        if command -v apt-cache >/dev/null 2>&1 && apt-cache show swiftlang >/dev/null 2>&1; then
+            tracesim_log "installing swiftlang"
+            tracesim_apt_install swiftlang
+        fi
+    fi
+    if ! tracesim_find_swift; then
+        tracesim_log "no Swift toolchain found. Install Swift 6 from https://www.swift.org/install and rerun."
+        return 1
+    fi
+    local version
+    version=$(swift --version 2>/dev/null | head -n 1)
+    case "$version" in
+    *"version 6."*) ;;
+    *) tracesim_log "warning: TraceSim needs Swift 6; found: $version" ;;
+    esac
+}
+
+tracesim_bootstrap
