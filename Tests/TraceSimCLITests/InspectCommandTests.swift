@@ -67,7 +67,7 @@ struct InspectCommandTests {
         defer { try? FileManager.default.removeItem(at: bad) }
         let result = runCommand(["inspect", bad.path, tracePath("gpsd/skytraq-dgps.log")])
         #expect(result.exitCode == 65)
-        #expect(result.error == "error: \(bad.path):2:1: latitude is outside -90...90 degrees\n")
+        #expect(result.error == "error: \(bad.path):2:22: latitude is outside -90...90 degrees\n")
         #expect(result.output.contains("fixes     96 (gps 96)"))
     }
 

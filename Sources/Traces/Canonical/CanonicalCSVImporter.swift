@@ -65,20 +65,31 @@ struct CanonicalCSVImporter {
                 throw source.error(atOffset: start, .invalidTimestamp(field: field.name))
             }
             record.time = instant
-        case .latitude: record.latitude = try source.optionalDouble(start, end, field: field.name)
-        case .longitude: record.longitude = try source.optionalDouble(start, end, field: field.name)
+        // Values are checked here, at their cell, so errors name the exact column;
+        // `CanonicalRecord.makeFix` checks what only the whole row can tell.
+        case .latitude:
+            record.latitude = try source.optionalDouble(start, end, field: field.name)
+            if let value = record.latitude, let problem = FixRules.latitudeProblem(value) {
+                throw source.error(atOffset: start, problem)
+            }
+        case .longitude:
+            record.longitude = try source.optionalDouble(start, end, field: field.name)
+            if let value = record.longitude, let problem = FixRules.longitudeProblem(value) {
+                throw source.error(atOffset: start, problem)
+            }
         case .altitudeMeters: record.altitudeMeters = try source.optionalDouble(start, end, field: field.name)
         case .horizontalAccuracyMeters:
-            record.horizontalAccuracyMeters = try source.optionalDouble(start, end, field: field.name)
-        case .hdop: record.hdop = try source.optionalDouble(start, end, field: field.name)
+            record.horizontalAccuracyMeters = try source.nonNegativeDouble(start, end, field: field.name)
+        case .hdop: record.hdop = try source.nonNegativeDouble(start, end, field: field.name)
         case .verticalAccuracyMeters:
-            record.verticalAccuracyMeters = try source.optionalFloat(start, end, field: field.name)
-        case .vdop: record.vdop = try source.optionalFloat(start, end, field: field.name)
-        case .speedMetersPerSecond: record.speed = try source.optionalFloat(start, end, field: field.name)
+            record.verticalAccuracyMeters = try source.nonNegativeFloat(start, end, field: field.name)
+        case .vdop: record.vdop = try source.nonNegativeFloat(start, end, field: field.name)
+        case .speedMetersPerSecond: record.speed = try source.nonNegativeFloat(start, end, field: field.name)
         case .speedAccuracyMetersPerSecond:
-            record.speedAccuracy = try source.optionalFloat(start, end, field: field.name)
-        case .courseDegrees: record.course = try source.optionalFloat(start, end, field: field.name)
-        case .courseAccuracyDegrees: record.courseAccuracy = try source.optionalFloat(start, end, field: field.name)
+            record.speedAccuracy = try source.nonNegativeFloat(start, end, field: field.name)
+        case .courseDegrees: record.course = try source.course(start, end, field: field.name)
+        case .courseAccuracyDegrees:
+            record.courseAccuracy = try source.nonNegativeFloat(start, end, field: field.name)
         case .provider:
             guard start < end else { return }
             guard let provider = Provider(bytes: source.slice(start, end)) else {

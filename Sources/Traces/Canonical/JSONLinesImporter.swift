@@ -74,6 +74,17 @@ struct JSONLinesImporter {
         into record: inout CanonicalRecord
     ) throws(TraceFormatError) {
         let name = field.name
+        let start = scanner.position
+        let source = scanner.source
+        func checked<Value>(
+            _ value: Value?, at offset: Int, _ problem: (Value) -> TraceFormatError.Problem?
+        ) throws(TraceFormatError) -> Value? {
+            if let value, let found = problem(value) { throw source.error(atOffset: offset, found) }
+            return value
+        }
+        func notNegative(_ value: some BinaryFloatingPoint) -> TraceFormatError.Problem? {
+            FixRules.negativeProblem(Double(value), field: name)
+        }
         switch field {
         case .time:
             guard scanner.peek() == UInt8(ascii: "\"") else {
@@ -84,19 +95,28 @@ struct JSONLinesImporter {
                 throw scanner.source.error(atOffset: token.start, .invalidTimestamp(field: name))
             }
             record.time = instant
-        case .latitude: record.latitude = try scanner.readDouble(field: name)
-        case .longitude: record.longitude = try scanner.readDouble(field: name)
+        // Values are checked here, at their key, so errors name the exact column.
+        case .latitude:
+            record.latitude = try checked(scanner.readDouble(field: name), at: start, FixRules.latitudeProblem)
+        case .longitude:
+            record.longitude = try checked(scanner.readDouble(field: name), at: start, FixRules.longitudeProblem)
         case .altitudeMeters: record.altitudeMeters = try scanner.readDouble(field: name)
-        case .horizontalAccuracyMeters: record.horizontalAccuracyMeters = try scanner.readDouble(field: name)
-        case .hdop: record.hdop = try scanner.readDouble(field: name)
-        case .verticalAccuracyMeters: record.verticalAccuracyMeters = try scanner.readFloat(field: name)
-        case .vdop: record.vdop = try scanner.readFloat(field: name)
-        case .speedMetersPerSecond: record.speed = try scanner.readFloat(field: name)
-        case .speedAccuracyMetersPerSecond: record.speedAccuracy = try scanner.readFloat(field: name)
-        case .courseDegrees: record.course = try scanner.readFloat(field: name)
-        case .courseAccuracyDegrees: record.courseAccuracy = try scanner.readFloat(field: name)
+        case .horizontalAccuracyMeters:
+            record.horizontalAccuracyMeters = try checked(scanner.readDouble(field: name), at: start, notNegative)
+        case .hdop: record.hdop = try checked(scanner.readDouble(field: name), at: start, notNegative)
+        case .verticalAccuracyMeters:
+            record.verticalAccuracyMeters = try checked(scanner.readFloat(field: name), at: start, notNegative)
+        case .vdop: record.vdop = try checked(scanner.readFloat(field: name), at: start, notNegative)
+        case .speedMetersPerSecond: record.speed = try checked(scanner.readFloat(field: name), at: start, notNegative)
+        case .speedAccuracyMetersPerSecond:
+            record.speedAccuracy = try checked(scanner.readFloat(field: name), at: start, notNegative)
+        case .courseDegrees:
+            record.course = try checked(scanner.readFloat(field: name), at: start) {
+                FixRules.courseProblem($0, field: name)
+            }
+        case .courseAccuracyDegrees:
+            record.courseAccuracy = try checked(scanner.readFloat(field: name), at: start, notNegative)
         case .provider:
-            let start = scanner.position
             let token = try scanner.readText(field: name) ?? ""
             guard let provider = Provider(name: token) else {
                 throw scanner.source.error(atOffset: start, .unknownToken(field: name, token: token))
