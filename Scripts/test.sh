@@ -14,15 +14,16 @@ status=${PIPESTATUS[0]}
 set -e
 
 # One plain closing line, whatever mix of Swift Testing and XCTest ran.
-summary=$(grep -E '^. Test run with [0-9]+ tests? ' "$log" | tail -n 1 || true)
-passed=$(printf '%s' "$summary" | sed -nE 's/.*Test run with ([0-9]+) tests?.* passed.*/\1/p')
-failed=$(grep -cE '^✘ Test .* failed' "$log" || true)
-if [ "$status" -eq 0 ] && [ -n "$passed" ]; then
-    echo "${passed} passed, 0 failed"
+summary=$(grep -E 'Test run with [0-9]+ tests? ' "$log" | tail -n 1 || true)
+total=$(printf '%s' "$summary" | sed -nE 's/.*Test run with ([0-9]+) tests?.*/\1/p')
+failed=$(grep -cE '^[^ ]+ Test ".*" failed' "$log" || true)
+if [ -z "$total" ]; then
+    echo "error: swift test reported no test run" >&2
+    [ "$status" -eq 0 ] && status=1
 elif [ "$status" -eq 0 ]; then
-    echo "error: swift test exited 0 but reported no test run" >&2
-    exit 1
+    echo "${total} passed, 0 failed"
 else
-    echo "${passed:-0} passed, ${failed:-1} failed"
+    [ "${failed:-0}" -gt 0 ] || failed=1
+    echo "$((total - failed)) passed, ${failed} failed"
 fi
 exit "$status"
