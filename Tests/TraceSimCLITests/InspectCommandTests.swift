@@ -56,8 +56,9 @@ struct InspectCommandTests {
         #expect(lines[0].hasPrefix("file"))
         #expect(lines[1].contains("google-takeout") && lines[1].contains("17d07h43m") && lines[1].contains("25m36s"))
         #expect(lines[2].contains("6 noFix"))
-        #expect(lines[1].range(of: "google-takeout")?.lowerBound.utf16Offset(in: lines[1])
-            == lines[0].range(of: "format")?.lowerBound.utf16Offset(in: lines[0]))
+        #expect(
+            lines[1].range(of: "google-takeout")?.lowerBound.utf16Offset(in: lines[1])
+                == lines[0].range(of: "format")?.lowerBound.utf16Offset(in: lines[0]))
     }
 
     @Test("a bad file exits 65 with FILE:LINE:COL, and the other files are still reported")

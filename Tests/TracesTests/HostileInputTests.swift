@@ -260,3 +260,20 @@ struct SplitMix: RandomNumberGenerator {
         return z ^ (z >> 31)
     }
 }
+
+@Suite("Format detection")
+struct FormatDetectionTests {
+    @Test("content decides; an unrecognisable file with a known extension gets that format's error")
+    func extensionFallback() throws {
+        let junk = "this is not a trace\n"
+        #expect(formatError(junk, name: "notes.txt")?.problem == .unrecognizedFormat)
+        let gpxError = try #require(formatError(junk, name: "ride.gpx"))
+        guard case .invalidXML = gpxError.problem else {
+            Issue.record("expected a GPX error, got \(gpxError.problem)")
+            return
+        }
+        // A GPX file named .nmea is still read as GPX.
+        let gpx = #"<gpx version="1.1"><trk><trkseg><trkpt lat="1" lon="2"><time>2020-01-01T00:00:00Z</time></trkpt></trkseg></trk></gpx>"#
+        #expect(try importText(gpx, name: "misnamed.nmea").provenance.format == .gpx11)
+    }
+}

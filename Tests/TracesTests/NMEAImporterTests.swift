@@ -120,13 +120,15 @@ struct NMEAImporterTests {
             nmea("GPGGA,000000,4807.038,N,01131.000,E,1,08,0.9,545.4,M,46.9,M,,"),
         ].joined(separator: "\n")
         let options = ImportOptions(nmeaStartDate: CalendarDate("2024-02-28"))
-        #expect(try importText(undated, options: options).fixes.map { ISO8601.format($0.timestamp) } == [
-            "2024-02-28T23:59:59.000Z", "2024-02-29T00:00:00.000Z",
-        ])
+        #expect(
+            try importText(undated, options: options).fixes.map { ISO8601.format($0.timestamp) } == [
+                "2024-02-28T23:59:59.000Z", "2024-02-29T00:00:00.000Z",
+            ])
         let selfDated = [Self.gga, Self.rmc].joined(separator: "\n")
-        #expect(try importText(selfDated, options: options).fixes.map { ISO8601.format($0.timestamp) } == [
-            "1994-03-23T12:35:19.000Z"
-        ])
+        #expect(
+            try importText(selfDated, options: options).fixes.map { ISO8601.format($0.timestamp) } == [
+                "1994-03-23T12:35:19.000Z"
+            ])
     }
 
     @Test("an epoch seen again later merges into the first one and is counted")

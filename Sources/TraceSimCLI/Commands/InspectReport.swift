@@ -105,12 +105,15 @@ enum InspectReport {
 
     /// One row per file, aligned, for comparing many traces at a glance.
     static func table(_ rows: [(file: String, summary: TraceSummary)]) -> String {
-        let header = ["file", "format", "fixes", "providers", "duration", "interval", "accuracy", "skipped",
-                      "merged", "untimed", "motion"]
+        let header = [
+            "file", "format", "fixes", "providers", "duration", "interval", "accuracy", "skipped",
+            "merged", "untimed", "motion",
+        ]
         var cells: [[String]] = [header]
         for (file, summary) in rows {
             let diagnostics = summary.diagnostics
-            let skipped = diagnostics.sortedSkips.map { "\($0.tally.count) \($0.reason.rawValue)" }.joined(separator: ", ")
+            let skipped = diagnostics.sortedSkips.map { "\($0.tally.count) \($0.reason.rawValue)" }.joined(
+                separator: ", ")
             cells.append([
                 file, summary.format.rawValue, String(summary.fixCount),
                 summary.fixesByProvider.map(\.provider.name).joined(separator: "+"),

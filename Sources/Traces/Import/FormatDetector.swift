@@ -6,8 +6,18 @@
 enum FormatDetector {
     static let sniffBytes = 16 * 1024
 
-    /// The format, or `nil` when nothing matches.
+    /// The format the content shows; when it shows none, the one the extension names, so
+    /// that a damaged `.gpx` gets a GPX error rather than "not a trace format".
     static func detect(_ source: TextSource, pathExtension: String) -> TraceFormat? {
+        detectFromContent(source) ?? formatsByExtension[pathExtension]
+    }
+
+    /// Extensions that name exactly one format.
+    static let formatsByExtension: [String: TraceFormat] = [
+        "gpx": .gpx11, "nmea": .nmea, "tcx": .tcx, "kml": .kml, "jsonl": .jsonLines,
+    ]
+
+    private static func detectFromContent(_ source: TextSource) -> TraceFormat? {
         let head = String(decoding: source.slice(0, min(source.bytes.count, sniffBytes)), as: UTF8.self)
         let trimmed = head.drop { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }
         guard let first = trimmed.first else { return nil }

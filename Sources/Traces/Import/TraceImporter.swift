@@ -25,7 +25,9 @@ public enum TraceImporter {
         try bytes.withUnsafeBufferPointer { buffer throws(TraceFormatError) in
             let source = TextSource(file: name, bytes: buffer)
             try source.checkIsText()
-            let pathExtension = name.split(separator: ".").last.map { $0.lowercased() } ?? ""
+            let fileName = name.split(separator: "/").last ?? Substring(name)
+            let pathExtension =
+                fileName.contains(".") ? (fileName.split(separator: ".").last.map { $0.lowercased() } ?? "") : ""
             guard let resolved = options.format ?? FormatDetector.detect(source, pathExtension: pathExtension) else {
                 throw TraceFormatError(file: name, line: 1, problem: .unrecognizedFormat)
             }

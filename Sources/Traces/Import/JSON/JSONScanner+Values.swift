@@ -13,10 +13,8 @@ extension JSONScanner {
             throw source.error(atOffset: position, .invalidNumber(field: field))
         }
         let (start, stop) = try readNumberRange()
-        switch NumberParser.double(source.slice(start, stop)) {
-        case .value(let value): return value
-        case .invalid: throw source.error(atOffset: start, .invalidNumber(field: field))
-        case .nonFinite: throw source.error(atOffset: start, .nonFiniteNumber(field: field))
+        return try NumberParser.double(source.slice(start, stop)).value(field: field) {
+            source.error(atOffset: start, $0)
         }
     }
 
@@ -27,10 +25,8 @@ extension JSONScanner {
             throw source.error(atOffset: position, .invalidNumber(field: field))
         }
         let (start, stop) = try readNumberRange()
-        switch NumberParser.float(source.slice(start, stop)) {
-        case .value(let value): return value
-        case .invalid: throw source.error(atOffset: start, .invalidNumber(field: field))
-        case .nonFinite: throw source.error(atOffset: start, .nonFiniteNumber(field: field))
+        return try NumberParser.float(source.slice(start, stop)).value(field: field) {
+            source.error(atOffset: start, $0)
         }
     }
 

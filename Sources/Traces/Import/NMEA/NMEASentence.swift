@@ -31,11 +31,7 @@ struct NMEASentence {
 
     func double(_ index: Int, field: String) throws(TraceFormatError) -> Double? {
         guard let (start, end) = range(index) else { return nil }
-        switch NumberParser.double(source.slice(start, end)) {
-        case .value(let value): return value
-        case .invalid: throw fail(index, .invalidNumber(field: field))
-        case .nonFinite: throw fail(index, .nonFiniteNumber(field: field))
-        }
+        return try NumberParser.double(source.slice(start, end)).value(field: field) { fail(index, $0) }
     }
 
     func nonNegativeDouble(_ index: Int, field: String) throws(TraceFormatError) -> Double? {
@@ -57,13 +53,9 @@ struct NMEASentence {
 
     func course(_ index: Int) throws(TraceFormatError) -> Float? {
         guard let (start, end) = range(index) else { return nil }
-        switch NumberParser.float(source.slice(start, end)) {
-        case .value(let value):
-            if let problem = FixRules.courseProblem(value, field: "course") { throw fail(index, problem) }
-            return value
-        case .invalid: throw fail(index, .invalidNumber(field: "course"))
-        case .nonFinite: throw fail(index, .nonFiniteNumber(field: "course"))
-        }
+        let value = try NumberParser.float(source.slice(start, end)).value(field: "course") { fail(index, $0) }
+        if let problem = FixRules.courseProblem(value, field: "course") { throw fail(index, problem) }
+        return value
     }
 
     /// `hhmmss[.sss]` as nanoseconds since midnight.
@@ -140,12 +132,7 @@ struct NMEASentence {
         guard let degrees = NumberParser.int64(source.slice(start, point - 2)) else {
             throw fail(index, .invalidNumber(field: name))
         }
-        let minutes: Double
-        switch NumberParser.double(source.slice(point - 2, end)) {
-        case .value(let value): minutes = value
-        case .invalid: throw fail(index, .invalidNumber(field: name))
-        case .nonFinite: throw fail(index, .nonFiniteNumber(field: name))
-        }
+        let minutes = try NumberParser.double(source.slice(point - 2, end)).value(field: name) { fail(index, $0) }
         guard degrees >= 0, minutes >= 0, minutes < 60 else {
             throw fail(index, .valueOutOfRange(field: "\(name) minutes", value: minutes, range: "0..<60"))
         }

@@ -12,6 +12,19 @@ enum NumberParser {
         case invalid
         /// `nan`, `inf`, or a magnitude the type cannot hold.
         case nonFinite
+
+        /// The value, or the error `fail` builds for the problem (every importer reports bad
+        /// numbers the same way, only its position differs).
+        @inline(__always)
+        func value(
+            field: String, fail: (TraceFormatError.Problem) -> TraceFormatError
+        ) throws(TraceFormatError) -> Value {
+            switch self {
+            case .value(let value): return value
+            case .invalid: throw fail(.invalidNumber(field: field))
+            case .nonFinite: throw fail(.nonFiniteNumber(field: field))
+            }
+        }
     }
 
     /// 10^exponent for 0...22, every one exactly representable. A switch compiles to a

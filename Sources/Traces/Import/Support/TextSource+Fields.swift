@@ -4,11 +4,7 @@ extension TextSource {
     /// A number, or `nil` for an empty field.
     func optionalDouble(_ start: Int, _ end: Int, field: String) throws(TraceFormatError) -> Double? {
         guard start < end else { return nil }
-        switch NumberParser.double(slice(start, end)) {
-        case .value(let value): return value
-        case .invalid: throw error(atOffset: start, .invalidNumber(field: field))
-        case .nonFinite: throw error(atOffset: start, .nonFiniteNumber(field: field))
-        }
+        return try NumberParser.double(slice(start, end)).value(field: field) { error(atOffset: start, $0) }
     }
 
     /// A number that must be present.
@@ -22,11 +18,7 @@ extension TextSource {
     /// A single-precision measurement, or `nil` for an empty field.
     func optionalFloat(_ start: Int, _ end: Int, field: String) throws(TraceFormatError) -> Float? {
         guard start < end else { return nil }
-        switch NumberParser.float(slice(start, end)) {
-        case .value(let value): return value
-        case .invalid: throw error(atOffset: start, .invalidNumber(field: field))
-        case .nonFinite: throw error(atOffset: start, .nonFiniteNumber(field: field))
-        }
+        return try NumberParser.float(slice(start, end)).value(field: field) { error(atOffset: start, $0) }
     }
 
     /// A latitude in degrees, -90...90.

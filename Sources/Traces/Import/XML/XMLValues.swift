@@ -21,21 +21,13 @@ struct XMLValues {
     func double(_ text: UnsafeBufferPointer<UInt8>, field: String, line: Int) throws(TraceFormatError) -> Double? {
         let value = Self.trimmed(text)
         guard !value.isEmpty else { return nil }
-        switch NumberParser.double(value) {
-        case .value(let number): return number
-        case .invalid: throw fail(line, .invalidNumber(field: field))
-        case .nonFinite: throw fail(line, .nonFiniteNumber(field: field))
-        }
+        return try NumberParser.double(value).value(field: field) { fail(line, $0) }
     }
 
     func float(_ text: UnsafeBufferPointer<UInt8>, field: String, line: Int) throws(TraceFormatError) -> Float? {
         let value = Self.trimmed(text)
         guard !value.isEmpty else { return nil }
-        switch NumberParser.float(value) {
-        case .value(let number): return number
-        case .invalid: throw fail(line, .invalidNumber(field: field))
-        case .nonFinite: throw fail(line, .nonFiniteNumber(field: field))
-        }
+        return try NumberParser.float(value).value(field: field) { fail(line, $0) }
     }
 
     func nonNegativeDouble(_ text: UnsafeBufferPointer<UInt8>, field: String, line: Int) throws(TraceFormatError)
