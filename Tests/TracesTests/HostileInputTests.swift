@@ -212,6 +212,23 @@ struct HostileInputTests {
         #expect(error.description.count < 300)
     }
 
+    @Test("a valid 10 MB single-line CLLocation array is read in full")
+    func hugeValidLine() throws {
+        let record = #"{"latitude":37.801929819902256,"longitude":-122.45956801250402,"altitude":23.702549187157306,"#
+            + #""horizontalAccuracy":5,"verticalAccuracy":6,"speed":22.899999618530273,"course":67.85979461669922,"timestamp":"#
+        var text = "["
+        let count = 60_000
+        for index in 0..<count {
+            if index > 0 { text += "," }
+            text += record + "\(1_497_475_499 + index)}"
+        }
+        text += "]"
+        #expect(text.utf8.count > 10_000_000)
+        let trace = try importText(text)
+        #expect(trace.fixes.count == count)
+        #expect(trace.diagnostics.outOfOrder.count == 0)
+    }
+
     @Test("latitude outside ±90 is an error", arguments: samples)
     func latitudeOutOfRange(_ sample: Sample) throws {
         let error = try #require(formatError(sample.render(latitude: sample.badLatitude), format: sample.format))

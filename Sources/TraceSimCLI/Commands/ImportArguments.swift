@@ -9,8 +9,25 @@ enum ImportArguments {
                                   anywhere (GGA-only logs, every RMC failing its checksum). Logs that
                                   date themselves ignore it; without either, epochs are untimed.
           --input-format <name>   Read the input as this format instead of detecting it. One of:
-                                  \(TraceFormat.allCases.map(\.rawValue).joined(separator: ", ")).
+        \(formatList)
         """
+
+    /// The format names, wrapped to the help text's column.
+    private static var formatList: String {
+        var lines: [String] = []
+        var line = ""
+        for name in TraceFormat.allCases.map(\.rawValue) {
+            let candidate = line.isEmpty ? name : line + ", " + name
+            if candidate.count > 62 {
+                lines.append(line + ",")
+                line = name
+            } else {
+                line = candidate
+            }
+        }
+        lines.append(line + ".")
+        return lines.map { String(repeating: " ", count: 26) + $0 }.joined(separator: "\n")
+    }
 
     static func options(from arguments: ParsedArguments, command: String) throws(UsageError) -> ImportOptions {
         var options = ImportOptions()

@@ -10,7 +10,7 @@ enum InspectCommand {
         OVERVIEW: Report what each trace file holds: format, fixes, time span, sampling,
         fields, accuracy kind, and what the importer skipped, merged or re-sorted.
 
-        USAGE: tracesim inspect <trace> ... [--format text|json] [--date <YYYY-MM-DD>]
+        USAGE: tracesim inspect <trace> ... [--format text|json|table] [--date <YYYY-MM-DD>]
                                 [--input-format <name>]
 
         ARGUMENTS:
