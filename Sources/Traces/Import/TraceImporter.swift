@@ -27,7 +27,7 @@ public enum TraceImporter {
             try source.checkIsText()
             let fileName = name.split(separator: "/").last ?? Substring(name)
             let pathExtension =
-                fileName.contains(".") ? (fileName.split(separator: ".").last.map { $0.lowercased() } ?? "") : ""
+                fileName.lastIndex(of: ".").map { fileName[fileName.index(after: $0)...].lowercased() } ?? ""
             guard let resolved = options.format ?? FormatDetector.detect(source, pathExtension: pathExtension) else {
                 throw TraceFormatError(file: name, line: 1, problem: .unrecognizedFormat)
             }
@@ -42,7 +42,7 @@ public enum TraceImporter {
         case .nmea, .gnssLoggerNMEA: try NMEAImporter.read(source, format: format, startDate: options.nmeaStartDate)
         case .clLocationJSON: try CLLocationJSONImporter.read(source)
         case .googleTakeout: try GoogleTakeoutImporter.read(source)
-        case .gnssLogger: try GnssLoggerImporter.read(source)
+        case .gnssLogger: try GnssLoggerImporter.read(source, startDate: options.nmeaStartDate)
         case .columbusCSV: try ColumbusCSVImporter.read(source)
         case .seventyMai: try SeventyMaiImporter.read(source)
         case .canonicalCSV: try CanonicalCSVImporter.read(source)

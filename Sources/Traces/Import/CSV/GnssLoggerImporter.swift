@@ -52,7 +52,7 @@ struct GnssLoggerImporter {
         }
     }
 
-    static func read(_ source: TextSource) throws(TraceFormatError) -> Trace {
+    static func read(_ source: TextSource, startDate: CalendarDate?) throws(TraceFormatError) -> Trace {
         var builder = TraceBuilder(expectedFixes: source.bytes.count / 400)
         var splitter = FieldSplitter()
         var layout: Layout?
@@ -104,7 +104,7 @@ struct GnssLoggerImporter {
         }
         if !sawFixRecord && sawNMEARecord {
             // Logged with Fix records switched off: the NMEA records are the positions.
-            return try NMEAImporter.read(source, format: .gnssLoggerNMEA, startDate: nil)
+            return try NMEAImporter.read(source, format: .gnssLoggerNMEA, startDate: startDate)
         }
         return builder.build(provenance: TraceProvenance(format: .gnssLogger, device: device))
     }
