@@ -7,7 +7,7 @@ import SimulationCore
 struct CanonicalCSVImporter {
     static func read(_ source: TextSource) throws(TraceFormatError) -> Trace {
         let bytes = source.bytes
-        var builder = TraceBuilder(expectedFixes: bytes.count / 80)
+        var builder = TraceBuilder(expectedFixes: bytes.count / 40)
         var splitter = FieldSplitter()
         var lines = TextLines(bytes)
         var headerLine: TextLine?

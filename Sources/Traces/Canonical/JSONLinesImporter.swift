@@ -6,7 +6,7 @@ import SimulationCore
 /// Unknown keys are errors; blank lines are allowed.
 struct JSONLinesImporter {
     static func read(_ source: TextSource) throws(TraceFormatError) -> Trace {
-        var builder = TraceBuilder(expectedFixes: source.bytes.count / 120)
+        var builder = TraceBuilder(expectedFixes: source.bytes.count / 60)
         var timestamps = ISO8601.Reader()
         for line in TextLines(source.bytes) {
             var scanner = JSONScanner(source: source, start: line.start, end: line.end)

@@ -38,7 +38,7 @@ struct NMEAImporter {
     private init(source: TextSource, format: TraceFormat, startDate: CalendarDate?) {
         self.source = source
         isGnssLogger = format == .gnssLoggerNMEA
-        builder = TraceBuilder(expectedFixes: source.bytes.count / 300)
+        builder = TraceBuilder(expectedFixes: source.bytes.count / 70)
         self.startDate = startDate
     }
 

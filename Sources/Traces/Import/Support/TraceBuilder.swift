@@ -9,6 +9,9 @@ struct TraceBuilder {
     private var isSorted = true
     var diagnostics = ImportDiagnostics()
 
+    /// - Parameter expectedFixes: an upper estimate (file size over the smallest record the
+    ///   format allows): reserving too much only costs untouched virtual memory, too little
+    ///   copies every fix again when the array grows.
     init(expectedFixes: Int = 0) {
         fixes.reserveCapacity(expectedFixes)
         lines.reserveCapacity(expectedFixes)
