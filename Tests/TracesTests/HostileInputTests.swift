@@ -214,7 +214,8 @@ struct HostileInputTests {
 
     @Test("a valid 10 MB single-line CLLocation array is read in full")
     func hugeValidLine() throws {
-        let record = #"{"latitude":37.801929819902256,"longitude":-122.45956801250402,"altitude":23.702549187157306,"#
+        let record =
+            #"{"latitude":37.801929819902256,"longitude":-122.45956801250402,"altitude":23.702549187157306,"#
             + #""horizontalAccuracy":5,"verticalAccuracy":6,"speed":22.899999618530273,"course":67.85979461669922,"timestamp":"#
         var text = "["
         let count = 60_000

@@ -78,12 +78,19 @@ public struct MotionSample: Sendable, Equatable {
     /// `true` when the sample was reconstructed from coarse data (for example a Google
     /// Takeout activity segment spanning minutes) rather than sampled by a coprocessor.
     public var isCoarse: Bool
+    /// `true` when the simulated device derived the sample from speed because the trace
+    /// recorded no motion activity; never set by an importer.
+    public var isDerived: Bool
 
     /// Creates a motion sample.
-    public init(timestamp: SimInstant, activity: MotionActivity, confidence: MotionConfidence, isCoarse: Bool = false) {
+    public init(
+        timestamp: SimInstant, activity: MotionActivity, confidence: MotionConfidence, isCoarse: Bool = false,
+        isDerived: Bool = false
+    ) {
         self.timestamp = timestamp
         self.activity = activity
         self.confidence = confidence
         self.isCoarse = isCoarse
+        self.isDerived = isDerived
     }
 }

@@ -1,0 +1,361 @@
+/// Location, motion and Bluetooth authorization, and which system prompt a request shows.
+///
+/// A pure state machine: requests, answers and Settings changes go in as past-tense events,
+/// prompts and delegate callbacks come out as actions. Whether the app is in the
+/// foreground or in use is the caller's to say (`Context`), since the lifecycle lives in
+/// `LifecycleStateMachine`.
+public struct AuthorizationStateMachine: Sendable {
+    /// Everything iOS remembers about the app's permissions.
+    public struct State: Sendable, Equatable {
+        /// The app's own location grant, kept while Location Services is off.
+        public var storedStatus: AuthorizationStatus = .notDetermined
+        /// Privacy > Location Services, device-wide.
+        public var isLocationServicesEnabled = true
+        /// The user's Precise Location switch.
+        public var isPrecise = true
+        /// A temporary full-accuracy grant, until the next launch.
+        public var hasTemporaryFullAccuracy = false
+        /// The current When-In-Use grant is Allow Once.
+        public var isAllowOnce = false
+        /// The one Always request of this install has been used.
+        public var hasUsedAlwaysRequest = false
+        /// `authorizedAlways` is provisional (ios13 profile) until the deferred prompt is answered.
+        public var isProvisionalAlways = false
+        /// The deferred upgrade prompt may still be shown, once.
+        public var isDeferredUpgradePending = false
+        /// Motion & Fitness.
+        public var motionStatus: MotionAuthorizationStatus = .notDetermined
+        /// Motion hardware is present.
+        public var isMotionAvailable = true
+        /// Bluetooth.
+        public var bluetoothStatus: BluetoothAuthorizationStatus = .notDetermined
+        /// The prompt on screen, awaiting an answer.
+        public var promptOnScreen: PromptKind?
+
+        /// Creates the state of a fresh install.
+        public init() {}
+
+        /// What `CLLocationManager.authorizationStatus` reports. Models Location Services off
+        /// reading as `denied` (a1 #3); `restricted` stays `restricted`.
+        public var status: AuthorizationStatus {
+            guard isLocationServicesEnabled || storedStatus == .restricted else { return .denied }
+            return storedStatus
+        }
+
+        /// What `CLLocationManager.accuracyAuthorization` reports.
+        public var accuracy: AccuracyAuthorization {
+            isPrecise || hasTemporaryFullAccuracy ? .fullAccuracy : .reducedAccuracy
+        }
+    }
+
+    /// A request, answer or change, in the past tense.
+    public enum Event: Sendable, Equatable {
+        /// The app called `requestWhenInUseAuthorization()`.
+        case whenInUseRequested
+        /// The app called `requestAlwaysAuthorization()`.
+        case alwaysRequested
+        /// The app called `requestTemporaryFullAccuracyAuthorization(withPurposeKey:)`.
+        case temporaryFullAccuracyRequested(purpose: String)
+        /// The app started motion-activity updates or queried activity.
+        case motionRequested
+        /// The app created a `CBCentralManager`.
+        case centralManagerCreated
+        /// The user answered the prompt on screen.
+        case promptAnswered(PromptAnswer)
+        /// The user changed Settings.
+        case settingsChanged(SettingsChange)
+        /// The app stopped being in use (past the When-In-Use cutoff, not in the foreground).
+        case appStoppedBeingInUse
+        /// The app process was launched (by the user or in the background).
+        case appLaunched
+        /// Core Location is about to deliver an event that requires Always.
+        case alwaysRequiringEventOccurred
+    }
+
+    /// What the caller knows about the app at the time of the event.
+    public struct Context: Sendable, Equatable {
+        /// The app is in the foreground.
+        public var isInForeground: Bool
+
+        /// Creates a context.
+        public init(isInForeground: Bool) {
+            self.isInForeground = isInForeground
+        }
+    }
+
+    /// What the device does in response.
+    public enum Action: Sendable, Equatable {
+        /// Show a system prompt.
+        case showPrompt(PromptKind)
+        /// A request showed nothing, for this rule.
+        case suppressPrompt(PromptKind, DeviceRule)
+        /// `locationManagerDidChangeAuthorization(_:)` with the new status and accuracy.
+        case notifyAuthorizationChanged(AuthorizationStatus, AccuracyAuthorization)
+        /// The temporary full-accuracy completion handler.
+        case completeTemporaryFullAccuracy(granted: Bool)
+        /// The motion authorization changed.
+        case notifyMotionAuthorizationChanged(MotionAuthorizationStatus)
+        /// `centralManagerDidUpdateState(_:)` after an authorization change.
+        case notifyBluetoothAuthorizationChanged(BluetoothAuthorizationStatus)
+        /// The app is terminated by the system, for this rule.
+        case terminateApp(DeviceRule)
+    }
+
+    /// The current state.
+    public private(set) var state: State
+    /// The app's declarations.
+    public let infoPlist: InfoPlist
+    /// The OS behaviour profile for first-time Always requests.
+    public let profile: OSBehaviourProfile
+
+    /// Creates the machine.
+    public init(state: State = State(), infoPlist: InfoPlist = InfoPlist(), profile: OSBehaviourProfile = .current) {
+        self.state = state
+        self.infoPlist = infoPlist
+        self.profile = profile
+    }
+
+    /// Applies an event.
+    /// - Returns: the prompts, suppressions and callbacks it causes, in order.
+    public mutating func handle(_ event: Event, context: Context) -> [Action] {
+        let before = (state.status, state.accuracy)
+        var actions: [Action]
+        switch event {
+        case .whenInUseRequested: actions = requestWhenInUse(context)
+        case .alwaysRequested: actions = requestAlways(context)
+        case .temporaryFullAccuracyRequested(let purpose): actions = requestTemporaryFullAccuracy(purpose, context)
+        case .motionRequested: actions = requestMotion(context)
+        case .centralManagerCreated: actions = requestBluetooth(context)
+        case .promptAnswered(let answer): actions = apply(answer)
+        case .settingsChanged(let change): actions = apply(change)
+        case .appStoppedBeingInUse:
+            // Models Allow Once lapsing "when the app is no longer in use" (a1 #12).
+            if state.isAllowOnce {
+                state.isAllowOnce = false
+                state.storedStatus = .notDetermined
+            }
+            actions = []
+        case .appLaunched:
+            // Models the temporary full-accuracy grant ending with the app session (a2 #9).
+            state.hasTemporaryFullAccuracy = false
+            actions = []
+        case .alwaysRequiringEventOccurred:
+            // Models the one-shot deferred upgrade prompt (a1 #10); it may appear while the
+            // app is not running, so no foreground check.
+            if state.isDeferredUpgradePending, state.promptOnScreen == nil, state.status == storedAlwaysOrWhenInUse {
+                state.isDeferredUpgradePending = false
+                state.promptOnScreen = .deferredAlwaysUpgrade
+                actions = [.showPrompt(.deferredAlwaysUpgrade)]
+            } else {
+                actions = []
+            }
+        }
+        let after = (state.status, state.accuracy)
+        if after != before { actions.append(.notifyAuthorizationChanged(after.0, after.1)) }
+        return actions
+    }
+
+    /// The status a pending deferred upgrade is compatible with (provisional Always under
+    /// ios13, When-In-Use under the current profile).
+    private var storedAlwaysOrWhenInUse: AuthorizationStatus {
+        state.isProvisionalAlways ? .authorizedAlways : .authorizedWhenInUse
+    }
+
+    // MARK: Requests
+
+    private mutating func requestWhenInUse(_ context: Context) -> [Action] {
+        let kind = PromptKind.location
+        if let rule = commonRefusal(context, needsAlwaysKey: false) { return [.suppressPrompt(kind, rule)] }
+        guard state.storedStatus == .notDetermined else {
+            let rule: DeviceRule =
+                state.storedStatus == .denied ? .dontAllowIsFinal : .whenInUseRequestOnlyFromNotDetermined
+            return [.suppressPrompt(kind, rule)]
+        }
+        if let rule = presentationRefusal(context) { return [.suppressPrompt(kind, rule)] }
+        state.promptOnScreen = kind
+        return [.showPrompt(kind)]
+    }
+
+    private mutating func requestAlways(_ context: Context) -> [Action] {
+        let kind: PromptKind = state.storedStatus == .authorizedWhenInUse ? .alwaysUpgrade : .locationForAlways
+        if let rule = commonRefusal(context, needsAlwaysKey: true) { return [.suppressPrompt(kind, rule)] }
+        if state.isAllowOnce { return [.suppressPrompt(kind, .allowOnceIgnoresAlwaysRequests)] }
+        if state.hasUsedAlwaysRequest { return [.suppressPrompt(kind, .alwaysRequestOncePerInstall)] }
+        switch state.storedStatus {
+        case .denied: return [.suppressPrompt(kind, .dontAllowIsFinal)]
+        case .authorizedAlways: return [.suppressPrompt(kind, .alwaysUpgradeFromWhenInUse)]
+        case .restricted: return [.suppressPrompt(kind, .restrictedCannotChange)]
+        case .notDetermined, .authorizedWhenInUse: break
+        }
+        if let rule = presentationRefusal(context) { return [.suppressPrompt(kind, rule)] }
+        state.hasUsedAlwaysRequest = true
+        state.promptOnScreen = kind
+        return [.showPrompt(kind)]
+    }
+
+    private mutating func requestTemporaryFullAccuracy(_ purpose: String, _ context: Context) -> [Action] {
+        let kind = PromptKind.temporaryFullAccuracy(purpose: purpose)
+        // Models "no callback ever comes" without a declared purpose (a2 #9).
+        guard infoPlist.temporaryFullAccuracyPurposes.contains(purpose) else {
+            return [.suppressPrompt(kind, .temporaryFullAccuracyNeedsPurposeKey)]
+        }
+        guard state.status.isAuthorized else {
+            return [
+                .suppressPrompt(kind, .noDeliveryWithoutAuthorization), .completeTemporaryFullAccuracy(granted: false),
+            ]
+        }
+        guard state.accuracy == .reducedAccuracy else {
+            return [
+                .suppressPrompt(kind, .temporaryFullAccuracyNotNeededWhenPrecise),
+                .completeTemporaryFullAccuracy(granted: true),
+            ]
+        }
+        guard context.isInForeground else {
+            return [
+                .suppressPrompt(kind, .temporaryFullAccuracyFailsInBackground),
+                .completeTemporaryFullAccuracy(granted: false),
+            ]
+        }
+        guard state.promptOnScreen == nil else {
+            return [.suppressPrompt(kind, .onePromptAtATime), .completeTemporaryFullAccuracy(granted: false)]
+        }
+        state.promptOnScreen = kind
+        return [.showPrompt(kind)]
+    }
+
+    private mutating func requestMotion(_ context: Context) -> [Action] {
+        guard infoPlist.hasMotionUsageDescription else { return [.terminateApp(.motionMissingUsageKeyCrashes)] }
+        guard state.isMotionAvailable else { return [.suppressPrompt(.motion, .motionUnavailableWithoutHardware)] }
+        guard state.motionStatus == .notDetermined else {
+            let rule: DeviceRule = state.motionStatus == .restricted ? .restrictedCannotChange : .motionRequestPrompts
+            return [.suppressPrompt(.motion, rule)]
+        }
+        if let rule = presentationRefusal(context) { return [.suppressPrompt(.motion, rule)] }
+        state.promptOnScreen = .motion
+        return [.showPrompt(.motion)]
+    }
+
+    private mutating func requestBluetooth(_ context: Context) -> [Action] {
+        guard infoPlist.hasBluetoothUsageDescription else {
+            return [.suppressPrompt(.bluetooth, .missingUsageKeyIgnoresRequest)]
+        }
+        guard state.bluetoothStatus == .notDetermined else {
+            let rule: DeviceRule =
+                state.bluetoothStatus == .restricted ? .restrictedCannotChange : .bluetoothPromptsOnCentralManager
+            return [.suppressPrompt(.bluetooth, rule)]
+        }
+        if let rule = presentationRefusal(context) { return [.suppressPrompt(.bluetooth, rule)] }
+        state.promptOnScreen = .bluetooth
+        return [.showPrompt(.bluetooth)]
+    }
+
+    /// Reasons any location request does nothing, before its own rules apply.
+    private func commonRefusal(_ context: Context, needsAlwaysKey: Bool) -> DeviceRule? {
+        if state.storedStatus == .restricted { return .restrictedCannotChange }
+        if !state.isLocationServicesEnabled { return .servicesOffReportsDenied }
+        if !infoPlist.hasWhenInUseUsageDescription { return .missingUsageKeyIgnoresRequest }
+        if needsAlwaysKey && !infoPlist.hasAlwaysAndWhenInUseUsageDescription { return .missingUsageKeyIgnoresRequest }
+        return nil
+    }
+
+    /// Reasons a prompt that would be shown cannot be right now.
+    private func presentationRefusal(_ context: Context) -> DeviceRule? {
+        if !context.isInForeground { return .promptsOnlyInForeground }
+        if state.promptOnScreen != nil { return .onePromptAtATime }
+        return nil
+    }
+
+    // MARK: Answers
+
+    private mutating func apply(_ answer: PromptAnswer) -> [Action] {
+        guard let prompt = state.promptOnScreen else { return [] }
+        state.promptOnScreen = nil
+        switch (prompt, answer) {
+        case (.location, .allowWhileUsing(let precise)), (.locationForAlways, .allowWhileUsing(let precise)):
+            state.isPrecise = precise ?? shownPrecise
+            state.isAllowOnce = false
+            if prompt == .locationForAlways {
+                // Models the first-time Always request by OS profile (a1 #9, d 17).
+                state.isDeferredUpgradePending = true
+                if profile == .ios13 {
+                    state.storedStatus = .authorizedAlways
+                    state.isProvisionalAlways = true
+                    return []
+                }
+            }
+            state.storedStatus = .authorizedWhenInUse
+        case (.location, .allowOnce(let precise)), (.locationForAlways, .allowOnce(let precise)):
+            state.isPrecise = precise ?? shownPrecise
+            state.isAllowOnce = true
+            state.storedStatus = .authorizedWhenInUse
+        case (.location, .dontAllow), (.locationForAlways, .dontAllow):
+            state.storedStatus = .denied
+        case (.alwaysUpgrade, .changeToAlways):
+            state.storedStatus = .authorizedAlways
+        case (.deferredAlwaysUpgrade, .changeToAlways):
+            state.storedStatus = .authorizedAlways
+            state.isProvisionalAlways = false
+        case (.deferredAlwaysUpgrade, .keepWhileUsing):
+            state.storedStatus = .authorizedWhenInUse
+            state.isProvisionalAlways = false
+        case (.alwaysUpgrade, .keepWhileUsing):
+            break  // Models "stays When-In-Use, no delegate callback" (a1 #8).
+        case (.temporaryFullAccuracy, .allow):
+            state.hasTemporaryFullAccuracy = true
+            return [.completeTemporaryFullAccuracy(granted: true)]
+        case (.temporaryFullAccuracy, _):
+            return [.completeTemporaryFullAccuracy(granted: false)]
+        case (.motion, .allow):
+            state.motionStatus = .authorized
+            return [.notifyMotionAuthorizationChanged(.authorized)]
+        case (.motion, _):
+            state.motionStatus = .denied
+            return [.notifyMotionAuthorizationChanged(.denied)]
+        case (.bluetooth, .allow):
+            state.bluetoothStatus = .allowedAlways
+            return [.notifyBluetoothAuthorizationChanged(.allowedAlways)]
+        case (.bluetooth, _):
+            state.bluetoothStatus = .denied
+            return [.notifyBluetoothAuthorizationChanged(.denied)]
+        default:
+            break  // An answer that does not fit the prompt dismisses it; scripts are validated before.
+        }
+        return []
+    }
+
+    /// The Precise switch as the location prompt shows it. Models
+    /// NSLocationDefaultAccuracyReduced starting it off (a2 #7).
+    private var shownPrecise: Bool { !infoPlist.defaultAccuracyReduced }
+
+    // MARK: Settings
+
+    private mutating func apply(_ change: SettingsChange) -> [Action] {
+        switch change {
+        case .setLocationServices(let isOn):
+            // Models the device-wide switch; the app's own grant is kept (a1 #4).
+            state.isLocationServicesEnabled = isOn
+        case .setPrecise(let isOn):
+            state.isPrecise = isOn
+        case .setAlways, .setWhileUsing, .setNever, .setAskNextTime:
+            guard state.storedStatus != .restricted else { return [] }  // a1 #2
+            state.isAllowOnce = false
+            state.isProvisionalAlways = false
+            state.isDeferredUpgradePending = false
+            switch change {
+            case .setAlways: state.storedStatus = .authorizedAlways
+            case .setWhileUsing: state.storedStatus = .authorizedWhenInUse
+            case .setNever: state.storedStatus = .denied
+            default: state.storedStatus = .notDetermined
+            }
+        case .setMotion(let isOn):
+            guard state.motionStatus != .restricted else { return [] }
+            state.motionStatus = isOn ? .authorized : .denied
+            return [.notifyMotionAuthorizationChanged(state.motionStatus)]
+        case .setBluetooth(let isOn):
+            guard state.bluetoothStatus != .restricted else { return [] }
+            state.bluetoothStatus = isOn ? .allowedAlways : .denied
+            return [.notifyBluetoothAuthorizationChanged(state.bluetoothStatus)]
+        }
+        return []
+    }
+}

@@ -1,0 +1,57 @@
+import Geometry
+import SimulationCore
+import Traces
+
+/// What Core Location delivers under reduced accuracy: a few fixes an hour, each displaced
+/// 1-20 km with a large accuracy (fact sheet a2 #3-#6). The displacement is drawn from the
+/// replay's seeded generator and held for a while, like iOS's sticky nearby point.
+struct ReducedAccuracyFilter: Sendable, Equatable {
+    private var lastDeliveredAt: SimInstant?
+    private var offsetDrawnAt: SimInstant?
+    private var offsetBearingDegrees = 0.0
+    private var offsetMeters = 0.0
+
+    /// The reduced fix to deliver, or `nil` when the rate limit holds it back.
+    mutating func reduce(_ fix: Fix, parameters: DeviceParameters, random: inout SplitMix64) -> Fix? {
+        let now = fix.timestamp
+        let period = 3600 / max(parameters.reducedFixesPerHour, 1e-9)
+        if let last = lastDeliveredAt, now.seconds(since: last) < period { return nil }
+        lastDeliveredAt = now
+        if offsetDrawnAt.map({ now.seconds(since: $0) >= parameters.reducedDisplacementHoldSeconds }) ?? true {
+            offsetDrawnAt = now
+            offsetBearingDegrees = random.uniform(0...360)
+            offsetMeters = random.uniform(
+                parameters.reducedDisplacementMinimumMeters...parameters.reducedDisplacementMaximumMeters)
+        }
+        let displaced = Geodesy.destination(
+            from: Coordinate(latitude: fix.latitude, longitude: fix.longitude),
+            bearingDegrees: offsetBearingDegrees, distanceMeters: offsetMeters)
+        return Fix(
+            timestamp: now, latitude: displaced.latitude, longitude: displaced.longitude,
+            horizontalAccuracy: .meters(parameters.reducedHorizontalAccuracyMeters), provider: fix.provider)
+    }
+}
+
+/// Tracks whether the device has stayed put long enough for `pausesLocationUpdatesAutomatically`.
+struct AutoPauseTracker: Sendable, Equatable {
+    private var anchor: Coordinate?
+    private var anchorTime: SimInstant?
+
+    mutating func reset() {
+        anchor = nil
+        anchorTime = nil
+    }
+
+    /// Whether updates should pause now.
+    mutating func shouldPause(after fix: Fix, parameters: DeviceParameters) -> Bool {
+        let position = Coordinate(latitude: fix.latitude, longitude: fix.longitude)
+        guard let anchor, let anchorTime,
+            Geodesy.distanceMeters(anchor, position) <= parameters.autoPauseStationaryRadiusMeters
+        else {
+            self.anchor = position
+            self.anchorTime = fix.timestamp
+            return false
+        }
+        return fix.timestamp.seconds(since: anchorTime) >= parameters.autoPauseAfterStationarySeconds
+    }
+}

@@ -1,0 +1,288 @@
+/// Every iOS behaviour the simulated device encodes. The code that applies a rule names it
+/// (prompt suppressions, dropped fixes and refused regions carry the rule as their reason),
+/// and `tracesim rules` prints this catalogue, so the list cannot drift from the behaviour.
+///
+/// Sources are rows of the iOS engine fact sheet (`a1 #6` is section a1, row 6).
+public enum DeviceRule: String, CaseIterable, Sendable {
+    // Authorization and prompts (fact sheet a1, a2, a3)
+    case servicesOffReportsDenied
+    case servicesOnRestoresPreviousState
+    case restrictedCannotChange
+    case promptsOnlyInForeground
+    case onePromptAtATime
+    case missingUsageKeyIgnoresRequest
+    case whenInUseRequestOnlyFromNotDetermined
+    case dontAllowIsFinal
+    case alwaysRequestOncePerInstall
+    case alwaysUpgradeFromWhenInUse
+    case firstAlwaysRequestFollowsProfile
+    case deferredUpgradePrompt
+    case allowOnceIgnoresAlwaysRequests
+    case allowOnceLapsesWhenNotInUse
+    case defaultAccuracyReduced
+    case temporaryFullAccuracyNeedsPurposeKey
+    case temporaryFullAccuracyFailsInBackground
+    case temporaryFullAccuracyLastsUntilRelaunch
+    case temporaryFullAccuracyNotNeededWhenPrecise
+    case motionRequestPrompts
+    case motionMissingUsageKeyCrashes
+    case motionUnavailableWithoutHardware
+    case bluetoothPromptsOnCentralManager
+    // Lifecycle and "in use" (a4)
+    case inUseIncludesCutoffAfterForeground
+    case backgroundSessionKeepsInUse
+    case startingUpdatesInBackgroundFails
+    case backgroundUpdatesWithoutModeCrash
+    case suspendedAppsReceiveNothing
+    case forceQuitStopsEverything
+    case wakeWindowAfterRelaunch
+    // Delivery (a2, a4, a8, d1)
+    case noDeliveryWithoutAuthorization
+    case updatesMustBeRunning
+    case whenInUseStopsAfterCutoff
+    case alwaysContinuesInBackground
+    case automaticPause
+    case reducedAccuracyFewFixesPerHour
+    case reducedAccuracyDisplacedPosition
+    // Regions and significant change (a5, a6)
+    case regionLimit
+    case regionRequiresAuthorization
+    case regionUnavailableWithReducedAccuracy
+    case regionHysteresis
+    case regionEventsWhenNotInUseNeedAlways
+    case significantChangeService
+    // Motion coprocessor (a7)
+    case motionDeliversRecordedActivity
+    case motionDerivedFromSpeed
+}
+
+/// What the catalogue says about one rule.
+public struct DeviceRuleInfo: Sendable {
+    /// One sentence: what the device does.
+    public var summary: String
+    /// The iOS API or behaviour it models.
+    public var models: String
+    /// The fact-sheet row(s) it comes from.
+    public var source: String
+    /// How strong that source is.
+    public var evidence: Evidence
+    /// The `DeviceParameters` it reads, by name.
+    public var parameters: [String]
+}
+
+extension DeviceRule {
+    /// The rule's catalogue entry.
+    public var info: DeviceRuleInfo {
+        switch self {
+        case .servicesOffReportsDenied:
+            entry(
+                "With Location Services off device-wide, the app reads `denied` and nothing is delivered.",
+                "CLLocationManager.locationServicesEnabled(), CLAuthorizationStatus.denied", "a1 #3, a1 #4", .apple)
+        case .servicesOnRestoresPreviousState:
+            entry(
+                "Turning Location Services back on restores the app's previous authorization.",
+                "locationManagerDidChangeAuthorization(_:)", "a1 #4", .apple)
+        case .restrictedCannotChange:
+            entry(
+                "`restricted` is set by parental controls or MDM; no prompt or request changes it.",
+                "CLAuthorizationStatus.restricted", "a1 #2", .apple)
+        case .promptsOnlyInForeground:
+            entry(
+                "A system prompt is shown only while the app is in the foreground.",
+                "requestWhenInUseAuthorization()", "a1 #5", .apple)
+        case .onePromptAtATime:
+            entry(
+                "While a prompt is on screen, another request shows nothing.",
+                "system alert presentation", "simulator gap", .simulator)
+        case .missingUsageKeyIgnoresRequest:
+            entry(
+                "A request whose Info.plist usage description is missing is ignored: no prompt, status unchanged.",
+                "NSLocationWhenInUseUsageDescription, NSLocationAlwaysAndWhenInUseUsageDescription", "a3", .apple)
+        case .whenInUseRequestOnlyFromNotDetermined:
+            entry(
+                "requestWhenInUseAuthorization acts only from `notDetermined`; otherwise nothing happens.",
+                "requestWhenInUseAuthorization()", "a1 #6", .apple)
+        case .dontAllowIsFinal:
+            entry(
+                "After Don't Allow the app is `denied`; only the user, in Settings, can change it.",
+                "CLAuthorizationStatus.denied", "a1 #6", .apple)
+        case .alwaysRequestOncePerInstall:
+            entry(
+                "requestAlwaysAuthorization has an effect once per install; later calls do nothing.",
+                "requestAlwaysAuthorization()", "a1 #7", .apple)
+        case .alwaysUpgradeFromWhenInUse:
+            entry(
+                "From When-In-Use, an Always request prompts at once: Keep Only While Using or Change to Always Allow.",
+                "requestAlwaysAuthorization()", "a1 #8", .apple)
+        case .firstAlwaysRequestFollowsProfile:
+            entry(
+                "A first Always request from `notDetermined` shows the When-In-Use prompt; Allow While Using gives "
+                    + "`authorizedWhenInUse` (current iOS) or provisional `authorizedAlways` (ios13 profile).",
+                "requestAlwaysAuthorization()", "a1 #9, d 17", .product, ["osProfile"])
+        case .deferredUpgradePrompt:
+            entry(
+                "After a first Always request settled on While Using, the one-shot upgrade prompt appears when an "
+                    + "Always-requiring event (background region, significant change) occurs.",
+                "provisional Always", "a1 #10, d 17", .apple)
+        case .allowOnceIgnoresAlwaysRequests:
+            entry(
+                "While Allow Once holds, Always requests are ignored.", "requestAlwaysAuthorization()",
+                "a1 #11", .apple)
+        case .allowOnceLapsesWhenNotInUse:
+            entry(
+                "Allow Once lapses back to `notDetermined` when the app is no longer in use.",
+                "temporary When-In-Use authorization", "a1 #12, d 2", .apple, ["whenInUseLockCutoffSeconds"])
+        case .defaultAccuracyReduced:
+            entry(
+                "With NSLocationDefaultAccuracyReduced the prompt starts with Precise off.",
+                "NSLocationDefaultAccuracyReduced", "a2 #7", .apple)
+        case .temporaryFullAccuracyNeedsPurposeKey:
+            entry(
+                "Temporary full accuracy needs a purpose key in NSLocationTemporaryUsageDescriptionDictionary; "
+                    + "without it no prompt and no callback.",
+                "requestTemporaryFullAccuracyAuthorization(withPurposeKey:)", "a2 #9", .apple)
+        case .temporaryFullAccuracyFailsInBackground:
+            entry(
+                "Temporary full accuracy cannot be requested from the background.",
+                "requestTemporaryFullAccuracyAuthorization(withPurposeKey:)", "a2 #9", .apple)
+        case .temporaryFullAccuracyLastsUntilRelaunch:
+            entry(
+                "A temporary full-accuracy grant lasts until the app is next launched.",
+                "requestTemporaryFullAccuracyAuthorization(withPurposeKey:)", "a2 #9", .apple)
+        case .temporaryFullAccuracyNotNeededWhenPrecise:
+            entry(
+                "An app that already has full accuracy gets no temporary full-accuracy prompt; its request "
+                    + "completes at once.",
+                "requestTemporaryFullAccuracyAuthorization(withPurposeKey:)", "a2 #9", .apple)
+        case .motionRequestPrompts:
+            entry(
+                "The first motion-activity request prompts when motion is `notDetermined`.",
+                "CMMotionActivityManager.authorizationStatus()", "a7 #2", .apple)
+        case .motionMissingUsageKeyCrashes:
+            entry(
+                "Calling the motion API without NSMotionUsageDescription terminates the app.",
+                "NSMotionUsageDescription", "a3", .apple)
+        case .motionUnavailableWithoutHardware:
+            entry(
+                "Without motion hardware no activity is delivered and nothing prompts.",
+                "CMMotionActivityManager.isActivityAvailable()", "a7 #2", .apple)
+        case .bluetoothPromptsOnCentralManager:
+            entry(
+                "Creating a central manager is what shows the Bluetooth prompt (once, from `notDetermined`).",
+                "CBCentralManager, CBManager.authorization", "issue spec (seed SDK behaviour)", .sdk)
+        case .inUseIncludesCutoffAfterForeground:
+            entry(
+                "The app is in use in the foreground and until the When-In-Use cutoff after it leaves the foreground "
+                    + "or the screen locks.",
+                "When-In-Use \"in use\" grace period", "a4 #3, d 1", .product, ["whenInUseLockCutoffSeconds"])
+        case .backgroundSessionKeepsInUse:
+            entry(
+                "Updates started in the foreground with the location background mode and "
+                    + "allowsBackgroundLocationUpdates, or a background activity session, keep a When-In-Use app in use.",
+                "allowsBackgroundLocationUpdates, CLBackgroundActivitySession", "a4 #4, a4 #8", .apple)
+        case .startingUpdatesInBackgroundFails:
+            entry(
+                "A When-In-Use app cannot start location updates while not in use.",
+                "startUpdatingLocation()", "a4 #5", .apple)
+        case .backgroundUpdatesWithoutModeCrash:
+            entry(
+                "allowsBackgroundLocationUpdates without `location` in UIBackgroundModes terminates the app.",
+                "allowsBackgroundLocationUpdates", "a3", .apple)
+        case .suspendedAppsReceiveNothing:
+            entry("A suspended or terminated app receives no locations.", "app suspension", "a4 #2", .apple)
+        case .forceQuitStopsEverything:
+            entry(
+                "After a user force-quit nothing is delivered until relaunch; a region exit may relaunch it "
+                    + "under Always.",
+                "user force-quit", "a4 #13, d 6", .observed, ["regionRelaunchAfterForceQuit"])
+        case .wakeWindowAfterRelaunch:
+            entry(
+                "A region or significant-change event relaunches or wakes the app into the background for a short window.",
+                "UIApplication.LaunchOptionsKey.location", "a4 #11", .appleArchived, ["wakeWindowSeconds"])
+        case .noDeliveryWithoutAuthorization:
+            entry(
+                "Denied, restricted, not determined or Location Services off: no location is delivered.",
+                "kCLErrorDenied", "a8", .apple)
+        case .updatesMustBeRunning:
+            entry(
+                "Fixes are delivered only while the app has location updates running.",
+                "startUpdatingLocation()/stopUpdatingLocation()", "a5 #1", .apple)
+        case .whenInUseStopsAfterCutoff:
+            entry(
+                "Under When-In-Use, delivery stops at the cutoff after the screen locks or the app leaves the "
+                    + "foreground, unless a background session is active.",
+                "When-In-Use background delivery", "d 1, a4 #3", .product, ["whenInUseLockCutoffSeconds"])
+        case .alwaysContinuesInBackground:
+            entry(
+                "Under Always, delivery continues in the background while the app runs.",
+                "authorizedAlways", "a8", .apple)
+        case .automaticPause:
+            entry(
+                "With pausesLocationUpdatesAutomatically, updates pause after the device stays put; a "
+                    + "When-In-Use app loses access until relaunched.",
+                "pausesLocationUpdatesAutomatically", "a4 #7", .observed,
+                ["autoPauseAfterStationarySeconds", "autoPauseStationaryRadiusMeters"])
+        case .reducedAccuracyFewFixesPerHour:
+            entry(
+                "With reduced accuracy at most a few fixes per hour are delivered, each with a large accuracy.",
+                "CLAccuracyAuthorization.reducedAccuracy", "a2 #3, a2 #4, a2 #5", .apple,
+                ["reducedFixesPerHour", "reducedHorizontalAccuracyMeters"])
+        case .reducedAccuracyDisplacedPosition:
+            entry(
+                "A reduced fix is displaced 1-20 km from the true position, and the displacement holds for a while.",
+                "kCLLocationAccuracyReduced", "a2 #3, a2 #6", .apple,
+                [
+                    "reducedDisplacementMinimumMeters", "reducedDisplacementMaximumMeters",
+                    "reducedDisplacementHoldSeconds",
+                ])
+        case .regionLimit:
+            entry(
+                "At most 20 regions are monitored; the 21st fails. Reusing an identifier replaces the region.",
+                "startMonitoring(for:)", "a6 #1", .apple, ["maximumMonitoredRegions"])
+        case .regionRequiresAuthorization:
+            entry(
+                "Region monitoring needs Always, or When-In-Use while the app is in use.",
+                "startMonitoring(for:)", "a5 #8, a6 #7", .apple)
+        case .regionUnavailableWithReducedAccuracy:
+            entry(
+                "With reduced accuracy regions cannot be monitored.", "CLAccuracyAuthorization.reducedAccuracy",
+                "a2 #2, a6 #9, d 4", .apple)
+        case .regionHysteresis:
+            entry(
+                "A crossing is reported only after the position stays past the boundary plus a cushion for a dwell "
+                    + "time; small regions act as if at least the minimum effective radius.",
+                "region monitoring hysteresis", "a6 #4, a6 #6", .appleArchived,
+                ["regionCushionMeters", "regionDwellSeconds", "regionMinimumEffectiveRadiusMeters"])
+        case .regionEventsWhenNotInUseNeedAlways:
+            entry(
+                "Region events reach an app that is not in use (and relaunch a terminated one) only under Always.",
+                "region monitoring relaunch", "a6 #7", .apple)
+        case .significantChangeService:
+            entry(
+                "Significant-change events come after moving 500 m, at most every 5 minutes, and relaunch under Always.",
+                "startMonitoringSignificantLocationChanges()", "a5 #5", .apple,
+                ["significantChangeDistanceMeters", "significantChangeIntervalSeconds"])
+        case .motionDeliversRecordedActivity:
+            entry(
+                "With motion authorized and available, the trace's recorded activity samples are delivered.",
+                "startActivityUpdates(to:withHandler:)", "a7 #1, a7 #3", .apple)
+        case .motionDerivedFromSpeed:
+            entry(
+                "A trace without motion samples gets activity derived from speed, late by an onset latency and "
+                    + "flickering at stops; derived samples are marked.",
+                "CMMotionActivity transitions", "a7 #4, d 13", .observed,
+                [
+                    "motionOnsetLatencyMinimumSeconds", "motionOnsetLatencyMaximumSeconds",
+                    "motionStopFlickerProbability",
+                    "motionWalkingSpeedMetersPerSecond", "motionRunningSpeedMetersPerSecond",
+                    "motionAutomotiveSpeedMetersPerSecond",
+                ])
+        }
+    }
+
+    private func entry(
+        _ summary: String, _ models: String, _ source: String, _ evidence: Evidence, _ parameters: [String] = []
+    ) -> DeviceRuleInfo {
+        DeviceRuleInfo(summary: summary, models: models, source: source, evidence: evidence, parameters: parameters)
+    }
+}

@@ -1,0 +1,151 @@
+import SimulationCore
+
+/// A person holding the phone: how they answer each prompt, and what they change in Settings
+/// and when. Scripts are deterministic; the same script always answers the same way.
+public struct SimulatedUser: Sendable, Equatable {
+    /// How the user responds to one prompt.
+    public enum Response: Sendable, Equatable {
+        /// Answers after a delay in seconds.
+        case answer(PromptAnswer, afterSeconds: Double)
+        /// Leaves the prompt on screen forever.
+        case neverAnswers
+    }
+
+    /// The prompt families a script answers, each with its own queue of responses.
+    public enum PromptFamily: String, Sendable, CaseIterable {
+        /// The location prompt (from a When-In-Use or first Always request).
+        case location
+        /// Either Always upgrade prompt.
+        case upgrade
+        /// The temporary full-accuracy prompt.
+        case temporaryFullAccuracy
+        /// Motion & Fitness.
+        case motion
+        /// Bluetooth.
+        case bluetooth
+
+        /// The family a prompt belongs to.
+        public init(_ kind: PromptKind) {
+            switch kind {
+            case .location, .locationForAlways: self = .location
+            case .alwaysUpgrade, .deferredAlwaysUpgrade: self = .upgrade
+            case .temporaryFullAccuracy: self = .temporaryFullAccuracy
+            case .motion: self = .motion
+            case .bluetooth: self = .bluetooth
+            }
+        }
+
+        /// Whether `answer` is one this family's prompt offers.
+        public func offers(_ answer: PromptAnswer) -> Bool {
+            switch (self, answer) {
+            case (.location, .allowWhileUsing), (.location, .allowOnce), (.location, .dontAllow): true
+            case (.upgrade, .keepWhileUsing), (.upgrade, .changeToAlways): true
+            case (.temporaryFullAccuracy, .allow), (.temporaryFullAccuracy, .deny): true
+            case (.motion, .allow), (.motion, .deny), (.bluetooth, .allow), (.bluetooth, .deny): true
+            default: false
+            }
+        }
+    }
+
+    /// A Settings change at a time, in seconds from the start of the replay.
+    public struct ScheduledChange: Sendable, Equatable {
+        /// Seconds from the start.
+        public var atSeconds: Double
+        /// The change.
+        public var change: SettingsChange
+
+        /// Creates a scheduled change.
+        public init(atSeconds: Double, change: SettingsChange) {
+            self.atSeconds = atSeconds
+            self.change = change
+        }
+    }
+
+    /// A script answer that the prompt it is for does not offer.
+    public struct ScriptError: Error, Sendable, Equatable, CustomStringConvertible {
+        /// The family whose queue holds it.
+        public var family: PromptFamily
+        /// Its position in that queue.
+        public var index: Int
+        /// The answer.
+        public var answer: PromptAnswer
+
+        /// The wording.
+        public var description: String {
+            "\(family.rawValue)[\(index)]: '\(answer.name)' is not an answer the \(family.rawValue) prompt offers"
+        }
+    }
+
+    private var responses: [PromptFamily: [Response]]
+    private var used: [PromptFamily: Int] = [:]
+    /// Settings changes, in time order.
+    public let settingsChanges: [ScheduledChange]
+
+    /// Creates a script. Each family's responses are used in order; the last repeats. A
+    /// family without responses never answers.
+    /// - Throws: `ScriptError` for an answer its prompt does not offer.
+    public init(responses: [PromptFamily: [Response]], settingsChanges: [ScheduledChange] = []) throws(ScriptError) {
+        for family in PromptFamily.allCases {
+            for (index, response) in (responses[family] ?? []).enumerated() {
+                if case .answer(let answer, _) = response, !family.offers(answer) {
+                    throw ScriptError(family: family, index: index, answer: answer)
+                }
+            }
+        }
+        self.responses = responses
+        self.settingsChanges = settingsChanges.enumerated().sorted {
+            ($0.element.atSeconds, $0.offset) < ($1.element.atSeconds, $1.offset)
+        }.map(\.element)
+    }
+
+    /// The next response to a prompt of this kind.
+    public mutating func respond(to kind: PromptKind) -> Response {
+        let family = PromptFamily(kind)
+        guard let queue = responses[family], let last = queue.last else { return .neverAnswers }
+        let index = used[family, default: 0]
+        used[family] = index + 1
+        return index < queue.count ? queue[index] : last
+    }
+
+    /// A user who allows everything at once: precise While Using, then Always, motion, Bluetooth.
+    public static let agreeable: SimulatedUser = {
+        do {
+            return try SimulatedUser(responses: [
+                .location: [.answer(.allowWhileUsing(precise: true), afterSeconds: 2)],
+                .upgrade: [.answer(.changeToAlways, afterSeconds: 2)],
+                .temporaryFullAccuracy: [.answer(.allow, afterSeconds: 2)],
+                .motion: [.answer(.allow, afterSeconds: 2)],
+                .bluetooth: [.answer(.allow, afterSeconds: 2)],
+            ])
+        } catch {
+            preconditionFailure("the built-in script is valid: \(error)")
+        }
+    }()
+}
+
+/// One line of the prompt log.
+public struct PromptLogEntry: Sendable, Equatable {
+    /// What happened to the prompt.
+    public enum Outcome: Sendable, Equatable {
+        /// It appeared on screen.
+        case shown
+        /// A request showed nothing, for this rule.
+        case suppressed(DeviceRule)
+        /// The user answered it.
+        case answered(PromptAnswer)
+    }
+
+    /// When.
+    public var time: SimInstant
+    /// Which prompt.
+    public var kind: PromptKind
+    /// What happened.
+    public var outcome: Outcome
+
+    /// Creates an entry.
+    public init(time: SimInstant, kind: PromptKind, outcome: Outcome) {
+        self.time = time
+        self.kind = kind
+        self.outcome = outcome
+    }
+}

@@ -1,0 +1,127 @@
+import Device
+import Geometry
+import SimulationCore
+import Testing
+import Traces
+
+/// One test per region, significant-change and motion rule, named after the rule (`DeviceRule`).
+@Suite("Device rules: regions, significant change and motion")
+struct RegionAndMotionRuleTests {
+    static func region(_ identifier: String, radius: Double = 100) -> MonitoredRegion {
+        MonitoredRegion(identifier: identifier, center: DeviceTimeline.origin, radiusMeters: radius)
+    }
+
+    static func launched(_ configuration: Device.Configuration) -> DeviceTimeline {
+        var timeline = DeviceTimeline(configuration)
+        timeline.at(0, .userLaunchedApp)
+        return timeline
+    }
+
+    @Test("regionLimit: 20 regions register, the 21st fails, reusing an identifier replaces")
+    func regionLimit() {
+        var timeline = Self.launched(Setup.authorized(.authorizedAlways))
+        for index in 0..<20 { #expect(timeline.at(1, .appStartedMonitoring(Self.region("r\(index)"))).isEmpty) }
+        #expect(timeline.at(2, .appStartedMonitoring(Self.region("r20"))) == [.regionMonitoringFailed(identifier: "r20", .regionLimit)])
+        #expect(timeline.at(3, .appStartedMonitoring(Self.region("r5", radius: 300))).isEmpty)
+        #expect(timeline.device.monitoredRegionIdentifiers.count == 20)
+    }
+
+    @Test("regionRequiresAuthorization: Always, or When-In-Use in use; otherwise refused")
+    func regionRequiresAuthorization() {
+        var denied = Self.launched(Setup.authorized(.denied))
+        #expect(
+            denied.at(1, .appStartedMonitoring(Self.region("a"))) == [
+                .regionMonitoringFailed(identifier: "a", .regionRequiresAuthorization)
+            ])
+        var whenInUse = Self.launched(Setup.authorized(.authorizedWhenInUse))
+        #expect(whenInUse.at(1, .appStartedMonitoring(Self.region("a"))).isEmpty)
+        whenInUse.at(2, .userMovedAppToBackground)
+        #expect(whenInUse.device.isInUse(at: whenInUse.time(50)))
+        #expect(
+            whenInUse.at(100, .appStartedMonitoring(Self.region("b")))
+                == [.regionMonitoringFailed(identifier: "b", .regionRequiresAuthorization)])
+    }
+
+    @Test("regionUnavailableWithReducedAccuracy: with Precise off regions are refused")
+    func regionUnavailableWithReducedAccuracy() {
+        var timeline = Self.launched(Setup.authorized(.authorizedAlways, precise: false))
+        #expect(
+            timeline.at(1, .appStartedMonitoring(Self.region("a")))
+                == [.regionMonitoringFailed(identifier: "a", .regionUnavailableWithReducedAccuracy)])
+    }
+
+    @Test("regionHysteresis: an exit needs the radius plus the 200 m cushion held for 20 s")
+    func regionHysteresis() {
+        var timeline = Self.launched(Setup.authorized(.authorizedAlways))
+        timeline.at(1, .appStartedMonitoring(Self.region("home")))
+        timeline.record(2, north: 0)
+        // 250 m: past the 100 m boundary but inside radius + cushion (300 m): no exit.
+        for second in stride(from: 10.0, through: 100, by: 1) { timeline.record(second, north: 250) }
+        #expect(!timeline.log.contains { if case .regionEvent = $0.action { true } else { false } })
+        for second in stride(from: 200.0, through: 219, by: 1) { timeline.record(second, north: 350) }
+        #expect(!timeline.actions(from: 200, to: 219).contains(.regionEvent(identifier: "home", .exit)))
+        #expect(timeline.record(220, north: 350).contains(.regionEvent(identifier: "home", .exit)))
+        // Entry: back within the effective radius (at least 200 m) for 20 s.
+        for second in stride(from: 300.0, through: 319, by: 1) { timeline.record(second, north: 150) }
+        #expect(timeline.record(320, north: 150).contains(.regionEvent(identifier: "home", .enter)))
+    }
+
+    @Test("regionEventsWhenNotInUseNeedAlways: a When-In-Use app not in use misses the event; Always gets it")
+    func regionEventsWhenNotInUseNeedAlways() {
+        func exitActions(_ status: AuthorizationStatus) -> [DeviceAction] {
+            var timeline = Self.launched(Setup.authorized(status))
+            timeline.at(1, .appStartedMonitoring(Self.region("home")))
+            timeline.record(2, north: 0)
+            timeline.at(3, .screenLocked)
+            for second in stride(from: 200.0, through: 230, by: 1) { timeline.record(second, north: 400) }
+            return timeline.actions(from: 200, to: 230)
+        }
+        #expect(
+            exitActions(.authorizedWhenInUse).contains(
+                .regionEventDropped(identifier: "home", .exit, .regionEventsWhenNotInUseNeedAlways)))
+        #expect(exitActions(.authorizedAlways).contains(.regionEvent(identifier: "home", .exit)))
+    }
+
+    @Test("significantChangeService: the first fix, then only after 500 m and 5 minutes")
+    func significantChangeService() {
+        var timeline = Self.launched(Setup.authorized(.authorizedAlways))
+        timeline.at(1, .appStartedSignificantChanges)
+        func hasEvent(_ actions: [DeviceAction]) -> Bool {
+            actions.contains { if case .significantChange = $0 { true } else { false } }
+        }
+        #expect(hasEvent(timeline.record(2, north: 0)))
+        #expect(!hasEvent(timeline.record(100, north: 400)))
+        #expect(!hasEvent(timeline.record(200, north: 700)))
+        #expect(hasEvent(timeline.record(302, north: 700)))
+        #expect(!hasEvent(timeline.record(700, north: 1100)))
+    }
+
+    @Test("motionDeliversRecordedActivity: recorded samples reach an authorized app, not a denied one")
+    func motionDeliversRecordedActivity() {
+        var configuration = Setup.authorized(.authorizedAlways)
+        configuration.traceHasMotionSamples = true
+        var timeline = Self.launched(configuration)
+        timeline.at(1, .appStartedMotionUpdates)
+        let sample = MotionSample(timestamp: timeline.time(2), activity: .automotive, confidence: .high)
+        #expect(timeline.at(2, .motionSampleRecorded(sample)) == [.deliverMotion(sample)])
+        timeline.at(3, .userChangedSettings(.setMotion(false)))
+        #expect(timeline.at(4, .motionSampleRecorded(sample)) == [.dropMotion(.motionRequestPrompts)])
+    }
+
+    @Test("motionDerivedFromSpeed: without recorded motion, driving speed becomes a late, marked automotive sample")
+    func motionDerivedFromSpeed() {
+        var timeline = Self.launched(Setup.authorized(.authorizedAlways))
+        timeline.at(1, .appStartedMotionUpdates)
+        var samples: [MotionSample] = []
+        for second in stride(from: 10.0, through: 40, by: 1) {
+            for action in timeline.record(second, north: (second - 10) * 15, speed: 15) {
+                if case .deliverMotion(let sample) = action { samples.append(sample) }
+            }
+        }
+        let first = try? #require(samples.first)
+        #expect(first?.activity == .automotive)
+        #expect(first?.isDerived == true)
+        let lag = first.map { $0.timestamp.seconds(since: timeline.time(10)) } ?? -1
+        #expect(lag >= 2 && lag <= 10)
+    }
+}
