@@ -28,7 +28,7 @@ let package = Package(
         .target(name: "Traces", dependencies: ["SimulationCore", "CLibXML2"]),
         .target(name: "Geometry", dependencies: ["SimulationCore"]),
         .target(name: "Device", dependencies: ["SimulationCore", "Traces", "Geometry"]),
-        .target(name: "TraceSimCLI", dependencies: ["Traces", "SimulationCore"]),
+        .target(name: "TraceSimCLI", dependencies: ["Traces", "SimulationCore", "Device"]),
         .executableTarget(name: "tracesim", dependencies: ["TraceSimCLI"]),
 
         .testTarget(name: "CGEOSTests", dependencies: ["CGEOS"]),
@@ -40,7 +40,7 @@ let package = Package(
             dependencies: ["Traces", "SimulationCore"],
             exclude: ["Fixtures"]
         ),
-        .testTarget(name: "TraceSimCLITests", dependencies: ["TraceSimCLI", "Traces", "tracesim"]),
+        .testTarget(name: "TraceSimCLITests", dependencies: ["TraceSimCLI", "Traces", "Device", "tracesim"]),
     ],
     swiftLanguageModes: [.v6]
 )

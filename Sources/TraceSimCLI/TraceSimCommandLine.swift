@@ -5,7 +5,8 @@ public enum TraceSimCommandLine {
 
     static let overview = """
         OVERVIEW: Replay recorded GPS traces through a simulated iPhone and see what each
-        location permission level costs. This release reads and converts traces.
+        location permission level costs. This release reads and converts traces and
+        encodes the simulated iPhone's rules.
 
         USAGE: tracesim <command> [<arguments>] [--help]
 
@@ -13,6 +14,7 @@ public enum TraceSimCommandLine {
           inspect                 Report what trace files hold: format, fixes, span, accuracy kind,
                                   and what was skipped, merged or re-sorted.
           convert                 Convert a trace to TraceSim CSV, JSON Lines or GPX.
+          rules                   List the simulated iPhone's iOS rules and parameters with sources.
           help <command>          Show a command's help.
 
         OPTIONS:
@@ -22,12 +24,13 @@ public enum TraceSimCommandLine {
         Run 'tracesim help <command>' for a command's arguments and options.
         """
 
-    private static let commandNames = [InspectCommand.name, ConvertCommand.name]
+    private static let commandNames = [InspectCommand.name, ConvertCommand.name, RulesCommand.name]
 
     private static func help(for command: String) -> String? {
         switch command {
         case InspectCommand.name: InspectCommand.help
         case ConvertCommand.name: ConvertCommand.help
+        case RulesCommand.name: RulesCommand.help
         default: nil
         }
     }
@@ -36,6 +39,7 @@ public enum TraceSimCommandLine {
         switch command {
         case InspectCommand.name: return try InspectCommand.run(arguments, console: console)
         case ConvertCommand.name: return try ConvertCommand.run(arguments, console: console)
+        case RulesCommand.name: return try RulesCommand.run(arguments, console: console)
         default: throw unknownCommand(command)
         }
     }

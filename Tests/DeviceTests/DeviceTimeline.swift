@@ -17,6 +17,9 @@ struct DeviceTimeline {
     init(_ configuration: Device.Configuration = Device.Configuration(), user: SimulatedUser = .agreeable) {
         device = Device(configuration: configuration)
         self.user = user
+        for scheduled in user.settingsChanges {
+            enqueue(.userChangedSettings(scheduled.change), at: time(scheduled.atSeconds))
+        }
     }
 
     func time(_ seconds: Double) -> SimInstant { start.advanced(byNanoseconds: Int64((seconds * 1e9).rounded())) }

@@ -70,6 +70,13 @@ public struct SimulatedUser: Sendable, Equatable {
         /// The answer.
         public var answer: PromptAnswer
 
+        /// Creates an error.
+        public init(family: PromptFamily, index: Int, answer: PromptAnswer) {
+            self.family = family
+            self.index = index
+            self.answer = answer
+        }
+
         /// The wording.
         public var description: String {
             "\(family.rawValue)[\(index)]: '\(answer.name)' is not an answer the \(family.rawValue) prompt offers"
