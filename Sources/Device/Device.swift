@@ -46,6 +46,7 @@ public struct Device: Sendable {
 
     private var regions = RegionMonitor()
     private var significantChanges = SignificantChangeMonitor()
+    private var visits = VisitMonitor()
     private var reducedFilter = ReducedAccuracyFilter()
     private var autoPause = AutoPauseTracker()
     private var motionDeriver = MotionDeriver()
@@ -105,6 +106,8 @@ public struct Device: Sendable {
             .appStoppedMonitoring,
             .appStartedSignificantChanges,
             .appStoppedSignificantChanges,
+            .appStartedVisitMonitoring,
+            .appStoppedVisitMonitoring,
             .appStartedBackgroundSession,
             .appEndedBackgroundSession:
             // App code runs only while the process runs.
@@ -172,6 +175,14 @@ public struct Device: Sendable {
             }
         case .appStoppedSignificantChanges:
             significantChanges.stop()
+        case .appStartedVisitMonitoring:
+            if let rule = serviceRefusal(at: now) {
+                actions.append(.visitDropped(rule))
+            } else {
+                visits.start()
+            }
+        case .appStoppedVisitMonitoring:
+            visits.stop()
         case .appStartedBackgroundSession:
             // Models CLBackgroundActivitySession: only from the foreground, with the
             // background mode, under an effective authorization (a4 #8).
@@ -357,6 +368,11 @@ public struct Device: Sendable {
                     rule.map { .significantChangeDropped($0) } ?? .significantChange(fix)
                 }
             }
+            if let visit = visits.observe(position, at: now, parameters: parameters) {
+                deliverBackgroundEvent(.visit, at: now, into: &actions) { rule in
+                    rule.map { .visitDropped($0) } ?? .visit(visit)
+                }
+            }
         }
 
         if isMotionRunning, !traceHasMotionSamples {
@@ -410,7 +426,7 @@ public struct Device: Sendable {
         return nil
     }
 
-    /// Delivers a region or significant-change event: to a running app in use, or under
+    /// Delivers a region, significant-change or visit event: to a running app in use, or under
     /// Always by waking or relaunching it (a6 #7, a5 #5); otherwise the event is an
     /// Always-requiring event that may raise the deferred upgrade prompt (a1 #10) and is dropped.
     private mutating func deliverBackgroundEvent(

@@ -50,6 +50,10 @@ public enum DeviceEvent: Sendable, Equatable {
     case appStartedSignificantChanges
     /// `stopMonitoringSignificantLocationChanges()`.
     case appStoppedSignificantChanges
+    /// `startMonitoringVisits()`.
+    case appStartedVisitMonitoring
+    /// `stopMonitoringVisits()`.
+    case appStoppedVisitMonitoring
     /// A `CLBackgroundActivitySession` was created.
     case appStartedBackgroundSession
     /// It was invalidated.
@@ -116,6 +120,10 @@ public enum DeviceAction: Sendable, Equatable {
     case significantChange(Fix)
     /// A significant change the app did not get, for this rule.
     case significantChangeDropped(DeviceRule)
+    /// `locationManager(_:didVisit:)`.
+    case visit(VisitEvent)
+    /// A visit the app did not get, for this rule.
+    case visitDropped(DeviceRule)
     /// A motion activity update.
     case deliverMotion(MotionSample)
     /// A motion sample the app did not get, for this rule.

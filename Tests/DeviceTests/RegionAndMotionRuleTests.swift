@@ -96,6 +96,25 @@ struct RegionAndMotionRuleTests {
         #expect(!hasEvent(timeline.record(700, north: 1100)))
     }
 
+    @Test("visitService: an arrival after 5 minutes in one place, a departure on leaving, and a relaunch under Always")
+    func visitService() {
+        var timeline = Self.launched(Setup.authorized(.authorizedAlways))
+        timeline.at(1, .appStartedVisitMonitoring)
+        func visits(_ actions: [DeviceAction]) -> [VisitEvent] {
+            actions.compactMap { if case .visit(let visit) = $0 { visit } else { nil } }
+        }
+        timeline.record(2, north: 0)
+        #expect(visits(timeline.record(301, north: 30)).isEmpty)
+        let arrival = visits(timeline.record(302, north: 30))
+        #expect(arrival.map(\.kind) == [.arrival])
+        #expect(arrival.first?.arrival == timeline.time(2))
+        timeline.at(400, .systemTerminatedApp)
+        let departure = timeline.record(500, north: 1000)
+        #expect(departure.contains(.appLaunched(.visit, inBackground: true)))
+        #expect(visits(departure).map(\.kind) == [.departure])
+        #expect(visits(departure).first?.departure == timeline.time(500))
+    }
+
     @Test("motionDeliversRecordedActivity: recorded samples reach an authorized app, not a denied one")
     func motionDeliversRecordedActivity() {
         var configuration = Setup.authorized(.authorizedAlways)

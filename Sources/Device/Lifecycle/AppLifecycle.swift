@@ -27,6 +27,8 @@ public enum LaunchReason: String, Sendable {
     case regionEvent
     /// The significant-change service had an event.
     case significantChange
+    /// The visit service had an event.
+    case visit
 }
 
 /// The app's lifecycle and the "in use" definition When-In-Use depends on.

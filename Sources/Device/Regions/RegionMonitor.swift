@@ -126,3 +126,70 @@ struct SignificantChangeMonitor: Sendable, Equatable {
         return true
     }
 }
+
+/// A reported visit. Models `CLVisit`.
+public struct VisitEvent: Sendable, Equatable {
+    /// Whether the device arrived at or departed from the place.
+    public enum Kind: String, Sendable {
+        /// Models a `CLVisit` with a `departureDate` of `distantFuture`.
+        case arrival
+        /// Models a `CLVisit` with both dates.
+        case departure
+    }
+
+    /// Arrival or departure.
+    public var kind: Kind
+    /// The place.
+    public var coordinate: Coordinate
+    /// When the device arrived.
+    public var arrival: SimInstant
+    /// When it left, for a departure.
+    public var departure: SimInstant?
+
+    /// Creates a visit event.
+    public init(kind: Kind, coordinate: Coordinate, arrival: SimInstant, departure: SimInstant? = nil) {
+        self.kind = kind
+        self.coordinate = coordinate
+        self.arrival = arrival
+        self.departure = departure
+    }
+}
+
+/// The visit service (a5 #7): Apple documents no latency or radius (d 15), so both are
+/// simulator parameters.
+struct VisitMonitor: Sendable, Equatable {
+    private(set) var isRunning = false
+    private var place: Coordinate?
+    private var since: SimInstant?
+    private var isVisiting = false
+
+    mutating func start() {
+        isRunning = true
+        place = nil
+        since = nil
+        isVisiting = false
+    }
+
+    mutating func stop() {
+        isRunning = false
+    }
+
+    /// The visit event this position completes, if any.
+    mutating func observe(_ position: Coordinate, at now: SimInstant, parameters: DeviceParameters) -> VisitEvent? {
+        guard isRunning else { return nil }
+        guard let place, let since, Geodesy.distanceMeters(place, position) <= parameters.visitRadiusMeters else {
+            let departed =
+                isVisiting
+                ? self.place.flatMap { place in
+                    self.since.map { VisitEvent(kind: .departure, coordinate: place, arrival: $0, departure: now) }
+                } : nil
+            self.place = position
+            self.since = now
+            isVisiting = false
+            return departed
+        }
+        guard !isVisiting, now.seconds(since: since) >= parameters.visitArrivalDwellSeconds else { return nil }
+        isVisiting = true
+        return VisitEvent(kind: .arrival, coordinate: place, arrival: since)
+    }
+}

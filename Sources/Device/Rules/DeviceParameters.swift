@@ -47,6 +47,10 @@ public struct DeviceParameters: Sendable, Equatable {
     public var significantChangeDistanceMeters = 500.0
     /// Minimum seconds between significant-change events.
     public var significantChangeIntervalSeconds = 300.0
+    /// How far the device may move and still be at the same visited place.
+    public var visitRadiusMeters = 100.0
+    /// Seconds at a place before a visit's arrival is reported.
+    public var visitArrivalDwellSeconds = 300.0
     /// Shortest delay before a derived activity change is reported.
     public var motionOnsetLatencyMinimumSeconds = 2.0
     /// Longest delay before a derived activity change is reported.
@@ -142,6 +146,12 @@ extension DeviceParameters {
             DeviceParameterInfo(
                 name: "significantChangeIntervalSeconds", value: number(significantChangeIntervalSeconds), unit: "s",
                 summary: "minimum time between significant-change events", source: "a5 #5", evidence: .apple),
+            DeviceParameterInfo(
+                name: "visitRadiusMeters", value: number(visitRadiusMeters), unit: "m",
+                summary: "movement allowed within one visited place", source: "d 15", evidence: .simulator),
+            DeviceParameterInfo(
+                name: "visitArrivalDwellSeconds", value: number(visitArrivalDwellSeconds), unit: "s",
+                summary: "time at a place before the arrival is reported", source: "d 15", evidence: .simulator),
             DeviceParameterInfo(
                 name: "motionOnsetLatencyMinimumSeconds", value: number(motionOnsetLatencyMinimumSeconds), unit: "s",
                 summary: "shortest lag of a derived activity change", source: "a7 #4", evidence: .observed),

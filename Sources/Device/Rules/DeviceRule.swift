@@ -51,6 +51,7 @@ public enum DeviceRule: String, CaseIterable, Sendable {
     case regionHysteresis
     case regionEventsWhenNotInUseNeedAlways
     case significantChangeService
+    case visitService
     // Motion coprocessor (a7)
     case motionDeliversRecordedActivity
     case motionDerivedFromSpeed
@@ -262,6 +263,12 @@ extension DeviceRule {
                 "Significant-change events come after moving 500 m, at most every 5 minutes, and relaunch under Always.",
                 "startMonitoringSignificantLocationChanges()", "a5 #5", .apple,
                 ["significantChangeDistanceMeters", "significantChangeIntervalSeconds"])
+        case .visitService:
+            entry(
+                "A visit begins after the device stays within a small radius for a while and ends when it leaves; "
+                    + "visits relaunch under Always and work with reduced accuracy.",
+                "startMonitoringVisits(), CLVisit", "a5 #7, a2 #8, d 15", .simulator,
+                ["visitRadiusMeters", "visitArrivalDwellSeconds"])
         case .motionDeliversRecordedActivity:
             entry(
                 "With motion authorized and available, the trace's recorded activity samples are delivered.",
