@@ -55,6 +55,8 @@ public struct Device: Sendable {
     private var cutoffGeneration = 0
     private var wakeGeneration = 0
     private var wasForegroundBeforeLock = false
+    /// The time of the event being handled, for actions raised deep inside it.
+    private var lastEventTime = SimInstant(nanosecondsSinceEpoch: 0)
 
     /// Creates a device.
     public init(configuration: Configuration = Configuration()) {
@@ -93,6 +95,7 @@ public struct Device: Sendable {
 
     /// Applies an event at `now` and returns what the device does, in order.
     public mutating func handle(_ event: DeviceEvent, at now: SimInstant) -> [DeviceAction] {
+        lastEventTime = now
         var actions: [DeviceAction] = []
         switch event {
         case .appRequestedWhenInUse,
@@ -345,6 +348,9 @@ public struct Device: Sendable {
         cutoffGeneration += 1
         wakeGeneration += 1
         actions.append(.appTerminated(rule))
+        // A terminated app is no longer in use: Allow Once lapses now (a1 #12).
+        let now = lastEventTime
+        apply(authorization.handle(.appStoppedBeingInUse, context: context), at: now, into: &actions)
     }
 
     // MARK: Fixes

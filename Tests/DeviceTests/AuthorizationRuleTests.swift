@@ -176,6 +176,15 @@ struct AuthorizationRuleTests {
         timeline.advance(to: 80)
         #expect(timeline.device.authorization.state.status == .notDetermined)
         #expect(timeline.actions(from: 80, to: 80) == [.authorizationChanged(.notDetermined, .fullAccuracy)])
+        // A force-quit ends the use at once.
+        var quit = DeviceTimeline(user: Setup.user([.location: [.answer(.allowOnce(precise: true), afterSeconds: 1)]]))
+        quit.at(0, .userLaunchedApp)
+        quit.at(0, .appRequestedWhenInUse)
+        quit.advance(to: 2)
+        #expect(
+            quit.at(5, .userForceQuitApp) == [
+                .appTerminated(.forceQuitStopsEverything), .authorizationChanged(.notDetermined, .fullAccuracy),
+            ])
     }
 
     @Test("defaultAccuracyReduced: with the key, an untouched Precise switch gives reduced accuracy")
