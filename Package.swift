@@ -28,13 +28,15 @@ let package = Package(
         .target(name: "Traces", dependencies: ["SimulationCore", "CLibXML2"]),
         .target(name: "Geometry", dependencies: ["SimulationCore"]),
         .target(name: "Device", dependencies: ["SimulationCore", "Traces", "Geometry"]),
-        .target(name: "TraceSimCLI", dependencies: ["Traces", "SimulationCore", "Device"]),
+        .target(name: "Permissions", dependencies: ["Device", "SimulationCore"]),
+        .target(name: "TraceSimCLI", dependencies: ["Traces", "SimulationCore", "Device", "Permissions"]),
         .executableTarget(name: "tracesim", dependencies: ["TraceSimCLI"]),
 
         .testTarget(name: "CGEOSTests", dependencies: ["CGEOS"]),
         .testTarget(name: "SimulationCoreTests", dependencies: ["SimulationCore"]),
         .testTarget(name: "GeometryTests", dependencies: ["Geometry"]),
         .testTarget(name: "DeviceTests", dependencies: ["Device", "Traces", "Geometry", "SimulationCore"]),
+        .testTarget(name: "PermissionsTests", dependencies: ["Permissions", "Device", "SimulationCore"]),
         .testTarget(
             name: "TracesTests",
             dependencies: ["Traces", "SimulationCore"],

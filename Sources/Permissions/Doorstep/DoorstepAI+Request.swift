@@ -1,0 +1,182 @@
+import Device
+import SimulationCore
+
+extension DoorstepAI {
+    /// The longest a forced re-ask waits: "Keep Only While Using" leaves nothing to observe.
+    public static let forcedReaskTimeoutSeconds = 25.0
+
+    /// Asks for exactly the whitelisted buckets, one prompt at a time, location → motion →
+    /// bluetooth, waiting for each answer up to `timeout` seconds.
+    ///
+    /// - Parameters:
+    ///   - session: where the request runs.
+    ///   - permissions: the whitelist; only these buckets are ever requested.
+    ///   - onlyIfNotDetermined: skip buckets already answered (`false` forces a re-ask).
+    ///   - timeout: seconds to wait for each answer.
+    ///   - completion: called with the settled result.
+    /// - Returns: the same result.
+    @discardableResult
+    public static func requestPermissions(
+        _ session: inout PermissionSession, _ permissions: [DoorstepPermission] = DoorstepPermission.all,
+        onlyIfNotDetermined: Bool = true, timeout: Double = 120,
+        completion: ((DoorstepPermissionRequestResult) -> Void)? = nil
+    ) -> DoorstepPermissionRequestResult {
+        var result = DoorstepPermissionRequestResult()
+        let whitelist = DoorstepPermission.allCases.filter { permissions.contains($0) }
+        if let inFlight = session.layerState.doorstepInFlight {
+            // Refused, not interleaved: nothing is asked, every bucket says why.
+            let running = inFlight.whitelist.map(\.rawValue).joined(separator: ", ")
+            let since = session.now.seconds(since: inFlight.since)
+            let reason = DoorstepDeferralReason(
+                code: "authorizationRequestInProgress",
+                message:
+                    "another request ([\(running)]) has been in flight for \(formatSeconds(since)); await its completion"
+            )
+            for permission in whitelist { result.deferred[permission] = reason }
+            result.statuses = checkPermissions(session, whitelist)
+            completion?(result)
+            return result
+        }
+        guard !whitelist.isEmpty else {
+            completion?(result)
+            return result
+        }
+        session.layerState.doorstepInFlight = (session.now, whitelist)
+
+        // One location ask per call: Always, when whitelisted, is the ask and absorbs When-In-Use.
+        var asks = whitelist
+        if whitelist.contains(.locationAlways) && whitelist.contains(.locationWhenInUse) {
+            asks.removeAll { $0 == .locationWhenInUse }
+            result.deferred[.locationWhenInUse] = DoorstepDeferralReason(
+                code: "foldedIntoLocationAlways",
+                message:
+                    "locationWhenInUse is asked by the locationAlways prompt; asking both is the re-escalation antipattern"
+            )
+        }
+        for permission in asks {
+            ask(permission, in: &session, forced: !onlyIfNotDetermined, timeout: timeout, into: &result)
+        }
+        session.layerState.doorstepInFlight = nil
+        result.statuses = checkPermissions(session, whitelist)
+        completion?(result)
+        return result
+    }
+
+    private static func ask(
+        _ permission: DoorstepPermission, in session: inout PermissionSession, forced: Bool, timeout: Double,
+        into result: inout DoorstepPermissionRequestResult
+    ) {
+        let status = checkPermission(session, permission)
+        func skip(_ code: String, _ message: String) {
+            result.deferred[permission] = DoorstepDeferralReason(code: code, message: message)
+        }
+        switch status.state {
+        case .notDeclared:
+            result.unavailable.append(permission)
+            skip(
+                "notDeclared",
+                "the Info.plist key \(permission.infoPlistKey) is missing, so iOS would never show the prompt")
+            return
+        case .unavailable:
+            result.unavailable.append(permission)
+            skip("unavailable", "this device has no support for it")
+            return
+        case .granted:
+            result.alreadyDetermined.append(permission)
+            skip("alreadyGranted", "already granted; nothing to ask")
+            return
+        case .restricted:
+            result.alreadyDetermined.append(permission)
+            skip("authorizationRestricted", "restricted by device policy; no prompt can change it")
+            return
+        case .permanentlyDenied, .denied:
+            result.alreadyDetermined.append(permission)
+            let globally =
+                !session.device.authorization.state.isLocationServicesEnabled
+                && (permission == .locationAlways || permission == .locationWhenInUse)
+            if globally {
+                skip(
+                    "authorizationDeniedGlobally",
+                    "Location Services is off device-wide; Settings is the only route back")
+            } else {
+                skip(
+                    "authorizationDenied",
+                    "already answered: denied; iOS will not prompt again, Settings is the only route back")
+            }
+            return
+        case .whenInUseOnly where !forced:
+            result.alreadyDetermined.append(permission)
+            skip(
+                "whenInUseOnly",
+                "already answered: While Using; the Always upgrade is the user's decision "
+                    + "(deep-link to Settings or force with onlyIfNotDetermined: false)")
+            return
+        case .whenInUseOnly, .notDetermined:
+            break
+        }
+        let event: DeviceEvent =
+            switch permission {
+            case .locationWhenInUse: .appRequestedWhenInUse
+            case .locationAlways: .appRequestedAlways
+            case .motionFitness: .appStartedMotionUpdates
+            case .bluetooth: .appCreatedCentralManager
+            }
+        let actions = session.perform(event)
+        for action in actions {
+            switch action {
+            case .promptShown:
+                result.requested.append(permission)
+                let wait = status.state == .whenInUseOnly ? min(timeout, forcedReaskTimeoutSeconds) : timeout
+                session.wait(atMost: wait) { $0.authorization.state.promptOnScreen == nil }
+                return
+            case .promptSuppressed(_, let rule):
+                let reason = reason(for: rule)
+                skip(reason.code, reason.message)
+                return
+            case .appTerminated(let rule):
+                let reason = reason(for: rule)
+                skip(reason.code, reason.message)
+                return
+            default:
+                continue
+            }
+        }
+        skip("noPrompt", "iOS showed no prompt")
+    }
+
+    /// The reason a suppressed prompt reports, aligned with `CLServiceSession` diagnostics.
+    static func reason(for rule: DeviceRule) -> DoorstepDeferralReason {
+        switch rule {
+        case .servicesOffReportsDenied:
+            DoorstepDeferralReason(code: "authorizationDeniedGlobally", message: "Location Services is off device-wide")
+        case .restrictedCannotChange:
+            DoorstepDeferralReason(code: "authorizationRestricted", message: "restricted by device policy")
+        case .dontAllowIsFinal:
+            DoorstepDeferralReason(
+                code: "authorizationDenied", message: "already denied; Settings is the only route back")
+        case .promptsOnlyInForeground:
+            DoorstepDeferralReason(
+                code: "insufficientlyInUse", message: "the app was not in the foreground, so iOS showed nothing")
+        case .onePromptAtATime:
+            DoorstepDeferralReason(
+                code: "authorizationRequestInProgress", message: "another system prompt was still on screen")
+        case .alwaysRequestOncePerInstall:
+            DoorstepDeferralReason(
+                code: "alwaysAuthorizationDenied", message: "the one Always request of this install was already used")
+        case .allowOnceIgnoresAlwaysRequests:
+            DoorstepDeferralReason(
+                code: "temporaryAuthorization", message: "Allow Once is in effect; iOS ignores Always requests")
+        case .missingUsageKeyIgnoresRequest:
+            DoorstepDeferralReason(code: "notDeclared", message: "a usage-description key is missing")
+        case .motionMissingUsageKeyCrashes:
+            DoorstepDeferralReason(
+                code: "notDeclared", message: "NSMotionUsageDescription is missing; iOS terminates the app")
+        default:
+            DoorstepDeferralReason(code: rule.rawValue, message: rule.info.summary)
+        }
+    }
+
+    private static func formatSeconds(_ seconds: Double) -> String {
+        seconds == seconds.rounded() ? "\(Int(seconds)) s" : "\((seconds * 10).rounded() / 10) s"
+    }
+}
