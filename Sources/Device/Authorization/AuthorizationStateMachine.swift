@@ -151,7 +151,11 @@ public struct AuthorizationStateMachine: Sendable {
             }
         }
         let after = (state.status, state.accuracy)
-        if after != before { actions.append(.notifyAuthorizationChanged(after.0, after.1)) }
+        // Models every app's delegate being called when the device-wide switch moves, even
+        // for an app whose status reads the same (a1 #4).
+        var isServicesToggle = false
+        if case .settingsChanged(.setLocationServices) = event { isServicesToggle = true }
+        if after != before || isServicesToggle { actions.append(.notifyAuthorizationChanged(after.0, after.1)) }
         return actions
     }
 

@@ -38,6 +38,8 @@ public struct PermissionSession: Sendable {
     public let start: SimInstant
     /// Every device action so far, with its time.
     public private(set) var transcript: [Entry] = []
+    /// Every event sent to the device so far, with its time.
+    public private(set) var events: [(time: SimInstant, event: DeviceEvent)] = []
     /// State the SDK layers keep across calls (an in-flight request, a one-shot flag).
     public var layerState = LayerState()
 
@@ -78,6 +80,7 @@ public struct PermissionSession: Sendable {
     /// Sends an event to the device now and handles what follows (answers, timers).
     @discardableResult
     public mutating func perform(_ event: DeviceEvent) -> [DeviceAction] {
+        events.append((now, event))
         let actions = device.handle(event, at: now)
         for action in actions {
             transcript.append(Entry(time: now, action: action))
