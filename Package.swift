@@ -28,7 +28,7 @@ let package = Package(
         .target(name: "Traces", dependencies: ["SimulationCore", "CLibXML2"]),
         .target(name: "Geometry", dependencies: ["SimulationCore"]),
         .target(name: "Device", dependencies: ["SimulationCore", "Traces", "Geometry"]),
-        .target(name: "Permissions", dependencies: ["Device", "SimulationCore"]),
+        .target(name: "Permissions", dependencies: ["Device", "SimulationCore", "Traces"]),
         .target(name: "TraceSimCLI", dependencies: ["Traces", "SimulationCore", "Device", "Permissions"]),
         .executableTarget(name: "tracesim", dependencies: ["TraceSimCLI"]),
 

@@ -15,6 +15,8 @@ public enum TraceSimCommandLine {
                                   and what was skipped, merged or re-sorted.
           convert                 Convert a trace to TraceSim CSV, JSON Lines or GPX.
           rules                   List the simulated iPhone's iOS rules and parameters with sources.
+          permissions             Run a simulated person through an SDK's permission flow, or compare
+                                  the four SDK layers on a person or a whole population.
           help <command>          Show a command's help.
 
         OPTIONS:
@@ -24,13 +26,16 @@ public enum TraceSimCommandLine {
         Run 'tracesim help <command>' for a command's arguments and options.
         """
 
-    private static let commandNames = [InspectCommand.name, ConvertCommand.name, RulesCommand.name]
+    private static let commandNames = [
+        InspectCommand.name, ConvertCommand.name, RulesCommand.name, PermissionsCommand.name,
+    ]
 
     private static func help(for command: String) -> String? {
         switch command {
         case InspectCommand.name: InspectCommand.help
         case ConvertCommand.name: ConvertCommand.help
         case RulesCommand.name: RulesCommand.help
+        case PermissionsCommand.name: PermissionsCommand.help
         default: nil
         }
     }
@@ -40,6 +45,7 @@ public enum TraceSimCommandLine {
         case InspectCommand.name: return try InspectCommand.run(arguments, console: console)
         case ConvertCommand.name: return try ConvertCommand.run(arguments, console: console)
         case RulesCommand.name: return try RulesCommand.run(arguments, console: console)
+        case PermissionsCommand.name: return try PermissionsCommand.run(arguments, console: console)
         default: throw unknownCommand(command)
         }
     }

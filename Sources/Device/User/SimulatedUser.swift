@@ -9,6 +9,8 @@ public struct SimulatedUser: Sendable, Equatable {
         case answer(PromptAnswer, afterSeconds: Double)
         /// Leaves the prompt on screen forever.
         case neverAnswers
+        /// Switches away from the app after a delay, leaving the prompt unanswered.
+        case leavesApp(afterSeconds: Double)
     }
 
     /// The prompt families a script answers, each with its own queue of responses.

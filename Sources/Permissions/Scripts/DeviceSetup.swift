@@ -1,0 +1,143 @@
+import Device
+import Traces
+
+/// The phone at the start, from `DEVICE.json`; the default is a fresh install with every
+/// Info.plist key declared.
+///
+/// ```
+/// {"osProfile": "current",
+///  "simulatorClassDevice": false,
+///  "infoPlist": {"whenInUseUsageDescription": true, "alwaysAndWhenInUseUsageDescription": true,
+///                "motionUsageDescription": true, "bluetoothUsageDescription": true,
+///                "temporaryFullAccuracyPurposes": ["Delivery"], "locationBackgroundMode": true,
+///                "defaultAccuracyReduced": false},
+///  "authorization": {"location": "notDetermined", "precise": true, "locationServices": true,
+///                    "motion": "notDetermined", "motionAvailable": true, "bluetooth": "notDetermined"}}
+/// ```
+public struct DeviceSetup: Sendable {
+    /// The device configuration.
+    public var configuration = Device.Configuration()
+    /// Motion counts as granted (wizard only).
+    public var isSimulatorClassDevice = false
+
+    /// A fresh install.
+    public init() {}
+
+    /// Reads `DEVICE.json`.
+    /// - Throws: `TraceFormatError` with the line, column and JSON path of the first problem.
+    public static func parse(_ bytes: [UInt8], file: String) throws(TraceFormatError) -> DeviceSetup {
+        let reader = ConfigReader(file: file)
+        let root = try ConfigJSON.parse(bytes, file: file)
+        let members = try reader.object(
+            root, "$", allowed: ["osProfile", "simulatorClassDevice", "infoPlist", "authorization"])
+        var setup = DeviceSetup()
+        if let node = members["osProfile"] {
+            setup.configuration.parameters.osProfile = try reader.token(
+                node, "$.osProfile", OSBehaviourProfile.allCases.map { ($0.rawValue, $0) })
+        }
+        if let node = members["simulatorClassDevice"] {
+            setup.isSimulatorClassDevice = try reader.bool(node, "$.simulatorClassDevice")
+        }
+        if let plistNode = members["infoPlist"] {
+            let path = "$.infoPlist"
+            let plist = try reader.object(
+                plistNode, path,
+                allowed: [
+                    "whenInUseUsageDescription", "alwaysAndWhenInUseUsageDescription", "motionUsageDescription",
+                    "bluetoothUsageDescription", "temporaryFullAccuracyPurposes", "locationBackgroundMode",
+                    "defaultAccuracyReduced",
+                ])
+            var info = InfoPlist()
+            func flag(_ key: String, _ target: inout Bool) throws(TraceFormatError) {
+                if let node = plist[key] { target = try reader.bool(node, "\(path).\(key)") }
+            }
+            try flag("whenInUseUsageDescription", &info.hasWhenInUseUsageDescription)
+            try flag("alwaysAndWhenInUseUsageDescription", &info.hasAlwaysAndWhenInUseUsageDescription)
+            try flag("motionUsageDescription", &info.hasMotionUsageDescription)
+            try flag("bluetoothUsageDescription", &info.hasBluetoothUsageDescription)
+            try flag("locationBackgroundMode", &info.hasLocationBackgroundMode)
+            try flag("defaultAccuracyReduced", &info.defaultAccuracyReduced)
+            for (index, node) in try reader.optionalArray(plist, "temporaryFullAccuracyPurposes", path).enumerated() {
+                info.temporaryFullAccuracyPurposes.insert(
+                    try reader.string(node, "\(path).temporaryFullAccuracyPurposes[\(index)]"))
+            }
+            setup.configuration.infoPlist = info
+        }
+        if let node = members["authorization"] {
+            let path = "$.authorization"
+            let fields = try reader.object(
+                node, path,
+                allowed: [
+                    "location", "precise", "locationServices", "motion", "motionAvailable", "bluetooth",
+                ])
+            var state = AuthorizationStateMachine.State()
+            if let value = fields["location"] {
+                state.storedStatus = try reader.token(
+                    value, "\(path).location", AuthorizationStatus.allCases.map { ($0.name, $0) })
+            }
+            if let value = fields["precise"] { state.isPrecise = try reader.bool(value, "\(path).precise") }
+            if let value = fields["locationServices"] {
+                state.isLocationServicesEnabled = try reader.bool(value, "\(path).locationServices")
+            }
+            if let value = fields["motion"] {
+                state.motionStatus = try reader.token(
+                    value, "\(path).motion",
+                    [
+                        ("notDetermined", .notDetermined), ("restricted", .restricted), ("denied", .denied),
+                        ("authorized", .authorized),
+                    ])
+            }
+            if let value = fields["motionAvailable"] {
+                state.isMotionAvailable = try reader.bool(value, "\(path).motionAvailable")
+            }
+            if let value = fields["bluetooth"] {
+                state.bluetoothStatus = try reader.token(
+                    value, "\(path).bluetooth",
+                    [
+                        ("notDetermined", .notDetermined), ("restricted", .restricted), ("denied", .denied),
+                        ("allowedAlways", .allowedAlways),
+                    ])
+            }
+            setup.configuration.authorization = state
+        }
+        return setup
+    }
+}
+
+/// How a population answers, from `POP.json`: for each prompt, the probability of each answer.
+///
+/// `{"location": {"allowWhileUsing": 0.6, "allowOnce": 0.1, "dontAllow": 0.3}, "upgrade": {...}, ...}`
+/// Each prompt's probabilities must add up to 1; a prompt left out is never answered.
+public struct Population: Sendable {
+    /// Per prompt family, the answers with their probabilities (`nil` answer is `noAnswer`).
+    public var choices: [SimulatedUser.PromptFamily: [(answer: PromptAnswer?, probability: Double)]]
+
+    /// Creates a population.
+    public init(choices: [SimulatedUser.PromptFamily: [(answer: PromptAnswer?, probability: Double)]]) {
+        self.choices = choices
+    }
+
+    /// Reads `POP.json`.
+    public static func parse(_ bytes: [UInt8], file: String) throws(TraceFormatError) -> Population {
+        let reader = ConfigReader(file: file)
+        let root = try ConfigJSON.parse(bytes, file: file)
+        let members = try reader.object(root, "$", allowed: UserScript.answers.map(\.prompt))
+        var choices: [SimulatedUser.PromptFamily: [(answer: PromptAnswer?, probability: Double)]] = [:]
+        for vocabulary in UserScript.answers {
+            guard let node = members[vocabulary.prompt] else { continue }
+            let path = "$.\(vocabulary.prompt)"
+            let entries = try reader.object(node, path, allowed: vocabulary.answers.map(\.0))
+            var list: [(answer: PromptAnswer?, probability: Double)] = []
+            for (name, answer) in vocabulary.answers {
+                guard let value = entries[name] else { continue }
+                list.append((answer, try reader.number(value, "\(path).\(name)", in: 0...1)))
+            }
+            let total = list.map(\.probability).reduce(0, +)
+            guard abs(total - 1) < 1e-9 else {
+                throw reader.fail(node, path, "probabilities add up to \(total), not 1")
+            }
+            choices[vocabulary.family] = list.filter { $0.probability > 0 }
+        }
+        return Population(choices: choices)
+    }
+}
