@@ -10,7 +10,7 @@ enum Sessions {
     /// A fresh install with every key declared, and the given changes.
     static func make(
         user: SimulatedUser = .agreeable, script: [PermissionSession.ScriptedEvent] = [],
-        configure: (inout Device.Configuration) -> Void = { _ in }
+        configure: @Sendable (inout Device.Configuration) -> Void = { _ in }
     ) -> PermissionSession {
         var configuration = Device.Configuration()
         configure(&configuration)

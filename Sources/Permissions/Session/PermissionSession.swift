@@ -28,6 +28,8 @@ public struct PermissionSession: Sendable {
         public var time: SimInstant
         /// What the device did.
         public var action: DeviceAction
+        /// The app's phase right after.
+        public var appPhase: AppPhase
     }
 
     /// The phone.
@@ -83,7 +85,7 @@ public struct PermissionSession: Sendable {
         events.append((now, event))
         let actions = device.handle(event, at: now)
         for action in actions {
-            transcript.append(Entry(time: now, action: action))
+            transcript.append(Entry(time: now, action: action, appPhase: device.lifecycle.phase))
             switch action {
             case .schedule(let timer, let due):
                 enqueue(.timerFired(timer), at: due)
