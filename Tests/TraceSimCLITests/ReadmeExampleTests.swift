@@ -28,6 +28,18 @@ struct ReadmeExampleTests {
         #expect(result.output == lines.dropFirst().joined(separator: "\n") + "\n")
     }
 
+    @Test(
+        "the permissions comparison and population examples print what the README shows",
+        arguments: ["<!-- README example: permissions-compare -->", "<!-- README example: permissions-population -->"])
+    func permissionsExamples(marker: String) throws {
+        let lines = try Self.block(after: marker, in: Self.readme())
+        let command = try #require(lines.first)
+        let arguments = command.dropFirst("$ tracesim ".count).split(separator: " ").map(String.init)
+        let result = try runBinary(arguments)
+        #expect(result.exitCode == 0)
+        #expect(result.output == lines.dropFirst().joined(separator: "\n") + "\n")
+    }
+
     @Test("the bundled-trace table in the README is what Scripts/run.sh prints today")
     func bundledTable() throws {
         let lines = try Self.block(after: "prints one row per bundled trace (real output):", in: Self.readme())

@@ -175,6 +175,7 @@ public struct LayerState: Sendable, Equatable {
     /// Nothing in flight.
     public init() {}
 
+    /// Compares field by field.
     public static func == (lhs: LayerState, rhs: LayerState) -> Bool {
         lhs.doorstepInFlight?.since == rhs.doorstepInFlight?.since
             && lhs.doorstepInFlight?.whitelist == rhs.doorstepInFlight?.whitelist

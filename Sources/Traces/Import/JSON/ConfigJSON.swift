@@ -9,6 +9,7 @@ public indirect enum ConfigJSONValue: Sendable, Equatable {
     case bool(Bool)
     case null
 
+    /// Compares field by field.
     public static func == (lhs: ConfigJSONValue, rhs: ConfigJSONValue) -> Bool {
         switch (lhs, rhs) {
         case (.object(let left), .object(let right)):
