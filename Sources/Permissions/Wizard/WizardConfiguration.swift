@@ -1,12 +1,12 @@
 /// A colour as red, green, blue and alpha components in 0...1.
 public struct WizardColor: Sendable, Equatable {
-    /// The red.
+    /// The red component, 0...1.
     public var red: Double
-    /// The green.
+    /// The green component, 0...1.
     public var green: Double
-    /// The blue.
+    /// The blue component, 0...1.
     public var blue: Double
-    /// The alpha.
+    /// The opacity, 0...1.
     public var alpha: Double
 
     /// Creates a colour; `PermissionsWizard.Theme.validate()` checks the ranges.
