@@ -12,7 +12,7 @@ struct PermissionsCommandTests {
         ])
         #expect(result.exitCode == 0)
         let line = Substring(result.output.trimmingCharacters(in: .newlines))
-        #expect(try line.firstMatchKeys() == ["schemaVersion", "sdk", "promptLog", "result", "device", "secondsTaken"])
+        #expect(try line.firstMatchKeys() == ["promptLog", "result", "device", "schemaVersion", "sdk", "secondsTaken"])
         let object = try #require(JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any])
         let output = try #require(object["result"] as? [String: Any])
         #expect(output["requested"] as? [String] == ["locationWhenInUse", "motionFitness"])

@@ -5,11 +5,11 @@ import Permissions
 enum PermissionsReport {
     static func json(_ run: PermissionLayer.Run) -> JSONText {
         .object([
-            ("schemaVersion", .integer(1)),
-            ("sdk", .string(run.layer.rawValue)),
             ("promptLog", promptLog(run.session)),
             ("result", result(run)),
             ("device", device(run)),
+            ("schemaVersion", .integer(1)),
+            ("sdk", .string(run.layer.rawValue)),
             ("secondsTaken", .number(run.secondsTaken)),
         ])
     }
