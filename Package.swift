@@ -26,9 +26,10 @@ let package = Package(
         ),
         .target(name: "SimulationCore"),
         .target(name: "Traces", dependencies: ["SimulationCore", "CLibXML2"]),
-        .target(name: "Geometry", dependencies: ["SimulationCore"]),
+        .target(name: "Geometry", dependencies: ["SimulationCore", "CGEOS"]),
         .target(name: "Device", dependencies: ["SimulationCore", "Traces", "Geometry"]),
         .target(name: "Permissions", dependencies: ["Device", "SimulationCore", "Traces"]),
+        .target(name: "Engine", dependencies: ["SimulationCore", "Traces", "Geometry", "Device", "Permissions"]),
         .target(name: "TraceSimCLI", dependencies: ["Traces", "SimulationCore", "Device", "Permissions"]),
         .executableTarget(name: "tracesim", dependencies: ["TraceSimCLI"]),
 
@@ -37,6 +38,7 @@ let package = Package(
         .testTarget(name: "GeometryTests", dependencies: ["Geometry"]),
         .testTarget(name: "DeviceTests", dependencies: ["Device", "Traces", "Geometry", "SimulationCore"]),
         .testTarget(name: "PermissionsTests", dependencies: ["Permissions", "Device", "SimulationCore"]),
+        .testTarget(name: "EngineTests", dependencies: ["Engine", "Geometry", "Device", "Traces", "SimulationCore"]),
         .testTarget(
             name: "TracesTests",
             dependencies: ["Traces", "SimulationCore"],

@@ -2,16 +2,21 @@ import Traces
 
 /// Typed, path-aware reads from configuration JSON: an unknown key or a wrong value is an
 /// error naming the file, line, column and JSON path.
-struct ConfigReader {
-    let file: String
+public struct ConfigReader: Sendable {
+    /// The file name errors carry.
+    public let file: String
 
-    func fail(_ node: ConfigJSONNode, _ path: String, _ message: String) -> TraceFormatError {
+    /// Creates a reader for `file`.
+    public init(file: String) { self.file = file }
+
+    /// An error at `node`, naming the JSON path.
+    public func fail(_ node: ConfigJSONNode, _ path: String, _ message: String) -> TraceFormatError {
         TraceFormatError(
             file: file, line: node.line, column: node.column, problem: .configuration(path: path, message: message))
     }
 
     /// An object's members by key; any key outside `allowed` is an error.
-    func object(_ node: ConfigJSONNode, _ path: String, allowed: [String]) throws(TraceFormatError) -> [String:
+    public func object(_ node: ConfigJSONNode, _ path: String, allowed: [String]) throws(TraceFormatError) -> [String:
         ConfigJSONNode]
     {
         guard case .object(let members) = node.value else { throw fail(node, path, "expected an object") }
@@ -26,31 +31,34 @@ struct ConfigReader {
         return result
     }
 
-    func array(_ node: ConfigJSONNode, _ path: String) throws(TraceFormatError) -> [ConfigJSONNode] {
+    /// The elements of an array node.
+    public func array(_ node: ConfigJSONNode, _ path: String) throws(TraceFormatError) -> [ConfigJSONNode] {
         guard case .array(let elements) = node.value else { throw fail(node, path, "expected an array") }
         return elements
     }
 
     /// The array under `key`, or empty when the key is absent.
-    func optionalArray(_ members: [String: ConfigJSONNode], _ key: String, _ path: String) throws(TraceFormatError)
+    public func optionalArray(_ members: [String: ConfigJSONNode], _ key: String, _ path: String) throws(TraceFormatError)
         -> [ConfigJSONNode]
     {
         guard let node = members[key] else { return [] }
         return try array(node, "\(path).\(key)")
     }
 
-    func string(_ node: ConfigJSONNode, _ path: String) throws(TraceFormatError) -> String {
+    /// A string node's text.
+    public func string(_ node: ConfigJSONNode, _ path: String) throws(TraceFormatError) -> String {
         guard case .string(let text) = node.value else { throw fail(node, path, "expected a string") }
         return text
     }
 
-    func bool(_ node: ConfigJSONNode, _ path: String) throws(TraceFormatError) -> Bool {
+    /// A boolean node's value.
+    public func bool(_ node: ConfigJSONNode, _ path: String) throws(TraceFormatError) -> Bool {
         guard case .bool(let flag) = node.value else { throw fail(node, path, "expected true or false") }
         return flag
     }
 
     /// A number within `range`.
-    func number(_ node: ConfigJSONNode, _ path: String, in range: ClosedRange<Double>) throws(TraceFormatError)
+    public func number(_ node: ConfigJSONNode, _ path: String, in range: ClosedRange<Double>) throws(TraceFormatError)
         -> Double
     {
         guard case .number(let value) = node.value else { throw fail(node, path, "expected a number") }
@@ -61,7 +69,7 @@ struct ConfigReader {
     }
 
     /// One of a fixed set of tokens.
-    func token<T>(_ node: ConfigJSONNode, _ path: String, _ choices: [(String, T)]) throws(TraceFormatError) -> T {
+    public func token<T>(_ node: ConfigJSONNode, _ path: String, _ choices: [(String, T)]) throws(TraceFormatError) -> T {
         let text = try string(node, path)
         guard let match = choices.first(where: { $0.0 == text }) else {
             throw fail(node, path, "'\(text)' is not one of: \(choices.map(\.0).joined(separator: ", "))")
@@ -69,7 +77,8 @@ struct ConfigReader {
         return match.1
     }
 
-    func required(_ members: [String: ConfigJSONNode], _ key: String, in node: ConfigJSONNode, _ path: String)
+    /// The member under `key`; its absence is an error at `node`.
+    public func required(_ members: [String: ConfigJSONNode], _ key: String, in node: ConfigJSONNode, _ path: String)
         throws(TraceFormatError) -> ConfigJSONNode
     {
         guard let value = members[key] else { throw fail(node, path, "missing required key '\(key)'") }

@@ -1,0 +1,112 @@
+import Geometry
+import SimulationCore
+import Traces
+
+/// Why the gate rejected a fix. The raw values are stable report codes.
+public enum RejectionReason: String, Sendable, CaseIterable, Comparable {
+    /// Horizontal accuracy worse than the threshold (estimated metres count as metres here,
+    /// but are never mistaken for measured ones).
+    case lowAccuracy
+    /// Reaching this fix would take more than the maximum speed (a teleport).
+    case impliedSpeed
+    /// Older than the maximum age when delivered (cached or stale).
+    case stale
+    /// The first fix of a session contradicted by the next one (iOS's cached first fix).
+    case staleFirstFix
+    /// Same timestamp as the previous fix.
+    case duplicate
+    /// Earlier than the previous fix.
+    case outOfOrder
+    /// Negative or non-finite accuracy.
+    case invalidAccuracy
+    /// Rejected by the conservative smoother as an outlier.
+    case outlier
+
+    public static func < (lhs: RejectionReason, rhs: RejectionReason) -> Bool { lhs.rawValue < rhs.rawValue }
+}
+
+/// The accuracy gate: a value-type stage that accepts or rejects each delivered fix.
+///
+/// Defaults: `trackingAccuracyThreshold` 100 m and `maxImpliedSpeed` 60 m/s (Transistorsoft
+/// v5, fact sheet b1), maximum age 15 s (Apple's archived sample, a5 #4).
+public struct AccuracyGate: Sendable {
+    /// The gate's settings.
+    public struct Configuration: Sendable, Equatable {
+        /// Reject worse than this, in metres.
+        public var maximumAccuracyMeters = 100.0
+        /// Reject a fix that implies more than this speed from the last accepted one.
+        public var maximumImpliedSpeedMetersPerSecond = 60.0
+        /// Reject a fix older than this when delivered.
+        public var maximumAgeSeconds = 15.0
+        /// Hold the first fix until the next confirms it, rejecting it when they disagree.
+        public var confirmsFirstFix = true
+        /// How dilution-only accuracy becomes (estimated) metres.
+        public var uere = UserEquivalentRangeError.standard
+
+        /// The defaults.
+        public init() {}
+    }
+
+    /// What the gate did with one fix.
+    public enum Decision: Sendable, Equatable {
+        /// Pass these fixes on, in order (the held first fix may come out with the second).
+        case accept(Fix, held: Fix?)
+        /// The fix is rejected.
+        case reject(RejectionReason)
+        /// The first fix is held until the next one confirms it.
+        case hold
+        /// The held first fix was rejected as stale; the new one is held in its place.
+        case rejectHeld(RejectionReason)
+    }
+
+    /// The settings.
+    public var configuration: Configuration
+    private var lastAccepted: Fix?
+    private var held: Fix?
+
+    /// Creates a gate.
+    public init(configuration: Configuration = Configuration()) {
+        self.configuration = configuration
+    }
+
+    /// Judges a fix delivered at `deliveredAt`.
+    /// - Complexity: O(1), no allocation.
+    public mutating func evaluate(_ fix: Fix, deliveredAt: SimInstant) -> Decision {
+        if let accuracy = fix.horizontalAccuracy {
+            let value: Double
+            switch accuracy {
+            case .meters(let meters): value = meters
+            case .dilution(let dilution): value = dilution
+            }
+            if !value.isFinite || value < 0 { return .reject(.invalidAccuracy) }
+        }
+        if let meters = fix.horizontalAccuracyMeters(uere: configuration.uere)?.meters, meters > configuration.maximumAccuracyMeters {
+            return .reject(.lowAccuracy)
+        }
+        if deliveredAt.seconds(since: fix.timestamp) > configuration.maximumAgeSeconds { return .reject(.stale) }
+        let reference = lastAccepted ?? held
+        if let reference {
+            if fix.timestamp == reference.timestamp { return .reject(.duplicate) }
+            if fix.timestamp < reference.timestamp { return .reject(.outOfOrder) }
+            let seconds = fix.timestamp.seconds(since: reference.timestamp)
+            let distance = Geodesy.distanceMeters(
+                Coordinate(latitude: reference.latitude, longitude: reference.longitude),
+                Coordinate(latitude: fix.latitude, longitude: fix.longitude))
+            if distance / seconds > configuration.maximumImpliedSpeedMetersPerSecond {
+                if let first = held, lastAccepted == nil, first == reference {
+                    // The first fix disagrees with the second: it was the cached one.
+                    held = fix
+                    return .rejectHeld(.staleFirstFix)
+                }
+                return .reject(.impliedSpeed)
+            }
+        } else if configuration.confirmsFirstFix {
+            held = fix
+            return .hold
+        }
+        let released = held
+        held = nil
+        lastAccepted = fix
+        return .accept(fix, held: released)
+    }
+}

@@ -1,0 +1,201 @@
+import Geometry
+import Traces
+
+/// Reads geofences from GeoJSON (RFC 7946) or from TraceSim's own geofence JSON.
+///
+/// GeoJSON: a `FeatureCollection` (or one `Feature`) whose features carry an `id` or
+/// `properties.identifier`; a `Point` needs `properties.radius` in metres; a `Polygon`'s first
+/// ring is the outer boundary and the others are holes. `properties.notifyOnDwell` and
+/// `properties.loiteringDelay` (seconds) are optional. Other properties and foreign members are
+/// ignored, as RFC 7946 allows.
+///
+/// TraceSim JSON: `{"geofences": [{"identifier", "latitude", "longitude", "radius"}` or
+/// `{"identifier", "polygon": [[[lon, lat], ...], ...]}]}` with the same optional dwell keys; unknown
+/// keys are errors there, because the format is ours.
+///
+/// Every error names the file, line, column and JSON path; an invalid polygon names its fence.
+public enum GeofenceLoader {
+    /// The largest radius accepted, in metres (a region larger than a city is a typo).
+    public static let maximumRadiusMeters = 100_000.0
+
+    /// Parses `bytes` from `file`. Geometry is validated separately by `GeofenceManager`, which
+    /// prepares each polygon with GEOS.
+    /// - Throws: `TraceFormatError` for malformed JSON, a missing identifier or radius, a
+    ///   duplicate identifier, a coordinate out of range, or an unsupported geometry type.
+    public static func load(_ bytes: [UInt8], file: String) throws(TraceFormatError) -> [Geofence] {
+        let root = try ConfigJSON.parse(bytes, file: file)
+        let reader = ConfigReader(file: file)
+        guard case .object(let members) = root.value else { throw reader.fail(root, "$", "expected an object") }
+        let keys = Set(members.map(\.key))
+        let fences: [Located]
+        if keys.contains("type") {
+            fences = try geoJSON(root, reader)
+        } else if keys.contains("geofences") {
+            fences = try traceSimJSON(root, reader)
+        } else {
+            throw reader.fail(root, "$", "neither GeoJSON (no 'type') nor TraceSim geofences (no 'geofences')")
+        }
+        var seen: Set<String> = []
+        for located in fences where !seen.insert(located.fence.identifier).inserted {
+            throw reader.fail(located.node, located.path, "geofence identifier '\(located.fence.identifier)' appears twice")
+        }
+        return fences.map(\.fence).sorted { $0.identifier < $1.identifier }
+    }
+
+    /// A fence with where it was read, for errors found after parsing.
+    private typealias Located = (fence: Geofence, node: ConfigJSONNode, path: String)
+
+    // MARK: GeoJSON
+
+    private static func geoJSON(_ root: ConfigJSONNode, _ reader: ConfigReader) throws(TraceFormatError) -> [Located] {
+        let members = try looseObject(root, "$", reader)
+        let type = try reader.string(try reader.required(members, "type", in: root, "$"), "$.type")
+        switch type {
+        case "FeatureCollection":
+            let features = try reader.array(try reader.required(members, "features", in: root, "$"), "$.features")
+            var fences: [Located] = []
+            for (position, feature) in features.enumerated() {
+                let path = "$.features[\(position)]"
+                fences.append((try self.feature(feature, path, reader), feature, path))
+            }
+            return fences
+        case "Feature":
+            return [(try feature(root, "$", reader), root, "$")]
+        default:
+            throw reader.fail(root, "$.type", "'\(type)' is not a FeatureCollection or Feature")
+        }
+    }
+
+    private static func feature(_ node: ConfigJSONNode, _ path: String, _ reader: ConfigReader) throws(TraceFormatError)
+        -> Geofence
+    {
+        let members = try looseObject(node, path, reader)
+        let properties = try members["properties"].map { (properties) throws(TraceFormatError) in
+            properties.value == .null ? [:] : try looseObject(properties, "\(path).properties", reader)
+        } ?? [:]
+        let identifier: String
+        if let id = members["id"] {
+            switch id.value {
+            case .string(let text): identifier = text
+            case .number(let number) where number == number.rounded() && abs(number) < 1e15:
+                identifier = String(Int64(number))
+            default: throw reader.fail(id, "\(path).id", "expected a string or an integer")
+            }
+        } else if let named = properties["identifier"] {
+            identifier = try reader.string(named, "\(path).properties.identifier")
+        } else {
+            throw reader.fail(node, path, "a geofence needs an 'id' or 'properties.identifier'")
+        }
+        guard !identifier.isEmpty else { throw reader.fail(node, path, "the geofence identifier is empty") }
+        let geometry = try reader.required(members, "geometry", in: node, path)
+        let geometryPath = "\(path).geometry"
+        let geometryMembers = try looseObject(geometry, geometryPath, reader)
+        let type = try reader.string(try reader.required(geometryMembers, "type", in: geometry, geometryPath), "\(geometryPath).type")
+        let coordinates = try reader.required(geometryMembers, "coordinates", in: geometry, geometryPath)
+        let shape: Geofence.Shape
+        switch type {
+        case "Point":
+            guard let radiusNode = properties["radius"] else {
+                throw reader.fail(node, "\(path).properties", "a Point geofence needs 'radius' (metres) in its properties")
+            }
+            let radius = try reader.number(radiusNode, "\(path).properties.radius", in: 1...maximumRadiusMeters)
+            shape = .circle(center: try position(coordinates, "\(geometryPath).coordinates", reader), radiusMeters: radius)
+        case "Polygon":
+            shape = .polygon(try polygon(coordinates, "\(geometryPath).coordinates", reader))
+        default:
+            throw reader.fail(geometry, "\(geometryPath).type", "'\(type)' is not supported (use Point with a radius, or Polygon)")
+        }
+        return try dwell(Geofence(identifier: identifier, shape: shape), properties, "\(path).properties", reader)
+    }
+
+    // MARK: TraceSim JSON
+
+    private static let fenceKeys = ["identifier", "latitude", "longitude", "radius", "polygon", "notifyOnDwell", "loiteringDelay"]
+
+    private static func traceSimJSON(_ root: ConfigJSONNode, _ reader: ConfigReader) throws(TraceFormatError) -> [Located] {
+        let members = try reader.object(root, "$", allowed: ["geofences"])
+        var fences: [Located] = []
+        for (position, node) in try reader.array(members["geofences"]!, "$.geofences").enumerated() {
+            let path = "$.geofences[\(position)]"
+            let fence = try reader.object(node, path, allowed: fenceKeys)
+            let identifier = try reader.string(try reader.required(fence, "identifier", in: node, path), "\(path).identifier")
+            guard !identifier.isEmpty else { throw reader.fail(node, path, "the geofence identifier is empty") }
+            let shape: Geofence.Shape
+            if let polygonNode = fence["polygon"] {
+                guard fence["radius"] == nil, fence["latitude"] == nil, fence["longitude"] == nil else {
+                    throw reader.fail(node, path, "give either 'polygon' or 'latitude', 'longitude' and 'radius', not both")
+                }
+                shape = .polygon(try polygon(polygonNode, "\(path).polygon", reader))
+            } else {
+                let latitude = try reader.number(
+                    try reader.required(fence, "latitude", in: node, path), "\(path).latitude", in: -90...90)
+                let longitude = try reader.number(
+                    try reader.required(fence, "longitude", in: node, path), "\(path).longitude", in: -180...180)
+                let radius = try reader.number(
+                    try reader.required(fence, "radius", in: node, path), "\(path).radius", in: 1...maximumRadiusMeters)
+                shape = .circle(center: Coordinate(latitude: latitude, longitude: longitude), radiusMeters: radius)
+            }
+            fences.append((try dwell(Geofence(identifier: identifier, shape: shape), fence, path, reader), node, path))
+        }
+        return fences
+    }
+
+    // MARK: Shared pieces
+
+    private static func dwell(
+        _ fence: Geofence, _ members: [String: ConfigJSONNode], _ path: String, _ reader: ConfigReader
+    ) throws(TraceFormatError) -> Geofence {
+        var fence = fence
+        if let node = members["notifyOnDwell"] { fence.notifyOnDwell = try reader.bool(node, "\(path).notifyOnDwell") }
+        if let node = members["loiteringDelay"] {
+            fence.loiteringDelaySeconds = try reader.number(node, "\(path).loiteringDelay", in: 0...86_400)
+        }
+        return fence
+    }
+
+    /// An object whose unknown keys are allowed (GeoJSON foreign members), but not twice.
+    private static func looseObject(_ node: ConfigJSONNode, _ path: String, _ reader: ConfigReader) throws(TraceFormatError)
+        -> [String: ConfigJSONNode]
+    {
+        guard case .object(let members) = node.value else { throw reader.fail(node, path, "expected an object") }
+        var result: [String: ConfigJSONNode] = [:]
+        for (key, value) in members {
+            guard result[key] == nil else { throw reader.fail(value, "\(path).\(key)", "appears twice") }
+            result[key] = value
+        }
+        return result
+    }
+
+    /// A `[longitude, latitude]` position (RFC 7946 order; an altitude is allowed and ignored).
+    private static func position(_ node: ConfigJSONNode, _ path: String, _ reader: ConfigReader) throws(TraceFormatError)
+        -> Coordinate
+    {
+        let values = try reader.array(node, path)
+        guard values.count == 2 || values.count == 3 else {
+            throw reader.fail(node, path, "a position is [longitude, latitude] (got \(values.count) numbers)")
+        }
+        let longitude = try reader.number(values[0], "\(path)[0]", in: -180...180)
+        let latitude = try reader.number(values[1], "\(path)[1]", in: -90...90)
+        return Coordinate(latitude: latitude, longitude: longitude)
+    }
+
+    private static func polygon(_ node: ConfigJSONNode, _ path: String, _ reader: ConfigReader) throws(TraceFormatError)
+        -> PolygonShape
+    {
+        let ringNodes = try reader.array(node, path)
+        guard !ringNodes.isEmpty else { throw reader.fail(node, path, "a polygon needs at least its outer ring") }
+        var rings: [[Coordinate]] = []
+        for (ringPosition, ringNode) in ringNodes.enumerated() {
+            let ringPath = "\(path)[\(ringPosition)]"
+            var ring: [Coordinate] = []
+            for (pointPosition, point) in try reader.array(ringNode, ringPath).enumerated() {
+                ring.append(try position(point, "\(ringPath)[\(pointPosition)]", reader))
+            }
+            guard ring.count >= 4, ring.first == ring.last else {
+                throw reader.fail(ringNode, ringPath, "a linear ring needs 4 or more positions, the last equal to the first")
+            }
+            rings.append(ring)
+        }
+        return PolygonShape(exterior: rings[0], holes: Array(rings.dropFirst()))
+    }
+}

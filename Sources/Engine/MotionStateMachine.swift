@@ -1,0 +1,179 @@
+import Geometry
+import SimulationCore
+import Traces
+
+/// Stationary or moving, in the anchor SDK's way (Transistorsoft, fact sheet b1): motion
+/// activity starts and stops tracking; after `stopTimeout` of stillness GPS goes off and a
+/// stationary region is left around the last fix, whose exit is the backup way to notice a
+/// departure (the only one without motion permission).
+public struct MotionStateMachine: Sendable {
+    /// The two states.
+    public enum State: String, Sendable {
+        case stationary, moving
+    }
+
+    /// How a stop is decided.
+    public enum StopRule: Sendable, Equatable {
+        /// Still (by motion activity, or by speed without it) for `stopTimeoutSeconds`.
+        case stopTimeout
+        /// Radar's rule (b3): within `stopDistanceMeters` of where the device last moved, for
+        /// `stopDurationSeconds`.
+        case radar(stopDistanceMeters: Double, stopDurationSeconds: Double)
+
+        /// Radar's defaults: 70 m, 140 s.
+        public static let radarDefault = StopRule.radar(stopDistanceMeters: 70, stopDurationSeconds: 140)
+    }
+
+    /// The settings; each default names its source.
+    public struct Configuration: Sendable, Equatable {
+        /// Stillness before stopping: 5 min (Transistorsoft `stopTimeout`, b1).
+        public var stopTimeoutSeconds = 300.0
+        /// The stationary region's configured radius: 25 m (Transistorsoft iOS `stationaryRadius`,
+        /// b1); the device's cushion makes the effective exit about 200 m.
+        public var stationaryRadiusMeters = 25.0
+        /// Minimum confidence for a moving activity to count (Transistorsoft's 70 % ≈ medium).
+        public var minimumConfidence = MotionConfidence.medium
+        /// Without motion activity, slower than this counts as still [SIM].
+        public var stillSpeedMetersPerSecond = 0.5
+        /// The stop rule.
+        public var stopRule = StopRule.stopTimeout
+
+        /// The defaults.
+        public init() {}
+    }
+
+    /// A timer the machine asks for.
+    public struct StopTimer: Sendable, Equatable {
+        /// Stale when the machine's generation moved on.
+        public var generation: Int
+    }
+
+    /// What happened to the machine, in the past tense.
+    public enum Event: Sendable, Equatable {
+        case motionActivityReceived(MotionSample)
+        case fixAccepted(Fix)
+        case stationaryRegionExited
+        case stopTimerFired(StopTimer)
+    }
+
+    /// What the machine does.
+    public enum Action: Sendable, Equatable {
+        case startGPS
+        case stopGPS
+        case monitorStationaryRegion(center: Coordinate, radiusMeters: Double)
+        case removeStationaryRegion
+        case departed
+        case arrived
+        case schedule(StopTimer, at: SimInstant)
+    }
+
+    /// The settings.
+    public let configuration: Configuration
+    /// Whether motion activity is available and authorized; without it, speed decides.
+    public var usesMotionActivity: Bool
+    /// The current state.
+    public private(set) var state = State.stationary
+    private var lastFix: Fix?
+    private var stopPendingSince: SimInstant?
+    private var generation = 0
+    private var lastMovedPosition: Coordinate?
+    private var lastMovedAt: SimInstant?
+
+    /// Creates a machine, stationary until the first evidence of movement.
+    public init(configuration: Configuration = Configuration(), usesMotionActivity: Bool) {
+        self.configuration = configuration
+        self.usesMotionActivity = usesMotionActivity
+    }
+
+    /// Applies an event.
+    public mutating func handle(_ event: Event, at now: SimInstant) -> [Action] {
+        switch (state, event) {
+        case (.stationary, .motionActivityReceived(let sample)):
+            return usesMotionActivity && isMoving(sample) ? depart(at: now) : []
+        case (.stationary, .stationaryRegionExited):
+            return depart(at: now)
+        case (.stationary, .fixAccepted(let fix)):
+            // The first fix after starting: leave the stationary region around it.
+            let isFirst = lastFix == nil
+            lastFix = fix
+            return isFirst ? [.stopGPS, .monitorStationaryRegion(center: Self.position(fix), radiusMeters: configuration.stationaryRadiusMeters)] : []
+        case (.moving, .motionActivityReceived(let sample)):
+            guard usesMotionActivity, configuration.stopRule == .stopTimeout else { return [] }
+            if isMoving(sample) {
+                cancelStop()
+                return []
+            }
+            return sample.activity.contains(.stationary) ? beginStop(at: now) : []
+        case (.moving, .fixAccepted(let fix)):
+            lastFix = fix
+            return observeMovingFix(fix, at: now)
+        case (.moving, .stopTimerFired(let timer)):
+            guard timer.generation == generation, stopPendingSince != nil else { return [] }
+            return arrive(at: now)
+        default:
+            return []
+        }
+    }
+
+    private mutating func observeMovingFix(_ fix: Fix, at now: SimInstant) -> [Action] {
+        switch configuration.stopRule {
+        case .radar(let stopDistance, let stopDuration):
+            let position = Self.position(fix)
+            guard let anchor = lastMovedPosition, let anchorTime = lastMovedAt,
+                Geodesy.distanceMeters(anchor, position) <= stopDistance
+            else {
+                lastMovedPosition = position
+                lastMovedAt = fix.timestamp
+                return []
+            }
+            return fix.timestamp.seconds(since: anchorTime) >= stopDuration ? arrive(at: now) : []
+        case .stopTimeout:
+            guard !usesMotionActivity else { return [] }
+            let speed = Double(fix.speedMetersPerSecond ?? 0)
+            if speed < configuration.stillSpeedMetersPerSecond { return beginStop(at: now) }
+            cancelStop()
+            return []
+        }
+    }
+
+    private func isMoving(_ sample: MotionSample) -> Bool {
+        let moving: MotionActivity = [.walking, .running, .cycling, .automotive]
+        return !sample.activity.isDisjoint(with: moving) && sample.confidence.rawValue >= configuration.minimumConfidence.rawValue
+    }
+
+    private mutating func beginStop(at now: SimInstant) -> [Action] {
+        guard stopPendingSince == nil else { return [] }
+        stopPendingSince = now
+        generation += 1
+        return [.schedule(StopTimer(generation: generation), at: now.advanced(byNanoseconds: Int64(configuration.stopTimeoutSeconds * 1e9)))]
+    }
+
+    private mutating func cancelStop() {
+        guard stopPendingSince != nil else { return }
+        stopPendingSince = nil
+        generation += 1
+    }
+
+    private mutating func depart(at now: SimInstant) -> [Action] {
+        state = .moving
+        stopPendingSince = nil
+        generation += 1
+        lastMovedPosition = lastFix.map(Self.position)
+        lastMovedAt = now
+        return [.removeStationaryRegion, .startGPS, .departed]
+    }
+
+    private mutating func arrive(at now: SimInstant) -> [Action] {
+        state = .stationary
+        stopPendingSince = nil
+        generation += 1
+        var actions: [Action] = [.stopGPS]
+        if let lastFix {
+            actions.append(.monitorStationaryRegion(center: Self.position(lastFix), radiusMeters: configuration.stationaryRadiusMeters))
+        }
+        actions.append(.arrived)
+        return actions
+    }
+
+    private static func position(_ fix: Fix) -> Coordinate { Coordinate(latitude: fix.latitude, longitude: fix.longitude) }
+}

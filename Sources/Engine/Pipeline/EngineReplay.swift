@@ -1,0 +1,132 @@
+import Device
+import Geometry
+import SimulationCore
+import Traces
+
+/// Replays a trace through a simulated device and the engine: the device sees every
+/// recorded fix and motion sample, the engine sees only what the device delivers, and the
+/// timers both ask for fire in simulated time. Deterministic: no clocks, no unordered iteration.
+public struct EngineReplay {
+    /// Something that happens to the device at a fixed time (the user, the system).
+    public struct ScriptedEvent: Sendable, Equatable {
+        /// When.
+        public var time: SimInstant
+        /// What.
+        public var event: DeviceEvent
+
+        /// Creates a scripted event.
+        public init(time: SimInstant, event: DeviceEvent) {
+            self.time = time
+            self.event = event
+        }
+    }
+
+    /// The device after the replay.
+    public private(set) var device: Device
+    /// The engine after the replay.
+    public let engine: TrackingEngine
+    /// Every device action, with its time, when `keepsDeviceLog` was set.
+    public private(set) var deviceLog: [(time: SimInstant, action: DeviceAction)] = []
+    private let keepsDeviceLog: Bool
+    private var timers: [(time: SimInstant, sequence: Int, timer: Timer)] = []
+    private var timerSequence = 0
+    private var requests: [EngineRequest] = []
+
+    private enum Timer {
+        case device(DeviceTimer)
+        case engine(EngineTimer)
+    }
+
+    /// Prepares a replay.
+    public init(device: Device, engine: TrackingEngine, keepsDeviceLog: Bool = false) {
+        self.device = device
+        self.engine = engine
+        self.keepsDeviceLog = keepsDeviceLog
+        requests.reserveCapacity(16)
+    }
+
+    /// Runs `trace` with `script` (sorted or not; ties keep their order). The app is launched
+    /// and the engine started at the first scripted event or the first fix, whichever is
+    /// earlier, unless the script launches the app itself.
+    public mutating func run(_ trace: Trace, script: [ScriptedEvent] = []) {
+        let fixes = trace.fixes
+        let samples = trace.motionSamples
+        let scripted = script.enumerated().sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }.map(\.element)
+        guard let first = [fixes.first?.timestamp, samples.first?.timestamp, scripted.first?.time].compactMap({ $0 }).min()
+        else { return }
+        if !scripted.contains(where: { $0.event == .userLaunchedApp }) { send(.userLaunchedApp, at: first) }
+        var engineStarted = false
+        var fixIndex = 0
+        var sampleIndex = 0
+        var scriptIndex = 0
+        var now = first
+        while true {
+            // Ties: the script, then timers, then motion, then fixes.
+            var next = SimInstant(nanosecondsSinceEpoch: .max)
+            if scriptIndex < scripted.count { next = scripted[scriptIndex].time }
+            if let timer = timers.first, timer.time < next { next = timer.time }
+            if sampleIndex < samples.count, samples[sampleIndex].timestamp < next { next = samples[sampleIndex].timestamp }
+            if fixIndex < fixes.count, fixes[fixIndex].timestamp < next { next = fixes[fixIndex].timestamp }
+            if next.nanosecondsSinceEpoch == .max { break }
+            now = next
+            if scriptIndex < scripted.count, scripted[scriptIndex].time == now {
+                send(scripted[scriptIndex].event, at: now)
+                scriptIndex += 1
+            } else if let timer = timers.first, timer.time == now {
+                timers.removeFirst()
+                switch timer.timer {
+                case .device(let deviceTimer): send(.timerFired(deviceTimer), at: now)
+                case .engine(let engineTimer):
+                    engine.timerFired(engineTimer, at: now, into: &requests)
+                    flushRequests(at: now)
+                }
+            } else if sampleIndex < samples.count, samples[sampleIndex].timestamp == now {
+                send(.motionSampleRecorded(samples[sampleIndex]), at: now)
+                sampleIndex += 1
+            } else {
+                send(.fixRecorded(fixes[fixIndex]), at: now)
+                fixIndex += 1
+            }
+            if !engineStarted, device.lifecycle.phase.isRunning {
+                engineStarted = true
+                let state = device.authorization.state
+                engine.start(
+                    at: now, motionAuthorized: state.motionStatus == .authorized && state.isMotionAvailable,
+                    into: &requests)
+                flushRequests(at: now)
+            }
+        }
+        engine.finish(at: now)
+    }
+
+    private mutating func send(_ event: DeviceEvent, at now: SimInstant) {
+        let actions = device.handle(event, at: now)
+        for action in actions {
+            if keepsDeviceLog { deviceLog.append((now, action)) }
+            if case .schedule(let timer, let due) = action {
+                schedule(.device(timer), at: due)
+            } else {
+                engine.handle(action, at: now, into: &requests)
+            }
+        }
+        flushRequests(at: now)
+    }
+
+    /// Sends the engine's requests to the device; their deliveries may raise more requests.
+    private mutating func flushRequests(at now: SimInstant) {
+        while !requests.isEmpty {
+            let request = requests.removeFirst()
+            switch request {
+            case .device(let event): send(event, at: now)
+            case .schedule(let timer, let due): schedule(.engine(timer), at: due)
+            }
+        }
+    }
+
+    private mutating func schedule(_ timer: Timer, at due: SimInstant) {
+        timerSequence += 1
+        let entry = (time: due, sequence: timerSequence, timer: timer)
+        let position = timers.firstIndex { ($0.time, $0.sequence) > (due, timerSequence) } ?? timers.endIndex
+        timers.insert(entry, at: position)
+    }
+}

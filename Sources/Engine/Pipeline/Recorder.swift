@@ -1,0 +1,109 @@
+import SimulationCore
+import Traces
+
+/// What the engine produced during one replay, kept for the scenario runner and reports.
+///
+/// Counters are fixed-size so the per-fix path appends only to `recordedFixes`, whose
+/// capacity the replay reserves up front.
+public struct Recorder: Sendable {
+    /// A change of the motion state.
+    public struct MotionTransition: Sendable, Equatable {
+        /// When.
+        public var time: SimInstant
+        /// The new state.
+        public var state: MotionStateMachine.State
+    }
+
+    /// A span with GPS requested on, closed when the engine or the system stopped it.
+    public struct Interval: Sendable, Equatable {
+        /// When GPS was requested.
+        public var start: SimInstant
+        /// When it stopped; `nil` while still on.
+        public var end: SimInstant?
+    }
+
+    /// A silence between two consecutive accepted fixes longer than the gap threshold.
+    public struct Gap: Sendable, Equatable {
+        /// The last accepted fix before the gap.
+        public var from: SimInstant
+        /// The first accepted fix after it.
+        public var to: SimInstant
+        /// Its length in seconds.
+        public var seconds: Double { to.seconds(since: from) }
+    }
+
+    /// Fixes the device delivered to the app (standard and significant-change).
+    public private(set) var deliveredFixCount = 0
+    /// Fixes the gate accepted.
+    public private(set) var acceptedFixCount = 0
+    /// Accepted fixes that also passed the distance filter: what the SDK would upload.
+    public private(set) var recordedFixes: [Fix] = []
+    /// Motion state changes in order.
+    public private(set) var motionTransitions: [MotionTransition] = []
+    /// Geofence events in order.
+    public private(set) var geofenceEvents: [GeofenceEvent] = []
+    /// GPS-on spans in order.
+    public private(set) var gpsOnIntervals: [Interval] = []
+    /// Silences between accepted fixes longer than `gapThresholdSeconds`.
+    public private(set) var gaps: [Gap] = []
+    /// Seconds of silence that count as a gap (10 s: ten missed 1 Hz fixes).
+    public let gapThresholdSeconds: Double
+    private var rejectionCounts = [Int](repeating: 0, count: RejectionReason.allCases.count)
+    private var lastAcceptedTime: SimInstant?
+
+    /// Creates an empty recorder.
+    public init(gapThresholdSeconds: Double = 10, expectedFixCount: Int = 0) {
+        self.gapThresholdSeconds = gapThresholdSeconds
+        recordedFixes.reserveCapacity(expectedFixCount)
+    }
+
+    /// Rejections by reason, in reason order, zero counts omitted.
+    public var rejections: [(reason: RejectionReason, count: Int)] {
+        RejectionReason.allCases.sorted().compactMap { reason in
+            let count = rejectionCounts[Self.slot(reason)]
+            return count > 0 ? (reason, count) : nil
+        }
+    }
+
+    /// The count for one reason.
+    public func rejectionCount(_ reason: RejectionReason) -> Int { rejectionCounts[Self.slot(reason)] }
+
+    /// Total seconds with GPS on, closing an open span at `end`.
+    public func gpsOnSeconds(closingAt end: SimInstant) -> Double {
+        gpsOnIntervals.reduce(0) { $0 + ($1.end ?? end).seconds(since: $1.start) }
+    }
+
+    mutating func fixDelivered() { deliveredFixCount += 1 }
+
+    mutating func rejected(_ reason: RejectionReason) { rejectionCounts[Self.slot(reason)] += 1 }
+
+    mutating func accepted(_ fix: Fix) {
+        acceptedFixCount += 1
+        if let lastAcceptedTime, fix.timestamp.seconds(since: lastAcceptedTime) > gapThresholdSeconds {
+            gaps.append(Gap(from: lastAcceptedTime, to: fix.timestamp))
+        }
+        lastAcceptedTime = fix.timestamp
+    }
+
+    mutating func recorded(_ fix: Fix) { recordedFixes.append(fix) }
+
+    mutating func motionChanged(to state: MotionStateMachine.State, at time: SimInstant) {
+        motionTransitions.append(MotionTransition(time: time, state: state))
+    }
+
+    mutating func geofence(_ event: GeofenceEvent) { geofenceEvents.append(event) }
+
+    mutating func gpsStarted(at time: SimInstant) {
+        guard gpsOnIntervals.last.map({ $0.end != nil }) ?? true else { return }
+        gpsOnIntervals.append(Interval(start: time, end: nil))
+    }
+
+    mutating func gpsStopped(at time: SimInstant) {
+        guard let last = gpsOnIntervals.indices.last, gpsOnIntervals[last].end == nil else { return }
+        gpsOnIntervals[last].end = time
+    }
+
+    private static func slot(_ reason: RejectionReason) -> Int {
+        RejectionReason.allCases.firstIndex(of: reason)!
+    }
+}

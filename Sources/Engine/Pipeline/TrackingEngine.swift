@@ -1,0 +1,231 @@
+import Device
+import Geometry
+import SimulationCore
+import Traces
+
+/// The engine's settings, one per stage. Every default names its source in its stage.
+public struct EngineConfiguration: Sendable {
+    /// The accuracy gate.
+    public var gate = AccuracyGate.Configuration()
+    /// Smoothing after the gate (pass-through by default, as Transistorsoft v5 ships).
+    public var smoothing = SmoothingPolicy.passThrough
+    /// The elastic distance filter deciding which accepted fixes are recorded.
+    public var distanceFilter = DistanceFilter()
+    /// The odometer's own accuracy threshold in metres.
+    public var odometerAccuracyThresholdMeters = 20.0
+    /// The motion state machine.
+    public var motion = MotionStateMachine.Configuration()
+    /// Geofence proximity ranking.
+    public var geofencing = GeofenceManager.Configuration()
+    /// How standard updates are started: background updates allowed, no automatic pause
+    /// (the engine pauses GPS itself).
+    public var locationOptions = LocationUpdateOptions(
+        allowsBackgroundLocationUpdates: true, pausesLocationUpdatesAutomatically: false)
+    /// Whether to ask for motion activity at all.
+    public var requestsMotionActivity = true
+
+    /// The defaults.
+    public init() {}
+}
+
+/// A timer the engine asks the replay loop to fire back at it.
+public enum EngineTimer: Sendable, Equatable {
+    /// The motion state machine's stop timer.
+    case stop(MotionStateMachine.StopTimer)
+}
+
+/// What the engine asks of the world after handling something.
+public enum EngineRequest: Sendable, Equatable {
+    /// Send this request to the device now.
+    case device(DeviceEvent)
+    /// Fire this timer back at the engine at this instant.
+    case schedule(EngineTimer, at: SimInstant)
+}
+
+/// The tracking SDK under test. It sees only what the device delivers and answers with
+/// requests to the device; the stages (gate, smoother, distance filter, odometer, motion
+/// machine, geofences) are stored properties called in a fixed order, with no dynamic dispatch.
+///
+/// A final class because the geofence manager holds GEOS geometry; one engine per replay.
+public final class TrackingEngine {
+    /// The region id of the stationary geofence the engine leaves when it stops.
+    public static let stationaryRegionIdentifier = "tracesim.stationary"
+
+    /// The settings.
+    public let configuration: EngineConfiguration
+    /// Everything produced so far.
+    public private(set) var recorder: Recorder
+    /// Distance over accepted fixes, metres.
+    public var odometerMeters: Double { odometer.meters }
+    /// The motion state.
+    public var motionState: MotionStateMachine.State { motion.state }
+
+    private var gate: AccuracyGate
+    private var smoother = KalmanSmoother()
+    private var odometer = Odometer()
+    private var motion: MotionStateMachine
+    private let geofences: GeofenceManager?
+    private var lastRecorded: Fix?
+    private var wantsGPS = false
+
+    /// Creates an engine over `fences`, validating polygons with GEOS in `context`.
+    /// - Throws: `GeometryError` naming the first invalid fence.
+    public init(
+        configuration: EngineConfiguration = EngineConfiguration(), fences: [Geofence] = [], context: GEOSContext,
+        expectedFixCount: Int = 0
+    ) throws(GeometryError) {
+        self.configuration = configuration
+        gate = AccuracyGate(configuration: configuration.gate)
+        odometer.accuracyThresholdMeters = configuration.odometerAccuracyThresholdMeters
+        motion = MotionStateMachine(
+            configuration: configuration.motion, usesMotionActivity: configuration.requestsMotionActivity)
+        geofences =
+            fences.isEmpty ? nil : try GeofenceManager(fences: fences, configuration: configuration.geofencing, context: context)
+        recorder = Recorder(expectedFixCount: expectedFixCount)
+    }
+
+    /// The app started the SDK: motion updates, significant changes for relaunch, and GPS
+    /// until the first fix places the stationary region. `motionAuthorized` is what
+    /// `CMMotionActivityManager.authorizationStatus()` and `isActivityAvailable()` say now.
+    public func start(at now: SimInstant, motionAuthorized: Bool, into requests: inout [EngineRequest]) {
+        motion.usesMotionActivity = configuration.requestsMotionActivity && motionAuthorized
+        if configuration.requestsMotionActivity { requests.append(.device(.appStartedMotionUpdates)) }
+        requests.append(.device(.appStartedSignificantChanges))
+        startGPS(at: now, into: &requests)
+    }
+
+    /// Handles one thing the device did.
+    public func handle(_ action: DeviceAction, at now: SimInstant, into requests: inout [EngineRequest]) {
+        switch action {
+        case .deliverLocation(let fix), .significantChange(let fix):
+            location(fix, at: now, into: &requests)
+        case .deliverMotion(let sample):
+            apply(motion.handle(.motionActivityReceived(sample), at: now), at: now, into: &requests)
+        case .regionEvent(let identifier, let crossing):
+            if identifier == Self.stationaryRegionIdentifier {
+                if crossing == .exit { apply(motion.handle(.stationaryRegionExited, at: now), at: now, into: &requests) }
+            } else if let geofences {
+                for event in geofences.regionEvent(identifier, crossing, at: now) { recorder.geofence(event) }
+            }
+        case .motionAuthorizationChanged(let status):
+            // Without motion permission the machine falls back to speed and the stationary region.
+            motion.usesMotionActivity = configuration.requestsMotionActivity && status == .authorized
+        case .appTerminated:
+            // The process is gone and with it the updates; the OS keeps the regions.
+            recorder.gpsStopped(at: now)
+        case .appLaunched:
+            // A relaunch restores what the SDK was doing.
+            if configuration.requestsMotionActivity { requests.append(.device(.appStartedMotionUpdates)) }
+            if wantsGPS {
+                recorder.gpsStarted(at: now)
+                requests.append(.device(.appStartedLocationUpdates(configuration.locationOptions)))
+            }
+        case .locationUpdatesFailed, .locationUpdatesPaused:
+            recorder.gpsStopped(at: now)
+        default:
+            break
+        }
+    }
+
+    /// A timer the engine scheduled came due.
+    public func timerFired(_ timer: EngineTimer, at now: SimInstant, into requests: inout [EngineRequest]) {
+        switch timer {
+        case .stop(let stop): apply(motion.handle(.stopTimerFired(stop), at: now), at: now, into: &requests)
+        }
+    }
+
+    /// Closes open spans at the end of the replay.
+    public func finish(at now: SimInstant) { recorder.gpsStopped(at: now) }
+
+    // MARK: The per-fix path
+
+    private func location(_ fix: Fix, at now: SimInstant, into requests: inout [EngineRequest]) {
+        recorder.fixDelivered()
+        switch gate.evaluate(fix, deliveredAt: now) {
+        case .hold:
+            return
+        case .reject(let reason):
+            recorder.rejected(reason)
+        case .rejectHeld(let reason):
+            recorder.rejected(reason)
+        case .accept(let fix, let held):
+            if let held { accepted(held, at: now, into: &requests) }
+            accepted(fix, at: now, into: &requests)
+        }
+    }
+
+    private func accepted(_ raw: Fix, at now: SimInstant, into requests: inout [EngineRequest]) {
+        let accuracy = raw.horizontalAccuracyMeters(uere: configuration.gate.uere)?.meters
+        var fix = raw
+        if configuration.smoothing != .passThrough {
+            guard
+                let smoothed = smoother.smooth(
+                    raw, accuracyMeters: accuracy ?? configuration.gate.maximumAccuracyMeters,
+                    rejectOutliers: configuration.smoothing == .conservative)
+            else {
+                recorder.rejected(.outlier)
+                return
+            }
+            fix = smoothed
+        }
+        recorder.accepted(fix)
+        odometer.add(fix, accuracyMeters: accuracy)
+        if passesDistanceFilter(fix) {
+            lastRecorded = fix
+            recorder.recorded(fix)
+        }
+        apply(motion.handle(.fixAccepted(fix), at: now), at: now, into: &requests)
+        guard let geofences else { return }
+        do {
+            for event in try geofences.fixDelivered(fix) { recorder.geofence(event) }
+        } catch {
+            // Fences were validated when the engine was built, so GEOS failing here is a bug.
+            preconditionFailure("geofence hit-test failed after validation: \(error)")
+        }
+        let position = Coordinate(latitude: fix.latitude, longitude: fix.longitude)
+        let changes = geofences.rerank(at: position, time: now, reserve: 1)
+        for identifier in changes.remove { requests.append(.device(.appStoppedMonitoring(identifier: identifier))) }
+        for region in changes.add { requests.append(.device(.appStartedMonitoring(region))) }
+    }
+
+    private func passesDistanceFilter(_ fix: Fix) -> Bool {
+        guard let last = lastRecorded else { return true }
+        let speed = Double(fix.speedMetersPerSecond ?? 0)
+        let moved = LocalDistance.meters(
+            Coordinate(latitude: last.latitude, longitude: last.longitude),
+            Coordinate(latitude: fix.latitude, longitude: fix.longitude))
+        return moved >= configuration.distanceFilter.thresholdMeters(speedMetersPerSecond: speed)
+    }
+
+    // MARK: Motion actions become device requests
+
+    private func apply(_ actions: [MotionStateMachine.Action], at now: SimInstant, into requests: inout [EngineRequest]) {
+        for action in actions {
+            switch action {
+            case .startGPS:
+                startGPS(at: now, into: &requests)
+            case .stopGPS:
+                wantsGPS = false
+                recorder.gpsStopped(at: now)
+                requests.append(.device(.appStoppedLocationUpdates))
+            case .monitorStationaryRegion(let center, let radius):
+                let region = MonitoredRegion(identifier: Self.stationaryRegionIdentifier, center: center, radiusMeters: radius)
+                requests.append(.device(.appStartedMonitoring(region)))
+            case .removeStationaryRegion:
+                requests.append(.device(.appStoppedMonitoring(identifier: Self.stationaryRegionIdentifier)))
+            case .departed:
+                recorder.motionChanged(to: .moving, at: now)
+            case .arrived:
+                recorder.motionChanged(to: .stationary, at: now)
+            case .schedule(let timer, let due):
+                requests.append(.schedule(.stop(timer), at: due))
+            }
+        }
+    }
+
+    private func startGPS(at now: SimInstant, into requests: inout [EngineRequest]) {
+        wantsGPS = true
+        recorder.gpsStarted(at: now)
+        requests.append(.device(.appStartedLocationUpdates(configuration.locationOptions)))
+    }
+}

@@ -1,0 +1,153 @@
+/// Point-in-geofence for many fences: a uniform grid over the fences' bounding boxes picks
+/// candidates, circles are decided by distance, and polygons by an even-odd crossing test
+/// that defers to GEOS whenever the point is within floating-point reach of an edge, so
+/// every answer equals GEOS's prepared `contains` (property-tested).
+///
+/// Not `Sendable`: it holds GEOS objects of one context.
+public final class GeofenceIndex {
+    /// The fences, in the order given.
+    public let fences: [Geofence]
+    private let polygons: [PreparedPolygon?]
+    private let circleCenters: [Coordinate]
+    private let circleRadii: [Double]
+    private let boxes: [(minX: Double, minY: Double, maxX: Double, maxY: Double)]
+    // The grid, stored as compressed rows: cell → range of `cellFences`.
+    private let originX: Double
+    private let originY: Double
+    private let cellSize: Double
+    private let columns: Int
+    private let rows: Int
+    private let cellStarts: [Int32]
+    private let cellFences: [Int32]
+    /// How many answers GEOS gave (points too close to an edge for the fast test).
+    public private(set) var geosFallbacks = 0
+
+    /// Indexes fences; polygons are validated and prepared with `context`.
+    /// - Throws: `GeometryError` naming the first invalid fence.
+    public init(_ fences: [Geofence], context: GEOSContext) throws(GeometryError) {
+        self.fences = fences
+        var polygons: [PreparedPolygon?] = []
+        var centers: [Coordinate] = []
+        var radii: [Double] = []
+        var boxes: [(Double, Double, Double, Double)] = []
+        for fence in fences {
+            switch fence.shape {
+            case .circle(let center, let radius):
+                polygons.append(nil)
+                centers.append(center)
+                radii.append(radius)
+                // Degrees of latitude and longitude the radius spans, with a margin.
+                let latitudeSpan = radius / 111_000 * 1.01
+                let longitudeSpan = latitudeSpan / max(cos(center.latitude * .pi / 180), 1e-6)
+                boxes.append((center.longitude - longitudeSpan, center.latitude - latitudeSpan,
+                              center.longitude + longitudeSpan, center.latitude + latitudeSpan))
+            case .polygon(let shape):
+                let prepared = try PreparedPolygon(shape, name: fence.identifier, context: context)
+                polygons.append(prepared)
+                centers.append(Coordinate(latitude: 0, longitude: 0))
+                radii.append(0)
+                boxes.append((prepared.bounds.minLongitude, prepared.bounds.minLatitude,
+                              prepared.bounds.maxLongitude, prepared.bounds.maxLatitude))
+            }
+        }
+        self.polygons = polygons
+        circleCenters = centers
+        circleRadii = radii
+        self.boxes = boxes.map { (minX: $0.0, minY: $0.1, maxX: $0.2, maxY: $0.3) }
+
+        let minX = boxes.map(\.0).min() ?? 0
+        let minY = boxes.map(\.1).min() ?? 0
+        let maxX = boxes.map(\.2).max() ?? 0
+        let maxY = boxes.map(\.3).max() ?? 0
+        // About as many cells as fences, at most 1024 a side.
+        let span = max(maxX - minX, maxY - minY, 1e-9)
+        let side = Double(min(1024, max(1, Int(Double(fences.count).squareRoot() * 2))))
+        cellSize = span / side
+        originX = minX
+        originY = minY
+        columns = Int(((maxX - minX) / cellSize).rounded(.down)) + 1
+        rows = Int(((maxY - minY) / cellSize).rounded(.down)) + 1
+        var buckets = [[Int32]](repeating: [], count: columns * rows)
+        for (index, box) in self.boxes.enumerated() {
+            let firstColumn = Int((box.minX - minX) / cellSize)
+            let lastColumn = min(columns - 1, Int((box.maxX - minX) / cellSize))
+            let firstRow = Int((box.minY - minY) / cellSize)
+            let lastRow = min(rows - 1, Int((box.maxY - minY) / cellSize))
+            for row in firstRow...lastRow {
+                for column in firstColumn...lastColumn { buckets[row * columns + column].append(Int32(index)) }
+            }
+        }
+        var starts: [Int32] = [0]
+        var flat: [Int32] = []
+        for bucket in buckets {
+            flat += bucket
+            starts.append(Int32(flat.count))
+        }
+        cellStarts = starts
+        cellFences = flat
+    }
+
+    /// The indices of the fences that contain `point`, in fence order.
+    /// - Complexity: O(candidates in the point's cell).
+    public func fencesContaining(_ point: Coordinate) throws(GeometryError) -> [Int] {
+        var result: [Int] = []
+        let column = Int(((point.longitude - originX) / cellSize).rounded(.down))
+        let row = Int(((point.latitude - originY) / cellSize).rounded(.down))
+        guard column >= 0, row >= 0, column < columns, row < rows else { return result }
+        let cell = row * columns + column
+        for slot in Int(cellStarts[cell])..<Int(cellStarts[cell + 1]) {
+            let index = Int(cellFences[slot])
+            if try contains(index, point) { result.append(index) }
+        }
+        return result
+    }
+
+    /// Whether fence `index` contains `point` (circles: within the radius; polygons: GEOS
+    /// semantics, boundary excluded).
+    public func contains(_ index: Int, _ point: Coordinate) throws(GeometryError) -> Bool {
+        let box = boxes[index]
+        guard point.longitude >= box.minX, point.longitude <= box.maxX, point.latitude >= box.minY,
+            point.latitude <= box.maxY
+        else { return false }
+        guard let polygon = polygons[index] else {
+            return Geodesy.distanceMeters(circleCenters[index], point) <= circleRadii[index]
+        }
+        if let answer = Self.evenOdd(point, polygon.shape) { return answer }
+        geosFallbacks += 1
+        return try polygon.contains(point)
+    }
+
+    /// Even-odd crossing test over every ring, or `nil` when the point is close enough to an
+    /// edge or a crossing that floating point could decide it wrongly.
+    static func evenOdd(_ point: Coordinate, _ shape: PolygonShape) -> Bool? {
+        var inside = false
+        let x = point.longitude
+        let y = point.latitude
+        for ring in [shape.exterior] + shape.holes {
+            guard var previous = ring.last else { continue }
+            for current in ring {
+                let (ax, ay, bx, by) = (previous.longitude, previous.latitude, current.longitude, current.latitude)
+                previous = current
+                let scale = abs(bx - ax) + abs(by - ay) + abs(x - ax) + abs(y - ay)
+                let cross = (bx - ax) * (y - ay) - (by - ay) * (x - ax)
+                let withinSegment = x >= min(ax, bx) - 1e-9 && x <= max(ax, bx) + 1e-9
+                    && y >= min(ay, by) - 1e-9 && y <= max(ay, by) + 1e-9
+                if withinSegment && abs(cross) <= 1e-12 * scale * scale { return nil }
+                if (ay > y) != (by > y) {
+                    let crossingX = ax + (bx - ax) * (y - ay) / (by - ay)
+                    if abs(crossingX - x) <= 1e-12 * scale { return nil }
+                    if x < crossingX { inside.toggle() }
+                } else if abs(ay - y) <= 1e-12 * scale || abs(by - y) <= 1e-12 * scale {
+                    if withinSegment { return nil }
+                }
+            }
+        }
+        return inside
+    }
+}
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
