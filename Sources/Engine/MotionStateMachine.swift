@@ -54,6 +54,8 @@ public struct MotionStateMachine: Sendable {
         case fixAccepted(Fix)
         case stationaryRegionExited
         case stopTimerFired(StopTimer)
+        /// The app declared the device moving (Transistorsoft's `changePace(true)`).
+        case paceChangedToMoving
     }
 
     /// What the machine does.
@@ -90,7 +92,7 @@ public struct MotionStateMachine: Sendable {
         switch (state, event) {
         case (.stationary, .motionActivityReceived(let sample)):
             return usesMotionActivity && isMoving(sample) ? depart(at: now) : []
-        case (.stationary, .stationaryRegionExited):
+        case (.stationary, .stationaryRegionExited), (.stationary, .paceChangedToMoving):
             return depart(at: now)
         case (.stationary, .fixAccepted(let fix)):
             // The first fix after starting: leave the stationary region around it.

@@ -56,6 +56,17 @@ public struct EngineReplay {
         else { return }
         if !scripted.contains(where: { $0.event == .userLaunchedApp }) { send(.userLaunchedApp, at: first) }
         var engineStarted = false
+        // The app starts the SDK as soon as its process first runs, before anything else is handled.
+        func startEngineIfLaunched(_ replay: inout EngineReplay, at now: SimInstant) {
+            guard !engineStarted, replay.device.lifecycle.phase.isRunning else { return }
+            engineStarted = true
+            let state = replay.device.authorization.state
+            replay.engine.start(
+                at: now, motionAuthorized: state.motionStatus == .authorized && state.isMotionAvailable,
+                into: &replay.requests)
+            replay.flushRequests(at: now)
+        }
+        startEngineIfLaunched(&self, at: first)
         var fixIndex = 0
         var sampleIndex = 0
         var scriptIndex = 0
@@ -87,14 +98,7 @@ public struct EngineReplay {
                 send(.fixRecorded(fixes[fixIndex]), at: now)
                 fixIndex += 1
             }
-            if !engineStarted, device.lifecycle.phase.isRunning {
-                engineStarted = true
-                let state = device.authorization.state
-                engine.start(
-                    at: now, motionAuthorized: state.motionStatus == .authorized && state.isMotionAvailable,
-                    into: &requests)
-                flushRequests(at: now)
-            }
+            startEngineIfLaunched(&self, at: now)
         }
         engine.finish(at: now)
     }

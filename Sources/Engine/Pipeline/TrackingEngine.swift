@@ -21,6 +21,9 @@ public struct EngineConfiguration: Sendable {
     /// (the engine pauses GPS itself).
     public var locationOptions = LocationUpdateOptions(
         allowsBackgroundLocationUpdates: true, pausesLocationUpdatesAutomatically: false)
+    /// Start in the moving state with GPS on, as an app calling `changePace(true)` at launch
+    /// does; otherwise the first fix places a stationary region and GPS waits for a departure.
+    public var startsMoving = false
     /// Whether to ask for motion activity at all.
     public var requestsMotionActivity = true
 
@@ -67,6 +70,7 @@ public final class TrackingEngine {
     private let geofences: GeofenceManager?
     private var lastRecorded: Fix?
     private var wantsGPS = false
+    private var isStarted = false
 
     /// Creates an engine over `fences`, validating polygons with GEOS in `context`.
     /// - Throws: `GeometryError` naming the first invalid fence.
@@ -88,17 +92,25 @@ public final class TrackingEngine {
     /// until the first fix places the stationary region. `motionAuthorized` is what
     /// `CMMotionActivityManager.authorizationStatus()` and `isActivityAvailable()` say now.
     public func start(at now: SimInstant, motionAuthorized: Bool, into requests: inout [EngineRequest]) {
+        isStarted = true
         motion.usesMotionActivity = configuration.requestsMotionActivity && motionAuthorized
         if configuration.requestsMotionActivity { requests.append(.device(.appStartedMotionUpdates)) }
         requests.append(.device(.appStartedSignificantChanges))
-        startGPS(at: now, into: &requests)
+        if configuration.startsMoving {
+            apply(motion.handle(.paceChangedToMoving, at: now), at: now, into: &requests)
+        } else {
+            startGPS(at: now, into: &requests)
+        }
     }
 
     /// Handles one thing the device did.
     public func handle(_ action: DeviceAction, at now: SimInstant, into requests: inout [EngineRequest]) {
         switch action {
-        case .deliverLocation(let fix), .significantChange(let fix):
+        case .deliverLocation(let fix):
             location(fix, at: now, into: &requests)
+        case .significantChange(let fix):
+            // A wake-up while parked; with GPS on, the same position arrives as a standard update.
+            if !wantsGPS { location(fix, at: now, into: &requests) }
         case .deliverMotion(let sample):
             apply(motion.handle(.motionActivityReceived(sample), at: now), at: now, into: &requests)
         case .regionEvent(let identifier, let crossing):
@@ -114,7 +126,8 @@ public final class TrackingEngine {
             // The process is gone and with it the updates; the OS keeps the regions.
             recorder.gpsStopped(at: now)
         case .appLaunched:
-            // A relaunch restores what the SDK was doing.
+            // A relaunch restores what the SDK was doing; the first launch is `start`'s job.
+            guard isStarted else { return }
             if configuration.requestsMotionActivity { requests.append(.device(.appStartedMotionUpdates)) }
             if wantsGPS {
                 recorder.gpsStarted(at: now)
