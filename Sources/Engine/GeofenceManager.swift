@@ -44,6 +44,7 @@ public final class GeofenceManager {
     /// The settings.
     public let configuration: Configuration
     private let index: GeofenceIndex
+    private let positions: [String: Int]
     private let circles: [(center: Coordinate, radiusMeters: Double)]
     private var inside: [Int: SimInstant] = [:]
     private var dwelled: Set<Int> = []
@@ -56,6 +57,7 @@ public final class GeofenceManager {
     public init(fences: [Geofence], configuration: Configuration = Configuration(), context: GEOSContext) throws(GeometryError) {
         self.configuration = configuration
         index = try GeofenceIndex(fences, context: context)
+        positions = Dictionary(fences.enumerated().map { ($1.identifier, $0) }, uniquingKeysWith: { first, _ in first })
         var circles: [(Coordinate, Double)] = []
         for (position, fence) in fences.enumerated() {
             switch fence.shape {
@@ -96,6 +98,15 @@ public final class GeofenceManager {
         let limit = max(0, configuration.maximumRegisteredFences - reserve)
         let wanted = Dictionary(uniqueKeysWithValues: nearby.prefix(limit).map { (index.fences[$0.position].identifier, region(for: $0.position)) })
         let remove = registered.keys.filter { wanted[$0] == nil }.sorted()
+        for identifier in remove {
+            // The OS will not report an exit for a region it no longer monitors: forget the
+            // state so a later return enters again (the missed exit is the cost users see).
+            if let position = positions[identifier] {
+                inside[position] = nil
+                dwelled.remove(position)
+                hitTesting.remove(position)
+            }
+        }
         let add = wanted.filter { registered[$0.key] == nil }.map(\.value).sorted { $0.identifier < $1.identifier }
         registered = wanted
         return (add, remove)
@@ -103,7 +114,7 @@ public final class GeofenceManager {
 
     /// An OS region crossing for a registered fence.
     public func regionEvent(_ identifier: String, _ crossing: RegionCrossing, at time: SimInstant) -> [GeofenceEvent] {
-        guard let position = index.fences.firstIndex(where: { $0.identifier == identifier }) else { return [] }
+        guard let position = positions[identifier] else { return [] }
         if case .polygon = index.fences[position].shape {
             // The bounding circle only switches polygon hit-testing on and off.
             if crossing == .enter {

@@ -60,6 +60,8 @@ public final class TrackingEngine {
     public private(set) var recorder: Recorder
     /// Distance over accepted fixes, metres.
     public var odometerMeters: Double { odometer.meters }
+    /// The OS regions the engine has registered for geofences (not the stationary region).
+    public var registeredGeofenceIdentifiers: [String] { geofences.map { $0.registered.keys.sorted() } ?? [] }
     /// The motion state.
     public var motionState: MotionStateMachine.State { motion.state }
 
