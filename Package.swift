@@ -32,6 +32,9 @@ let package = Package(
         .target(name: "Engine", dependencies: ["SimulationCore", "Traces", "Geometry", "Device", "Permissions"]),
         .target(name: "TraceSimCLI", dependencies: ["Traces", "SimulationCore", "Device", "Permissions"]),
         .executableTarget(name: "tracesim", dependencies: ["TraceSimCLI"]),
+        .executableTarget(
+            name: "geofence-throughput", dependencies: ["Geometry", "SimulationCore"],
+            path: "Benchmarks/GeofenceThroughput"),
 
         .testTarget(name: "CGEOSTests", dependencies: ["CGEOS"]),
         .testTarget(name: "SimulationCoreTests", dependencies: ["SimulationCore"]),

@@ -22,6 +22,7 @@ public enum RejectionReason: String, Sendable, CaseIterable, Comparable {
     /// Rejected by the conservative smoother as an outlier.
     case outlier
 
+    /// Orders by code, for stable reports.
     public static func < (lhs: RejectionReason, rhs: RejectionReason) -> Bool { lhs.rawValue < rhs.rawValue }
 }
 
@@ -80,7 +81,9 @@ public struct AccuracyGate: Sendable {
             }
             if !value.isFinite || value < 0 { return .reject(.invalidAccuracy) }
         }
-        if let meters = fix.horizontalAccuracyMeters(uere: configuration.uere)?.meters, meters > configuration.maximumAccuracyMeters {
+        if let meters = fix.horizontalAccuracyMeters(uere: configuration.uere)?.meters,
+            meters > configuration.maximumAccuracyMeters
+        {
             return .reject(.lowAccuracy)
         }
         if deliveredAt.seconds(since: fix.timestamp) > configuration.maximumAgeSeconds { return .reject(.stale) }

@@ -37,7 +37,8 @@ public enum GeofenceLoader {
         }
         var seen: Set<String> = []
         for located in fences where !seen.insert(located.fence.identifier).inserted {
-            throw reader.fail(located.node, located.path, "geofence identifier '\(located.fence.identifier)' appears twice")
+            throw reader.fail(
+                located.node, located.path, "geofence identifier '\(located.fence.identifier)' appears twice")
         }
         return fences.map(\.fence).sorted { $0.identifier < $1.identifier }
     }
@@ -70,9 +71,10 @@ public enum GeofenceLoader {
         -> Geofence
     {
         let members = try looseObject(node, path, reader)
-        let properties = try members["properties"].map { (properties) throws(TraceFormatError) in
-            properties.value == .null ? [:] : try looseObject(properties, "\(path).properties", reader)
-        } ?? [:]
+        let properties =
+            try members["properties"].map { (properties) throws(TraceFormatError) in
+                properties.value == .null ? [:] : try looseObject(properties, "\(path).properties", reader)
+            } ?? [:]
         let identifier: String
         if let id = members["id"] {
             switch id.value {
@@ -90,40 +92,51 @@ public enum GeofenceLoader {
         let geometry = try reader.required(members, "geometry", in: node, path)
         let geometryPath = "\(path).geometry"
         let geometryMembers = try looseObject(geometry, geometryPath, reader)
-        let type = try reader.string(try reader.required(geometryMembers, "type", in: geometry, geometryPath), "\(geometryPath).type")
+        let type = try reader.string(
+            try reader.required(geometryMembers, "type", in: geometry, geometryPath), "\(geometryPath).type")
         let coordinates = try reader.required(geometryMembers, "coordinates", in: geometry, geometryPath)
         let shape: Geofence.Shape
         switch type {
         case "Point":
             guard let radiusNode = properties["radius"] else {
-                throw reader.fail(node, "\(path).properties", "a Point geofence needs 'radius' (metres) in its properties")
+                throw reader.fail(
+                    node, "\(path).properties", "a Point geofence needs 'radius' (metres) in its properties")
             }
             let radius = try reader.number(radiusNode, "\(path).properties.radius", in: 1...maximumRadiusMeters)
-            shape = .circle(center: try position(coordinates, "\(geometryPath).coordinates", reader), radiusMeters: radius)
+            shape = .circle(
+                center: try position(coordinates, "\(geometryPath).coordinates", reader), radiusMeters: radius)
         case "Polygon":
             shape = .polygon(try polygon(coordinates, "\(geometryPath).coordinates", reader))
         default:
-            throw reader.fail(geometry, "\(geometryPath).type", "'\(type)' is not supported (use Point with a radius, or Polygon)")
+            throw reader.fail(
+                geometry, "\(geometryPath).type", "'\(type)' is not supported (use Point with a radius, or Polygon)")
         }
         return try dwell(Geofence(identifier: identifier, shape: shape), properties, "\(path).properties", reader)
     }
 
     // MARK: TraceSim JSON
 
-    private static let fenceKeys = ["identifier", "latitude", "longitude", "radius", "polygon", "notifyOnDwell", "loiteringDelay"]
+    private static let fenceKeys = [
+        "identifier", "latitude", "longitude", "radius", "polygon", "notifyOnDwell", "loiteringDelay",
+    ]
 
-    private static func traceSimJSON(_ root: ConfigJSONNode, _ reader: ConfigReader) throws(TraceFormatError) -> [Located] {
+    private static func traceSimJSON(_ root: ConfigJSONNode, _ reader: ConfigReader) throws(TraceFormatError)
+        -> [Located]
+    {
         let members = try reader.object(root, "$", allowed: ["geofences"])
         var fences: [Located] = []
-        for (position, node) in try reader.array(members["geofences"]!, "$.geofences").enumerated() {
+        let list = try reader.required(members, "geofences", in: root, "$")
+        for (position, node) in try reader.array(list, "$.geofences").enumerated() {
             let path = "$.geofences[\(position)]"
             let fence = try reader.object(node, path, allowed: fenceKeys)
-            let identifier = try reader.string(try reader.required(fence, "identifier", in: node, path), "\(path).identifier")
+            let identifier = try reader.string(
+                try reader.required(fence, "identifier", in: node, path), "\(path).identifier")
             guard !identifier.isEmpty else { throw reader.fail(node, path, "the geofence identifier is empty") }
             let shape: Geofence.Shape
             if let polygonNode = fence["polygon"] {
                 guard fence["radius"] == nil, fence["latitude"] == nil, fence["longitude"] == nil else {
-                    throw reader.fail(node, path, "give either 'polygon' or 'latitude', 'longitude' and 'radius', not both")
+                    throw reader.fail(
+                        node, path, "give either 'polygon' or 'latitude', 'longitude' and 'radius', not both")
                 }
                 shape = .polygon(try polygon(polygonNode, "\(path).polygon", reader))
             } else {
@@ -154,7 +167,8 @@ public enum GeofenceLoader {
     }
 
     /// An object whose unknown keys are allowed (GeoJSON foreign members), but not twice.
-    private static func looseObject(_ node: ConfigJSONNode, _ path: String, _ reader: ConfigReader) throws(TraceFormatError)
+    private static func looseObject(_ node: ConfigJSONNode, _ path: String, _ reader: ConfigReader)
+        throws(TraceFormatError)
         -> [String: ConfigJSONNode]
     {
         guard case .object(let members) = node.value else { throw reader.fail(node, path, "expected an object") }
@@ -167,7 +181,8 @@ public enum GeofenceLoader {
     }
 
     /// A `[longitude, latitude]` position (RFC 7946 order; an altitude is allowed and ignored).
-    private static func position(_ node: ConfigJSONNode, _ path: String, _ reader: ConfigReader) throws(TraceFormatError)
+    private static func position(_ node: ConfigJSONNode, _ path: String, _ reader: ConfigReader)
+        throws(TraceFormatError)
         -> Coordinate
     {
         let values = try reader.array(node, path)
@@ -192,7 +207,8 @@ public enum GeofenceLoader {
                 ring.append(try position(point, "\(ringPath)[\(pointPosition)]", reader))
             }
             guard ring.count >= 4, ring.first == ring.last else {
-                throw reader.fail(ringNode, ringPath, "a linear ring needs 4 or more positions, the last equal to the first")
+                throw reader.fail(
+                    ringNode, ringPath, "a linear ring needs 4 or more positions, the last equal to the first")
             }
             rings.append(ring)
         }

@@ -54,7 +54,9 @@ public final class GeofenceManager {
 
     /// Validates the fences with GEOS and prepares them.
     /// - Throws: `GeometryError` naming the first invalid fence.
-    public init(fences: [Geofence], configuration: Configuration = Configuration(), context: GEOSContext) throws(GeometryError) {
+    public init(fences: [Geofence], configuration: Configuration = Configuration(), context: GEOSContext)
+        throws(GeometryError)
+    {
         self.configuration = configuration
         index = try GeofenceIndex(fences, context: context)
         positions = Dictionary(fences.enumerated().map { ($1.identifier, $0) }, uniquingKeysWith: { first, _ in first })
@@ -68,9 +70,14 @@ public final class GeofenceManager {
         self.circles = circles
     }
 
-    private static func boundingCircle(_ index: GeofenceIndex, _ position: Int, _ context: GEOSContext) throws(GeometryError) -> (Coordinate, Double) {
-        guard case .polygon(let shape) = index.fences[position].shape else { return (Coordinate(latitude: 0, longitude: 0), 0) }
-        let circle = try PreparedPolygon(shape, name: index.fences[position].identifier, context: context).minimumBoundingCircle()
+    private static func boundingCircle(_ index: GeofenceIndex, _ position: Int, _ context: GEOSContext)
+        throws(GeometryError) -> (Coordinate, Double)
+    {
+        guard case .polygon(let shape) = index.fences[position].shape else {
+            return (Coordinate(latitude: 0, longitude: 0), 0)
+        }
+        let circle = try PreparedPolygon(shape, name: index.fences[position].identifier, context: context)
+            .minimumBoundingCircle()
         return (circle.center, circle.radiusMeters)
     }
 
@@ -79,12 +86,15 @@ public final class GeofenceManager {
 
     /// The OS region a fence registers (its circle, or its polygon's bounding circle).
     public func region(for position: Int) -> MonitoredRegion {
-        MonitoredRegion(identifier: index.fences[position].identifier, center: circles[position].center,
-                        radiusMeters: circles[position].radiusMeters)
+        MonitoredRegion(
+            identifier: index.fences[position].identifier, center: circles[position].center,
+            radiusMeters: circles[position].radiusMeters)
     }
 
     /// Re-ranks when due; returns the regions to add and the identifiers to remove.
-    public func rerank(at position: Coordinate, time: SimInstant, force: Bool = false, reserve: Int = 0) -> (add: [MonitoredRegion], remove: [String]) {
+    public func rerank(at position: Coordinate, time: SimInstant, force: Bool = false, reserve: Int = 0) -> (
+        add: [MonitoredRegion], remove: [String]
+    ) {
         if !force, let last = lastRank, time.seconds(since: last.time) < configuration.rerankIntervalSeconds {
             return ([], [])
         }
@@ -96,7 +106,10 @@ public final class GeofenceManager {
         }
         nearby.sort { ($0.distance, $0.position) < ($1.distance, $1.position) }
         let limit = max(0, configuration.maximumRegisteredFences - reserve)
-        let wanted = Dictionary(uniqueKeysWithValues: nearby.prefix(limit).map { (index.fences[$0.position].identifier, region(for: $0.position)) })
+        let wanted = Dictionary(
+            uniqueKeysWithValues: nearby.prefix(limit).map {
+                (index.fences[$0.position].identifier, region(for: $0.position))
+            })
         let remove = registered.keys.filter { wanted[$0] == nil }.sorted()
         for identifier in remove {
             // The OS will not report an exit for a region it no longer monitors: forget the

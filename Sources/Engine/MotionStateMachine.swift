@@ -98,7 +98,12 @@ public struct MotionStateMachine: Sendable {
             // The first fix after starting: leave the stationary region around it.
             let isFirst = lastFix == nil
             lastFix = fix
-            return isFirst ? [.stopGPS, .monitorStationaryRegion(center: Self.position(fix), radiusMeters: configuration.stationaryRadiusMeters)] : []
+            return isFirst
+                ? [
+                    .stopGPS,
+                    .monitorStationaryRegion(
+                        center: Self.position(fix), radiusMeters: configuration.stationaryRadiusMeters),
+                ] : []
         case (.moving, .motionActivityReceived(let sample)):
             guard usesMotionActivity, configuration.stopRule == .stopTimeout else { return [] }
             if isMoving(sample) {
@@ -140,14 +145,19 @@ public struct MotionStateMachine: Sendable {
 
     private func isMoving(_ sample: MotionSample) -> Bool {
         let moving: MotionActivity = [.walking, .running, .cycling, .automotive]
-        return !sample.activity.isDisjoint(with: moving) && sample.confidence.rawValue >= configuration.minimumConfidence.rawValue
+        return !sample.activity.isDisjoint(with: moving)
+            && sample.confidence.rawValue >= configuration.minimumConfidence.rawValue
     }
 
     private mutating func beginStop(at now: SimInstant) -> [Action] {
         guard stopPendingSince == nil else { return [] }
         stopPendingSince = now
         generation += 1
-        return [.schedule(StopTimer(generation: generation), at: now.advanced(byNanoseconds: Int64(configuration.stopTimeoutSeconds * 1e9)))]
+        return [
+            .schedule(
+                StopTimer(generation: generation),
+                at: now.advanced(byNanoseconds: Int64(configuration.stopTimeoutSeconds * 1e9)))
+        ]
     }
 
     private mutating func cancelStop() {
@@ -171,11 +181,15 @@ public struct MotionStateMachine: Sendable {
         generation += 1
         var actions: [Action] = [.stopGPS]
         if let lastFix {
-            actions.append(.monitorStationaryRegion(center: Self.position(lastFix), radiusMeters: configuration.stationaryRadiusMeters))
+            actions.append(
+                .monitorStationaryRegion(
+                    center: Self.position(lastFix), radiusMeters: configuration.stationaryRadiusMeters))
         }
         actions.append(.arrived)
         return actions
     }
 
-    private static func position(_ fix: Fix) -> Coordinate { Coordinate(latitude: fix.latitude, longitude: fix.longitude) }
+    private static func position(_ fix: Fix) -> Coordinate {
+        Coordinate(latitude: fix.latitude, longitude: fix.longitude)
+    }
 }

@@ -1,5 +1,5 @@
-import SimulationCore
 import Geometry
+import SimulationCore
 import Traces
 
 /// The optional smoothing stage after the gate (Transistorsoft v5 `LocationFilter.policy`,
@@ -61,10 +61,15 @@ public struct KalmanSmoother: Sendable {
         let innovationEast = measuredEast - east.position
         let innovationNorth = measuredNorth - north.position
         let sigma = (east.p00 + r).squareRoot()
-        if rejectOutliers, (innovationEast * innovationEast + innovationNorth * innovationNorth).squareRoot() > 3 * sigma * 1.4142 {
+        if rejectOutliers,
+            (innovationEast * innovationEast + innovationNorth * innovationNorth).squareRoot() > 3 * sigma * 1.4142
+        {
             return nil
         }
-        func update(_ axis: inout (position: Double, velocity: Double, p00: Double, p01: Double, p11: Double), _ innovation: Double) {
+        func update(
+            _ axis: inout (position: Double, velocity: Double, p00: Double, p01: Double, p11: Double),
+            _ innovation: Double
+        ) {
             let s = axis.p00 + r
             let k0 = axis.p00 / s
             let k1 = axis.p01 / s
@@ -126,7 +131,7 @@ public struct DistanceFilter: Sendable, Equatable {
 }
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif

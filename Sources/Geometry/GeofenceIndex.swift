@@ -11,6 +11,13 @@ public final class GeofenceIndex {
     private let circleCenters: [Coordinate]
     private let circleRadii: [Double]
     private let boxes: [(minX: Double, minY: Double, maxX: Double, maxY: Double)]
+    // Polygon vertices flattened for the crossing test: fence → range of `ringStarts`
+    // (one entry per ring plus an end), ring → range of `xs`/`ys`. Flat arrays keep the hot
+    // loop free of class accesses and reference counting.
+    private let fenceRings: [Int32]
+    private let ringStarts: [Int32]
+    private let xs: [Double]
+    private let ys: [Double]
     // The grid, stored as compressed rows: cell → range of `cellFences`.
     private let originX: Double
     private let originY: Double
@@ -39,18 +46,43 @@ public final class GeofenceIndex {
                 // Degrees of latitude and longitude the radius spans, with a margin.
                 let latitudeSpan = radius / 111_000 * 1.01
                 let longitudeSpan = latitudeSpan / max(cos(center.latitude * .pi / 180), 1e-6)
-                boxes.append((center.longitude - longitudeSpan, center.latitude - latitudeSpan,
-                              center.longitude + longitudeSpan, center.latitude + latitudeSpan))
+                boxes.append(
+                    (
+                        center.longitude - longitudeSpan, center.latitude - latitudeSpan,
+                        center.longitude + longitudeSpan, center.latitude + latitudeSpan
+                    ))
             case .polygon(let shape):
                 let prepared = try PreparedPolygon(shape, name: fence.identifier, context: context)
                 polygons.append(prepared)
                 centers.append(Coordinate(latitude: 0, longitude: 0))
                 radii.append(0)
-                boxes.append((prepared.bounds.minLongitude, prepared.bounds.minLatitude,
-                              prepared.bounds.maxLongitude, prepared.bounds.maxLatitude))
+                boxes.append(
+                    (
+                        prepared.bounds.minLongitude, prepared.bounds.minLatitude,
+                        prepared.bounds.maxLongitude, prepared.bounds.maxLatitude
+                    ))
             }
         }
         self.polygons = polygons
+        var fenceRings: [Int32] = []
+        var ringStarts: [Int32] = []
+        var xs: [Double] = []
+        var ys: [Double] = []
+        for fence in fences {
+            fenceRings.append(Int32(ringStarts.count))
+            guard case .polygon(let shape) = fence.shape else { continue }
+            for ring in [shape.exterior] + shape.holes {
+                ringStarts.append(Int32(xs.count))
+                xs += ring.map(\.longitude)
+                ys += ring.map(\.latitude)
+            }
+        }
+        fenceRings.append(Int32(ringStarts.count))
+        ringStarts.append(Int32(xs.count))
+        self.fenceRings = fenceRings
+        self.ringStarts = ringStarts
+        self.xs = xs
+        self.ys = ys
         circleCenters = centers
         circleRadii = radii
         self.boxes = boxes.map { (minX: $0.0, minY: $0.1, maxX: $0.2, maxY: $0.3) }
@@ -59,9 +91,9 @@ public final class GeofenceIndex {
         let minY = boxes.map(\.1).min() ?? 0
         let maxX = boxes.map(\.2).max() ?? 0
         let maxY = boxes.map(\.3).max() ?? 0
-        // About as many cells as fences, at most 1024 a side.
+        // About sixteen cells per fence, at most 2048 a side: small cells keep candidates near one.
         let span = max(maxX - minX, maxY - minY, 1e-9)
-        let side = Double(min(1024, max(1, Int(Double(fences.count).squareRoot() * 2))))
+        let side = Double(min(2048, max(1, Int(Double(fences.count).squareRoot() * 4))))
         cellSize = span / side
         originX = minX
         originY = minY
@@ -91,15 +123,21 @@ public final class GeofenceIndex {
     /// - Complexity: O(candidates in the point's cell).
     public func fencesContaining(_ point: Coordinate) throws(GeometryError) -> [Int] {
         var result: [Int] = []
+        try forEachFence(containing: point) { result.append($0) }
+        return result
+    }
+
+    /// Calls `body` with each fence containing `point`, in fence order, without allocating:
+    /// the form for hot loops.
+    public func forEachFence(containing point: Coordinate, _ body: (Int) -> Void) throws(GeometryError) {
         let column = Int(((point.longitude - originX) / cellSize).rounded(.down))
         let row = Int(((point.latitude - originY) / cellSize).rounded(.down))
-        guard column >= 0, row >= 0, column < columns, row < rows else { return result }
+        guard column >= 0, row >= 0, column < columns, row < rows else { return }
         let cell = row * columns + column
         for slot in Int(cellStarts[cell])..<Int(cellStarts[cell + 1]) {
             let index = Int(cellFences[slot])
-            if try contains(index, point) { result.append(index) }
+            if try contains(index, point) { body(index) }
         }
-        return result
     }
 
     /// Whether fence `index` contains `point` (circles: within the radius; polygons: GEOS
@@ -109,45 +147,59 @@ public final class GeofenceIndex {
         guard point.longitude >= box.minX, point.longitude <= box.maxX, point.latitude >= box.minY,
             point.latitude <= box.maxY
         else { return false }
-        guard let polygon = polygons[index] else {
+        if fenceRings[index] == fenceRings[index + 1] {
             return Geodesy.distanceMeters(circleCenters[index], point) <= circleRadii[index]
         }
-        if let answer = Self.evenOdd(point, polygon.shape) { return answer }
+        if let answer = evenOdd(point, fence: index) { return answer }
         geosFallbacks += 1
+        guard let polygon = polygons[index] else { return false }
         return try polygon.contains(point)
     }
 
-    /// Even-odd crossing test over every ring, or `nil` when the point is close enough to an
-    /// edge or a crossing that floating point could decide it wrongly.
-    static func evenOdd(_ point: Coordinate, _ shape: PolygonShape) -> Bool? {
-        var inside = false
+    /// Even-odd crossing test over every ring of fence `fence`, or `nil` when the point is
+    /// close enough to an edge or a crossing that floating point could decide it wrongly.
+    private func evenOdd(_ point: Coordinate, fence: Int) -> Bool? {
         let x = point.longitude
         let y = point.latitude
-        for ring in [shape.exterior] + shape.holes {
-            guard var previous = ring.last else { continue }
-            for current in ring {
-                let (ax, ay, bx, by) = (previous.longitude, previous.latitude, current.longitude, current.latitude)
-                previous = current
-                let scale = abs(bx - ax) + abs(by - ay) + abs(x - ax) + abs(y - ay)
-                let cross = (bx - ax) * (y - ay) - (by - ay) * (x - ax)
-                let withinSegment = x >= min(ax, bx) - 1e-9 && x <= max(ax, bx) + 1e-9
-                    && y >= min(ay, by) - 1e-9 && y <= max(ay, by) + 1e-9
-                if withinSegment && abs(cross) <= 1e-12 * scale * scale { return nil }
-                if (ay > y) != (by > y) {
-                    let crossingX = ax + (bx - ax) * (y - ay) / (by - ay)
-                    if abs(crossingX - x) <= 1e-12 * scale { return nil }
-                    if x < crossingX { inside.toggle() }
-                } else if abs(ay - y) <= 1e-12 * scale || abs(by - y) <= 1e-12 * scale {
-                    if withinSegment { return nil }
+        var inside = false
+        return xs.withUnsafeBufferPointer { xs in
+            ys.withUnsafeBufferPointer { ys in
+                for ring in Int(fenceRings[fence])..<Int(fenceRings[fence + 1]) {
+                    let first = Int(ringStarts[ring])
+                    let end = Int(ringStarts[ring + 1])
+                    guard end > first else { continue }
+                    var (ax, ay) = (xs[end - 1], ys[end - 1])
+                    for vertex in first..<end {
+                        let (bx, by) = (xs[vertex], ys[vertex])
+                        defer { (ax, ay) = (bx, by) }
+                        let scale = abs(bx - ax) + abs(by - ay) + abs(x - ax) + abs(y - ay)
+                        let straddles = (ay > y) != (by > y)
+                        // Far from the edge's box on either axis: only the crossing matters.
+                        let withinSegment =
+                            x >= min(ax, bx) - 1e-9 && x <= max(ax, bx) + 1e-9
+                            && y >= min(ay, by) - 1e-9 && y <= max(ay, by) + 1e-9
+                        if withinSegment {
+                            let cross = (bx - ax) * (y - ay) - (by - ay) * (x - ax)
+                            if abs(cross) <= 1e-12 * scale * scale { return nil }
+                            if !straddles && (abs(ay - y) <= 1e-12 * scale || abs(by - y) <= 1e-12 * scale) {
+                                return nil
+                            }
+                        }
+                        if straddles {
+                            let crossingX = ax + (bx - ax) * (y - ay) / (by - ay)
+                            if abs(crossingX - x) <= 1e-12 * scale { return nil }
+                            if x < crossingX { inside.toggle() }
+                        }
+                    }
                 }
+                return inside
             }
         }
-        return inside
     }
 }
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif

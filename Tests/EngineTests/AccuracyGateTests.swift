@@ -24,7 +24,9 @@ struct AccuracyGateTests {
     @Test("accuracy: 100 m passes, anything worse is lowAccuracy; negative and NaN are invalid")
     func accuracyBoundary() {
         var gate = gate()
-        #expect(gate.evaluate(fix(0, accuracy: .meters(100)), deliveredAt: EngineHarness.time(0)) == .accept(fix(0, accuracy: .meters(100)), held: nil))
+        #expect(
+            gate.evaluate(fix(0, accuracy: .meters(100)), deliveredAt: EngineHarness.time(0))
+                == .accept(fix(0, accuracy: .meters(100)), held: nil))
         #expect(gate.evaluate(fix(1, accuracy: .meters(100.01)), deliveredAt: EngineHarness.time(1)) == .reject(.lowAccuracy))
         #expect(gate.evaluate(fix(2, accuracy: .meters(-1)), deliveredAt: EngineHarness.time(2)) == .reject(.invalidAccuracy))
         #expect(gate.evaluate(fix(3, accuracy: .meters(.nan)), deliveredAt: EngineHarness.time(3)) == .reject(.invalidAccuracy))
@@ -36,7 +38,8 @@ struct AccuracyGateTests {
     func impliedSpeedBoundary() {
         var gate = gate()
         _ = gate.evaluate(fix(0), deliveredAt: EngineHarness.time(0))
-        if case .accept = gate.evaluate(fix(10, north: 599), deliveredAt: EngineHarness.time(10)) {} else {
+        if case .accept = gate.evaluate(fix(10, north: 599), deliveredAt: EngineHarness.time(10)) {
+        } else {
             Issue.record("59.9 m/s should pass")
         }
         #expect(gate.evaluate(fix(11, north: 599 + 61), deliveredAt: EngineHarness.time(11)) == .reject(.impliedSpeed))
@@ -45,7 +48,8 @@ struct AccuracyGateTests {
     @Test("age: 15 s old at delivery passes, 15.5 s is stale")
     func staleBoundary() {
         var gate = gate()
-        if case .accept = gate.evaluate(fix(0), deliveredAt: EngineHarness.time(15)) {} else {
+        if case .accept = gate.evaluate(fix(0), deliveredAt: EngineHarness.time(15)) {
+        } else {
             Issue.record("15 s should pass")
         }
         #expect(gate.evaluate(fix(1), deliveredAt: EngineHarness.time(16.5)) == .reject(.stale))

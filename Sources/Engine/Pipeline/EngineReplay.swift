@@ -51,8 +51,11 @@ public struct EngineReplay {
     public mutating func run(_ trace: Trace, script: [ScriptedEvent] = []) {
         let fixes = trace.fixes
         let samples = trace.motionSamples
-        let scripted = script.enumerated().sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }.map(\.element)
-        guard let first = [fixes.first?.timestamp, samples.first?.timestamp, scripted.first?.time].compactMap({ $0 }).min()
+        let scripted = script.enumerated().sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }.map(
+            \.element)
+        guard
+            let first = [fixes.first?.timestamp, samples.first?.timestamp, scripted.first?.time].compactMap({ $0 })
+                .min()
         else { return }
         if !scripted.contains(where: { $0.event == .userLaunchedApp }) { send(.userLaunchedApp, at: first) }
         var engineStarted = false
@@ -76,7 +79,9 @@ public struct EngineReplay {
             var next = SimInstant(nanosecondsSinceEpoch: .max)
             if scriptIndex < scripted.count { next = scripted[scriptIndex].time }
             if let timer = timers.first, timer.time < next { next = timer.time }
-            if sampleIndex < samples.count, samples[sampleIndex].timestamp < next { next = samples[sampleIndex].timestamp }
+            if sampleIndex < samples.count, samples[sampleIndex].timestamp < next {
+                next = samples[sampleIndex].timestamp
+            }
             if fixIndex < fixes.count, fixes[fixIndex].timestamp < next { next = fixes[fixIndex].timestamp }
             if next.nanosecondsSinceEpoch == .max { break }
             now = next

@@ -104,6 +104,6 @@ public struct Recorder: Sendable {
     }
 
     private static func slot(_ reason: RejectionReason) -> Int {
-        RejectionReason.allCases.firstIndex(of: reason)!
+        RejectionReason.allCases.firstIndex(of: reason) ?? 0
     }
 }

@@ -86,7 +86,8 @@ public final class TrackingEngine {
         motion = MotionStateMachine(
             configuration: configuration.motion, usesMotionActivity: configuration.requestsMotionActivity)
         geofences =
-            fences.isEmpty ? nil : try GeofenceManager(fences: fences, configuration: configuration.geofencing, context: context)
+            fences.isEmpty
+            ? nil : try GeofenceManager(fences: fences, configuration: configuration.geofencing, context: context)
         recorder = Recorder(expectedFixCount: expectedFixCount)
     }
 
@@ -117,7 +118,9 @@ public final class TrackingEngine {
             apply(motion.handle(.motionActivityReceived(sample), at: now), at: now, into: &requests)
         case .regionEvent(let identifier, let crossing):
             if identifier == Self.stationaryRegionIdentifier {
-                if crossing == .exit { apply(motion.handle(.stationaryRegionExited, at: now), at: now, into: &requests) }
+                if crossing == .exit {
+                    apply(motion.handle(.stationaryRegionExited, at: now), at: now, into: &requests)
+                }
             } else if let geofences {
                 for event in geofences.regionEvent(identifier, crossing, at: now) { recorder.geofence(event) }
             }
@@ -214,7 +217,8 @@ public final class TrackingEngine {
 
     // MARK: Motion actions become device requests
 
-    private func apply(_ actions: [MotionStateMachine.Action], at now: SimInstant, into requests: inout [EngineRequest]) {
+    private func apply(_ actions: [MotionStateMachine.Action], at now: SimInstant, into requests: inout [EngineRequest])
+    {
         for action in actions {
             switch action {
             case .startGPS:
@@ -224,7 +228,8 @@ public final class TrackingEngine {
                 recorder.gpsStopped(at: now)
                 requests.append(.device(.appStoppedLocationUpdates))
             case .monitorStationaryRegion(let center, let radius):
-                let region = MonitoredRegion(identifier: Self.stationaryRegionIdentifier, center: center, radiusMeters: radius)
+                let region = MonitoredRegion(
+                    identifier: Self.stationaryRegionIdentifier, center: center, radiusMeters: radius)
                 requests.append(.device(.appStartedMonitoring(region)))
             case .removeStationaryRegion:
                 requests.append(.device(.appStoppedMonitoring(identifier: Self.stationaryRegionIdentifier)))

@@ -9,6 +9,7 @@ public enum GeometryError: Error, Sendable, Equatable, CustomStringConvertible {
     /// GEOS reported an error.
     case geos(String)
 
+    /// The message the CLI prints.
     public var description: String {
         switch self {
         case .invalidPolygon(let name, let reason): "geofence '\(name)': invalid polygon: \(reason)"

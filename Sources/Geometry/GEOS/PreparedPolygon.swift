@@ -46,7 +46,9 @@ public final class PreparedPolygon {
             for (index, point) in closed.enumerated() {
                 GEOSCoordSeq_setXY_r(handle, sequence, UInt32(index), point.longitude, point.latitude)
             }
-            guard let ring = GEOSGeom_createLinearRing_r(handle, sequence) else { throw GeometryError.geos(context.takeError()) }
+            guard let ring = GEOSGeom_createLinearRing_r(handle, sequence) else {
+                throw GeometryError.geos(context.takeError())
+            }
             return ring
         }
         let shell = try ring(shape.exterior)
@@ -65,10 +67,11 @@ public final class PreparedPolygon {
         }
         guard let polygon else { throw GeometryError.geos(context.takeError()) }
         if GEOSisValid_r(handle, polygon) != 1 {
-            let reason = GEOSisValidReason_r(handle, polygon).map { pointer -> String in
-                defer { GEOSFree_r(handle, pointer) }
-                return String(cString: pointer)
-            } ?? "invalid"
+            let reason =
+                GEOSisValidReason_r(handle, polygon).map { pointer -> String in
+                    defer { GEOSFree_r(handle, pointer) }
+                    return String(cString: pointer)
+                } ?? "invalid"
             GEOSGeom_destroy_r(handle, polygon)
             throw GeometryError.invalidPolygon(name: name, reason: reason)
         }
@@ -109,7 +112,9 @@ public final class PreparedPolygon {
         }
         var x = 0.0
         var y = 0.0
-        guard let centerGeometry, GEOSGeomGetX_r(handle, centerGeometry, &x) == 1, GEOSGeomGetY_r(handle, centerGeometry, &y) == 1 else {
+        guard let centerGeometry, GEOSGeomGetX_r(handle, centerGeometry, &x) == 1,
+            GEOSGeomGetY_r(handle, centerGeometry, &y) == 1
+        else {
             throw GeometryError.geos(context.takeError())
         }
         let center = Coordinate(latitude: y, longitude: x)

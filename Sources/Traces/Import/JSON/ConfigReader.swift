@@ -38,7 +38,8 @@ public struct ConfigReader: Sendable {
     }
 
     /// The array under `key`, or empty when the key is absent.
-    public func optionalArray(_ members: [String: ConfigJSONNode], _ key: String, _ path: String) throws(TraceFormatError)
+    public func optionalArray(_ members: [String: ConfigJSONNode], _ key: String, _ path: String)
+        throws(TraceFormatError)
         -> [ConfigJSONNode]
     {
         guard let node = members[key] else { return [] }
@@ -69,7 +70,8 @@ public struct ConfigReader: Sendable {
     }
 
     /// One of a fixed set of tokens.
-    public func token<T>(_ node: ConfigJSONNode, _ path: String, _ choices: [(String, T)]) throws(TraceFormatError) -> T {
+    public func token<T>(_ node: ConfigJSONNode, _ path: String, _ choices: [(String, T)]) throws(TraceFormatError) -> T
+    {
         let text = try string(node, path)
         guard let match = choices.first(where: { $0.0 == text }) else {
             throw fail(node, path, "'\(text)' is not one of: \(choices.map(\.0).joined(separator: ", "))")

@@ -1,0 +1,44 @@
+import Device
+import Engine
+import Geometry
+import SimulationCore
+import Testing
+import Traces
+
+/// What the permission level costs the engine on the same drive: the reference is Always.
+@Suite("Permission levels seen by the engine")
+struct PermissionCostTests {
+    /// Five fences on the drive's route, 1.5 km apart.
+    private let fences = (1...5).map { index in
+        Geofence(
+            identifier: "stop-\(index)",
+            shape: .circle(
+                center: Geodesy.destination(from: EngineHarness.origin, bearingDegrees: 0, distanceMeters: Double(index) * 1500),
+                radiusMeters: 100))
+    }
+
+    private func run(_ status: AuthorizationStatus, lockAt seconds: Double?) throws -> TrackingEngine {
+        var configuration = Device.Configuration()
+        configuration.authorization.storedStatus = status
+        configuration.authorization.motionStatus = .authorized
+        let script = seconds.map { [EngineReplay.ScriptedEvent(time: EngineHarness.time($0), event: .screenLocked)] } ?? []
+        return try EngineHarness.replay(
+            EngineHarness.drive(stillBefore: 60, driving: 600, speed: 15, stillAfter: 0),
+            device: Device(configuration: configuration), fences: fences, script: script
+        ).engine
+    }
+
+    @Test("When-In-Use with the screen locked: fixes stop 70 s after the lock and later fences never fire")
+    func whenInUseLocked() throws {
+        let always = try run(.authorizedAlways, lockAt: 30)
+        let whenInUse = try run(.authorizedWhenInUse, lockAt: 30)
+        let enteredAlways = always.recorder.geofenceEvents.filter { $0.action == .enter }.map(\.identifier)
+        let enteredWhenInUse = whenInUse.recorder.geofenceEvents.filter { $0.action == .enter }.map(\.identifier)
+        #expect(enteredAlways == fences.map(\.identifier), "\(enteredAlways)")
+        #expect(enteredWhenInUse.count < enteredAlways.count, "\(enteredWhenInUse)")
+        let lastWhenInUse = try #require(whenInUse.recorder.recordedFixes.last)
+        #expect(EngineHarness.seconds(lastWhenInUse.timestamp) <= 100, "locked at 30 s, cut off at 100 s")
+        #expect(always.recorder.recordedFixes.count > whenInUse.recorder.recordedFixes.count * 3)
+        #expect(always.odometerMeters > 8000 && whenInUse.odometerMeters < 1000)
+    }
+}
