@@ -29,7 +29,7 @@ let package = Package(
         .target(name: "Geometry", dependencies: ["SimulationCore", "CGEOS"]),
         .target(name: "Device", dependencies: ["SimulationCore", "Traces", "Geometry"]),
         .target(name: "Permissions", dependencies: ["Device", "SimulationCore", "Traces"]),
-        .target(name: "Engine", dependencies: ["SimulationCore", "Traces", "Geometry", "Device", "Permissions"]),
+        .target(name: "Engine", dependencies: ["SimulationCore", "Traces", "Geometry", "Device"]),
         .target(name: "TraceSimCLI", dependencies: ["Traces", "SimulationCore", "Device", "Permissions"]),
         .executableTarget(name: "tracesim", dependencies: ["TraceSimCLI"]),
         .executableTarget(

@@ -1,4 +1,5 @@
 import Engine
+import Foundation
 import Geometry
 import Testing
 import Traces
@@ -132,4 +133,15 @@ struct GeofenceLoaderTests {
             "\(error)".hasPrefix("geofence 'bowtie': invalid polygon")
         }
     }
+}
+
+/// The example the README points to must keep loading.
+@Test("the documented example fence file loads and validates")
+func documentedExample() throws {
+    let path = EngineHarness.tracesFolder.replacingOccurrences(of: "/Traces", with: "/Documentation/Examples/fences.geojson")
+    let bytes = try Array(Data(contentsOf: URL(fileURLWithPath: path)))
+    let fences = try GeofenceLoader.load(bytes, file: "fences.geojson")
+    #expect(fences.map(\.identifier) == ["customer-17", "depot"])
+    let engine = try TrackingEngine(fences: fences, context: GEOSContext())
+    #expect(engine.registeredGeofenceIdentifiers.isEmpty, "nothing is registered before the first fix")
 }
