@@ -30,7 +30,7 @@ let package = Package(
         .target(name: "Device", dependencies: ["SimulationCore", "Traces", "Geometry"]),
         .target(name: "Permissions", dependencies: ["Device", "SimulationCore", "Traces"]),
         .target(name: "Engine", dependencies: ["SimulationCore", "Traces", "Geometry", "Device"]),
-        .target(name: "TraceSimCLI", dependencies: ["Traces", "SimulationCore", "Device", "Permissions"]),
+        .target(name: "TraceSimCLI", dependencies: ["Traces", "SimulationCore", "Device", "Permissions", "Geometry", "Engine"]),
         .executableTarget(name: "tracesim", dependencies: ["TraceSimCLI"]),
         .executableTarget(
             name: "geofence-throughput", dependencies: ["Geometry", "SimulationCore"],

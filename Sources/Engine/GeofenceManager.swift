@@ -7,7 +7,12 @@ import Traces
 public struct GeofenceEvent: Sendable, Equatable {
     /// What happened.
     public enum Action: String, Sendable {
-        case enter = "ENTER", exit = "EXIT", dwell = "DWELL"
+        /// The device came inside (Transistorsoft's `ENTER`).
+        case enter
+        /// The device left.
+        case exit
+        /// The device stayed inside for the loitering delay.
+        case dwell
     }
 
     /// The fence.

@@ -5,8 +5,9 @@ public enum TraceSimCommandLine {
 
     static let overview = """
         OVERVIEW: Replay recorded GPS traces through a simulated iPhone and see what each
-        location permission level costs. This release reads and converts traces and
-        encodes the simulated iPhone's rules.
+        location permission level costs. This release reads and converts traces, encodes the
+        simulated iPhone's rules, runs the SDK permission flows, and replays a trace through
+        the tracking engine.
 
         USAGE: tracesim <command> [<arguments>] [--help]
 
@@ -17,6 +18,8 @@ public enum TraceSimCommandLine {
           rules                   List the simulated iPhone's iOS rules and parameters with sources.
           permissions             Run a simulated person through an SDK's permission flow, or compare
                                   the four SDK layers on a person or a whole population.
+          track                   Replay a trace through the simulated iPhone and the tracking engine:
+                                  what was collected, rejected, and when GPS was on.
           help <command>          Show a command's help.
 
         OPTIONS:
@@ -27,7 +30,7 @@ public enum TraceSimCommandLine {
         """
 
     private static let commandNames = [
-        InspectCommand.name, ConvertCommand.name, RulesCommand.name, PermissionsCommand.name,
+        InspectCommand.name, ConvertCommand.name, RulesCommand.name, PermissionsCommand.name, TrackCommand.name,
     ]
 
     private static func help(for command: String) -> String? {
@@ -36,6 +39,7 @@ public enum TraceSimCommandLine {
         case ConvertCommand.name: ConvertCommand.help
         case RulesCommand.name: RulesCommand.help
         case PermissionsCommand.name: PermissionsCommand.help
+        case TrackCommand.name: TrackCommand.help
         default: nil
         }
     }
@@ -46,6 +50,7 @@ public enum TraceSimCommandLine {
         case ConvertCommand.name: return try ConvertCommand.run(arguments, console: console)
         case RulesCommand.name: return try RulesCommand.run(arguments, console: console)
         case PermissionsCommand.name: return try PermissionsCommand.run(arguments, console: console)
+        case TrackCommand.name: return try TrackCommand.run(arguments, console: console)
         default: throw unknownCommand(command)
         }
     }

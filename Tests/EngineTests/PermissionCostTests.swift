@@ -40,5 +40,10 @@ struct PermissionCostTests {
         #expect(EngineHarness.seconds(lastWhenInUse.timestamp) <= 100, "locked at 30 s, cut off at 100 s")
         #expect(always.recorder.recordedFixes.count > whenInUse.recorder.recordedFixes.count * 3)
         #expect(always.odometerMeters > 8000 && whenInUse.odometerMeters < 1000)
+        // The battery proxy counts what the phone ran: When-In-Use stops at the cutoff.
+        let end = EngineHarness.time(659)
+        #expect(whenInUse.recorder.gpsOnSeconds(closingAt: end) <= 101)
+        // Always: off while parked for the first minute, on from the departure (60 s + latency) to the end.
+        #expect(always.recorder.gpsOnSeconds(closingAt: end) > 585)
     }
 }

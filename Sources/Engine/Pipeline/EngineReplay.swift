@@ -31,6 +31,7 @@ public struct EngineReplay {
     private var timers: [(time: SimInstant, sequence: Int, timer: Timer)] = []
     private var timerSequence = 0
     private var requests: [EngineRequest] = []
+    private var wasUpdatingLocation = false
 
     private enum Timer {
         case device(DeviceTimer)
@@ -74,11 +75,15 @@ public struct EngineReplay {
         var sampleIndex = 0
         var scriptIndex = 0
         var now = first
+        // Nothing is known after the last recorded or scripted instant, so timers due later
+        // (a stop timeout after the trace ends) do not fire.
+        let last =
+            [fixes.last?.timestamp, samples.last?.timestamp, scripted.last?.time].compactMap { $0 }.max() ?? first
         while true {
             // Ties: the script, then timers, then motion, then fixes.
             var next = SimInstant(nanosecondsSinceEpoch: .max)
             if scriptIndex < scripted.count { next = scripted[scriptIndex].time }
-            if let timer = timers.first, timer.time < next { next = timer.time }
+            if let timer = timers.first, timer.time < next, timer.time <= last { next = timer.time }
             if sampleIndex < samples.count, samples[sampleIndex].timestamp < next {
                 next = samples[sampleIndex].timestamp
             }
@@ -110,6 +115,11 @@ public struct EngineReplay {
 
     private mutating func send(_ event: DeviceEvent, at now: SimInstant) {
         let actions = device.handle(event, at: now)
+        let running = isReceiverRunning(at: now)
+        if running != wasUpdatingLocation {
+            wasUpdatingLocation = running
+            engine.deviceLocationUpdatesChanged(running: running, at: now)
+        }
         for action in actions {
             if keepsDeviceLog { deviceLog.append((now, action)) }
             if case .schedule(let timer, let due) = action {
@@ -129,6 +139,18 @@ public struct EngineReplay {
             case .device(let event): send(event, at: now)
             case .schedule(let timer, let due): schedule(.engine(timer), at: due)
             }
+        }
+    }
+
+    /// Whether the phone actually runs GPS for the app: updates requested, and permission to
+    /// use them now. A request waiting on notDetermined, or a When-In-Use app past its cutoff,
+    /// costs no battery.
+    private func isReceiverRunning(at now: SimInstant) -> Bool {
+        guard device.isUpdatingLocation, device.authorization.state.isLocationServicesEnabled else { return false }
+        switch device.authorization.state.status {
+        case .authorizedAlways: return true
+        case .authorizedWhenInUse: return device.isInUse(at: now)
+        default: return false
         }
     }
 

@@ -127,19 +127,13 @@ public final class TrackingEngine {
         case .motionAuthorizationChanged(let status):
             // Without motion permission the machine falls back to speed and the stationary region.
             motion.usesMotionActivity = configuration.requestsMotionActivity && status == .authorized
-        case .appTerminated:
-            // The process is gone and with it the updates; the OS keeps the regions.
-            recorder.gpsStopped(at: now)
         case .appLaunched:
             // A relaunch restores what the SDK was doing; the first launch is `start`'s job.
             guard isStarted else { return }
             if configuration.requestsMotionActivity { requests.append(.device(.appStartedMotionUpdates)) }
             if wantsGPS {
-                recorder.gpsStarted(at: now)
                 requests.append(.device(.appStartedLocationUpdates(configuration.locationOptions)))
             }
-        case .locationUpdatesFailed, .locationUpdatesPaused:
-            recorder.gpsStopped(at: now)
         default:
             break
         }
@@ -150,6 +144,13 @@ public final class TrackingEngine {
         switch timer {
         case .stop(let stop): apply(motion.handle(.stopTimerFired(stop), at: now), at: now, into: &requests)
         }
+    }
+
+    /// The replay's measurement hook: whether the device's location updates actually run.
+    /// GPS-on time is what the phone did, not what the engine asked for (a request under
+    /// notDetermined, a terminated app or a When-In-Use cutoff keeps the receiver off).
+    public func deviceLocationUpdatesChanged(running: Bool, at now: SimInstant) {
+        if running { recorder.gpsStarted(at: now) } else { recorder.gpsStopped(at: now) }
     }
 
     /// Closes open spans at the end of the replay.
@@ -225,7 +226,6 @@ public final class TrackingEngine {
                 startGPS(at: now, into: &requests)
             case .stopGPS:
                 wantsGPS = false
-                recorder.gpsStopped(at: now)
                 requests.append(.device(.appStoppedLocationUpdates))
             case .monitorStationaryRegion(let center, let radius):
                 let region = MonitoredRegion(
@@ -245,7 +245,6 @@ public final class TrackingEngine {
 
     private func startGPS(at now: SimInstant, into requests: inout [EngineRequest]) {
         wantsGPS = true
-        recorder.gpsStarted(at: now)
         requests.append(.device(.appStartedLocationUpdates(configuration.locationOptions)))
     }
 }
