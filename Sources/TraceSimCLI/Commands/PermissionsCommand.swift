@@ -68,18 +68,19 @@ enum PermissionsCommand {
         }
         options.force = parsed.flag("force")
 
-        let setup: DeviceSetup
-        switch load(parsed.value("device"), console, DeviceSetup.parse) {
-        case .failure(let code): return code
-        case .success(let value): setup = value ?? DeviceSetup()
+        var setup = DeviceSetup()
+        if let devicePath = parsed.value("device") {
+            switch ConfigFiles.load(devicePath, console, DeviceSetup.parse) {
+            case .failed(let code): return code
+            case .loaded(let value): setup = value
+            }
         }
 
         if parsed.flag("compare") {
             if let populationPath = parsed.value("population") {
-                switch load(populationPath, console, Population.parse) {
-                case .failure(let code): return code
-                case .success(let population):
-                    guard let population else { return .failure }
+                switch ConfigFiles.load(populationPath, console, Population.parse) {
+                case .failed(let code): return code
+                case .loaded(let population):
                     let rows = PermissionLayer.allCases.map {
                         ($0, $0.share(of: population, setup: setup, options: options))
                     }
@@ -90,10 +91,9 @@ enum PermissionsCommand {
             guard let userPath = parsed.value("user") else {
                 throw UsageError("--compare needs --user or --population", command: name)
             }
-            switch load(userPath, console, UserScript.parse) {
-            case .failure(let code): return code
-            case .success(let script):
-                guard let script else { return .failure }
+            switch ConfigFiles.load(userPath, console, UserScript.parse) {
+            case .failed(let code): return code
+            case .loaded(let script):
                 let runs = PermissionLayer.allCases.map {
                     $0.run(setup: setup, user: script.user, lifecycle: script.lifecycle, options: options)
                 }
@@ -111,35 +111,12 @@ enum PermissionsCommand {
         guard let userPath = parsed.value("user") else {
             throw UsageError("permissions needs --user USER.json", command: name)
         }
-        switch load(userPath, console, UserScript.parse) {
-        case .failure(let code): return code
-        case .success(let script):
-            guard let script else { return .failure }
+        switch ConfigFiles.load(userPath, console, UserScript.parse) {
+        case .failed(let code): return code
+        case .loaded(let script):
             let run = layer.run(setup: setup, user: script.user, lifecycle: script.lifecycle, options: options)
             console.print(format == "json" ? PermissionsReport.json(run).rendered : PermissionsReport.text(run))
             return .success
-        }
-    }
-
-    private enum Loaded<Value> {
-        case success(Value?)
-        case failure(ExitCode)
-    }
-
-    /// Reads and parses a JSON file; `nil` path gives `nil`. Errors are printed here.
-    private static func load<Value>(
-        _ path: String?, _ console: Console, _ parse: ([UInt8], String) throws(TraceFormatError) -> Value
-    ) -> Loaded<Value> {
-        guard let path else { return .success(nil) }
-        guard let data = FileManager.default.contents(atPath: path) else {
-            console.warn("error: \(path): no such file or not readable")
-            return .failure(.noInput)
-        }
-        do {
-            return .success(try parse(Array(data), path))
-        } catch {
-            console.warn("error: \(error)")
-            return .failure(.dataError)
         }
     }
 }
