@@ -25,9 +25,15 @@ public final class GeofenceIndex {
     private let columns: Int
     private let rows: Int
     private let cellStarts: [Int32]
-    private let cellFences: [Int32]
+    private let cellEntries: [CellEntry]
+    private let cellEdges: [Double]
     /// How many answers GEOS gave (points too close to an edge for the fast test).
     public private(set) var geosFallbacks = 0
+    /// How many cell lookups fell back to the whole-polygon test (the point too close to a
+    /// cell edge's line, or to the segment towards the cell's centre).
+    public private(set) var cellFallbacks = 0
+    /// How many cell lookups the cell's own edges decided.
+    public private(set) var cellDecisions = 0
 
     /// Indexes fences; polygons are validated and prepared with `context`.
     /// - Throws: `GeometryError` naming the first invalid fence.
@@ -93,30 +99,105 @@ public final class GeofenceIndex {
         let maxY = boxes.map(\.3).max() ?? 0
         // About sixteen cells per fence, at most 2048 a side: small cells keep candidates near one.
         let span = max(maxX - minX, maxY - minY, 1e-9)
-        let side = Double(min(2048, max(1, Int(Double(fences.count).squareRoot() * 4))))
+        let side = Double(min(2048, max(1, Int(Double(fences.count).squareRoot() * 8))))
         cellSize = span / side
         originX = minX
         originY = minY
         columns = Int(((maxX - minX) / cellSize).rounded(.down)) + 1
         rows = Int(((maxY - minY) / cellSize).rounded(.down)) + 1
-        var buckets = [[Int32]](repeating: [], count: columns * rows)
+        // Each cell lists the fences that may contain its points, classified once here so
+        // most queries need no crossing test: a polygon cell with no edge near it is wholly
+        // inside (listed) or wholly outside (not listed); a cell crossed by edges keeps those
+        // edges and whether its centre is inside.
+        var buckets = [[CellEntry]](repeating: [], count: columns * rows)
+        var cellEdges: [Double] = []
         for (index, box) in self.boxes.enumerated() {
             let firstColumn = Int((box.minX - minX) / cellSize)
             let lastColumn = min(columns - 1, Int((box.maxX - minX) / cellSize))
             let firstRow = Int((box.minY - minY) / cellSize)
             let lastRow = min(rows - 1, Int((box.maxY - minY) / cellSize))
             for row in firstRow...lastRow {
-                for column in firstColumn...lastColumn { buckets[row * columns + column].append(Int32(index)) }
+                for column in firstColumn...lastColumn {
+                    let entry = Self.classify(
+                        fence: index, row: row, column: column, originX: minX, originY: minY, cellSize: cellSize,
+                        rings: fenceRings, ringStarts: ringStarts, xs: xs, ys: ys, edges: &cellEdges)
+                    if let entry { buckets[row * columns + column].append(entry) }
+                }
             }
         }
         var starts: [Int32] = [0]
-        var flat: [Int32] = []
+        var flat: [CellEntry] = []
         for bucket in buckets {
             flat += bucket
             starts.append(Int32(flat.count))
         }
         cellStarts = starts
-        cellFences = flat
+        cellEntries = flat
+        self.cellEdges = cellEdges
+    }
+
+    /// What a cell knows about one fence.
+    private struct CellEntry {
+        enum Kind: UInt8 {
+            /// Run the full test (circles, or a centre too close to an edge to classify).
+            case fullTest
+            /// Every point of the cell is inside the polygon.
+            case inside
+            /// Edges cross the cell: count crossings from the point to the cell's centre.
+            case crossed
+        }
+
+        var fence: Int32
+        var kind: Kind
+        var centreInside: Bool
+        /// The cell's edges in `cellEdges`, four numbers each (ax, ay, bx, by).
+        var edgeStart: Int32
+        var edgeCount: Int32
+    }
+
+    private static func classify(
+        fence: Int, row: Int, column: Int, originX: Double, originY: Double, cellSize: Double, rings: [Int32],
+        ringStarts: [Int32], xs: [Double], ys: [Double], edges: inout [Double]
+    ) -> CellEntry? {
+        let firstRing = Int(rings[fence])
+        let endRing = Int(rings[fence + 1])
+        guard endRing > firstRing else {
+            return CellEntry(fence: Int32(fence), kind: .fullTest, centreInside: false, edgeStart: 0, edgeCount: 0)
+        }
+        // The cell, widened far beyond any rounding in locating a point's cell.
+        let margin = cellSize * 1e-6
+        let (x0, x1) = (originX + Double(column) * cellSize - margin, originX + Double(column + 1) * cellSize + margin)
+        let (y0, y1) = (originY + Double(row) * cellSize - margin, originY + Double(row + 1) * cellSize + margin)
+        let start = edges.count
+        for ring in firstRing..<endRing {
+            let first = Int(ringStarts[ring])
+            let end = Int(ringStarts[ring + 1])
+            guard end > first else { continue }
+            var (ax, ay) = (xs[end - 1], ys[end - 1])
+            for vertex in first..<end {
+                let (bx, by) = (xs[vertex], ys[vertex])
+                defer { (ax, ay) = (bx, by) }
+                // A superset of the edges touching the cell is enough: extra edges only cost time.
+                if max(ax, bx) >= x0 && min(ax, bx) <= x1 && max(ay, by) >= y0 && min(ay, by) <= y1 {
+                    edges += [ax, ay, bx, by]
+                }
+            }
+        }
+        let centre = Coordinate(
+            latitude: originY + (Double(row) + 0.5) * cellSize, longitude: originX + (Double(column) + 0.5) * cellSize)
+        guard let centreInside = evenOdd(centre, rings: firstRing..<endRing, ringStarts: ringStarts, xs: xs, ys: ys)
+        else {
+            edges.removeSubrange(start...)
+            return CellEntry(fence: Int32(fence), kind: .fullTest, centreInside: false, edgeStart: 0, edgeCount: 0)
+        }
+        let count = (edges.count - start) / 4
+        if count == 0 {
+            return centreInside
+                ? CellEntry(fence: Int32(fence), kind: .inside, centreInside: true, edgeStart: 0, edgeCount: 0) : nil
+        }
+        return CellEntry(
+            fence: Int32(fence), kind: .crossed, centreInside: centreInside, edgeStart: Int32(start / 4),
+            edgeCount: Int32(count))
     }
 
     /// The indices of the fences that contain `point`, in fence order.
@@ -135,8 +216,52 @@ public final class GeofenceIndex {
         guard column >= 0, row >= 0, column < columns, row < rows else { return }
         let cell = row * columns + column
         for slot in Int(cellStarts[cell])..<Int(cellStarts[cell + 1]) {
-            let index = Int(cellFences[slot])
-            if try contains(index, point) { body(index) }
+            let entry = cellEntries[slot]
+            let index = Int(entry.fence)
+            switch entry.kind {
+            case .inside:
+                body(index)
+            case .crossed:
+                let centre = Coordinate(
+                    latitude: originY + (Double(row) + 0.5) * cellSize,
+                    longitude: originX + (Double(column) + 0.5) * cellSize)
+                if let inside = crossingParity(point, centre, entry) {
+                    cellDecisions += 1
+                    if inside { body(index) }
+                } else {
+                    cellFallbacks += 1
+                    if try contains(index, point) { body(index) }
+                }
+            case .fullTest:
+                if try contains(index, point) { body(index) }
+            }
+        }
+    }
+
+    /// The point's side from the centre's: toggled once per edge the segment between them
+    /// crosses. `nil` when any orientation is too close to zero to trust its sign.
+    private func crossingParity(_ point: Coordinate, _ centre: Coordinate, _ entry: CellEntry) -> Bool? {
+        let (px, py, cx, cy) = (point.longitude, point.latitude, centre.longitude, centre.latitude)
+        let segment = abs(cx - px) + abs(cy - py)
+        var inside = entry.centreInside
+        return cellEdges.withUnsafeBufferPointer { edges in
+            for edge in Int(entry.edgeStart)..<Int(entry.edgeStart + entry.edgeCount) {
+                let (ax, ay, bx, by) = (edges[4 * edge], edges[4 * edge + 1], edges[4 * edge + 2], edges[4 * edge + 3])
+                let length = abs(bx - ax) + abs(by - ay)
+                let reach = length + segment + abs(px - ax) + abs(py - ay)
+                let tolerance = 1e-12 * reach * reach
+                let sideOfPoint = (bx - ax) * (py - ay) - (by - ay) * (px - ax)
+                let sideOfCentre = (bx - ax) * (cy - ay) - (by - ay) * (cx - ax)
+                let sideOfA = (cx - px) * (ay - py) - (cy - py) * (ax - px)
+                let sideOfB = (cx - px) * (by - py) - (cy - py) * (bx - px)
+                if abs(sideOfPoint) <= tolerance || abs(sideOfCentre) <= tolerance || abs(sideOfA) <= tolerance
+                    || abs(sideOfB) <= tolerance
+                {
+                    return nil
+                }
+                if (sideOfPoint > 0) != (sideOfCentre > 0) && (sideOfA > 0) != (sideOfB > 0) { inside.toggle() }
+            }
+            return inside
         }
     }
 
@@ -150,7 +275,8 @@ public final class GeofenceIndex {
         if fenceRings[index] == fenceRings[index + 1] {
             return Geodesy.distanceMeters(circleCenters[index], point) <= circleRadii[index]
         }
-        if let answer = evenOdd(point, fence: index) { return answer }
+        let rings = Int(fenceRings[index])..<Int(fenceRings[index + 1])
+        if let answer = Self.evenOdd(point, rings: rings, ringStarts: ringStarts, xs: xs, ys: ys) { return answer }
         geosFallbacks += 1
         guard let polygon = polygons[index] else { return false }
         return try polygon.contains(point)
@@ -158,13 +284,15 @@ public final class GeofenceIndex {
 
     /// Even-odd crossing test over every ring of fence `fence`, or `nil` when the point is
     /// close enough to an edge or a crossing that floating point could decide it wrongly.
-    private func evenOdd(_ point: Coordinate, fence: Int) -> Bool? {
+    private static func evenOdd(
+        _ point: Coordinate, rings: Range<Int>, ringStarts: [Int32], xs: [Double], ys: [Double]
+    ) -> Bool? {
         let x = point.longitude
         let y = point.latitude
         var inside = false
         return xs.withUnsafeBufferPointer { xs in
             ys.withUnsafeBufferPointer { ys in
-                for ring in Int(fenceRings[fence])..<Int(fenceRings[fence + 1]) {
+                for ring in rings {
                     let first = Int(ringStarts[ring])
                     let end = Int(ringStarts[ring + 1])
                     guard end > first else { continue }

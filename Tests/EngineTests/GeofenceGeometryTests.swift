@@ -87,6 +87,9 @@ struct GeofenceGeometryTests {
         #expect(compared > 20_000)
         // Both answers occur often, so the comparison is not one-sided.
         #expect(insideCount > compared / 5 && insideCount < compared * 4 / 5, "\(insideCount) of \(compared) inside")
+        // The cells' own edges decide most grid lookups, so the comparison tests that path.
+        #expect(index.cellDecisions > compared / 4, "\(index.cellDecisions) cell decisions")
+        #expect(index.cellFallbacks < index.cellDecisions, "\(index.cellFallbacks) cell fallbacks")
         // The fast path decides most points; GEOS only breaks near-edge ties.
         #expect(index.geosFallbacks > 0 && index.geosFallbacks < compared / 2, "\(index.geosFallbacks) fallbacks")
     }
