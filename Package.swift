@@ -30,6 +30,7 @@ let package = Package(
         .target(name: "Device", dependencies: ["SimulationCore", "Traces", "Geometry"]),
         .target(name: "Permissions", dependencies: ["Device", "SimulationCore", "Traces"]),
         .target(name: "Engine", dependencies: ["SimulationCore", "Traces", "Geometry", "Device"]),
+        .target(name: "Scenarios", dependencies: ["SimulationCore", "Traces", "Geometry", "Device", "Permissions", "Engine"]),
         .target(name: "TraceSimCLI", dependencies: ["Traces", "SimulationCore", "Device", "Permissions", "Geometry", "Engine"]),
         .executableTarget(name: "tracesim", dependencies: ["TraceSimCLI"]),
         .executableTarget(
@@ -41,6 +42,7 @@ let package = Package(
         .testTarget(name: "GeometryTests", dependencies: ["Geometry"]),
         .testTarget(name: "DeviceTests", dependencies: ["Device", "Traces", "Geometry", "SimulationCore"]),
         .testTarget(name: "PermissionsTests", dependencies: ["Permissions", "Device", "SimulationCore"]),
+        .testTarget(name: "ScenariosTests", dependencies: ["Scenarios", "Engine", "Device", "Traces", "SimulationCore"]),
         .testTarget(name: "EngineTests", dependencies: ["Engine", "Geometry", "Device", "Traces", "SimulationCore"]),
         .testTarget(
             name: "TracesTests",

@@ -27,6 +27,13 @@ public struct EngineReplay {
     public let engine: TrackingEngine
     /// Every device action, with its time, when `keepsDeviceLog` was set.
     public private(set) var deviceLog: [(time: SimInstant, action: DeviceAction)] = []
+    /// The app's lifecycle as it changed: phase and screen lock, from the replay's start.
+    public private(set) var lifecycleTimeline: [(time: SimInstant, phase: AppPhase, isScreenLocked: Bool)] = []
+    /// When each fix reached the app (standard updates).
+    public private(set) var deliveryTimes: [SimInstant] = []
+    /// The person answering prompts that appear during the replay (the deferred Always
+    /// upgrade, for example); `nil` leaves them on screen.
+    public private(set) var user: SimulatedUser?
     private let keepsDeviceLog: Bool
     private var timers: [(time: SimInstant, sequence: Int, timer: Timer)] = []
     private var timerSequence = 0
@@ -36,29 +43,41 @@ public struct EngineReplay {
     private enum Timer {
         case device(DeviceTimer)
         case engine(EngineTimer)
+        case answer(PromptAnswer)
     }
 
-    /// Prepares a replay.
-    public init(device: Device, engine: TrackingEngine, keepsDeviceLog: Bool = false) {
+    /// Prepares a replay of `device` (fresh, or as a permission flow left it) and `engine`.
+    public init(device: Device, engine: TrackingEngine, user: SimulatedUser? = nil, keepsDeviceLog: Bool = false) {
         self.device = device
         self.engine = engine
+        self.user = user
         self.keepsDeviceLog = keepsDeviceLog
         requests.reserveCapacity(16)
     }
 
-    /// Runs `trace` with `script` (sorted or not; ties keep their order). The app is launched
-    /// and the engine started at the first scripted event or the first fix, whichever is
-    /// earlier, unless the script launches the app itself.
-    public mutating func run(_ trace: Trace, script: [ScriptedEvent] = []) {
-        let fixes = trace.fixes
-        let samples = trace.motionSamples
+    /// Runs `trace` with `script` (sorted or not; ties keep their order), from `start` on
+    /// when given (fixes before it happened before the app tracked). Unless the device already
+    /// runs the app or the script launches it, the app is launched at the first instant. The
+    /// engine starts as soon as the app runs.
+    public mutating func run(_ trace: Trace, script: [ScriptedEvent] = [], from start: SimInstant? = nil) {
+        let fixes = start.map { start in Array(trace.fixes.drop { $0.timestamp < start }) } ?? trace.fixes
+        let samples =
+            start.map { start in Array(trace.motionSamples.drop { $0.timestamp < start }) } ?? trace.motionSamples
         let scripted = script.enumerated().sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }.map(
             \.element)
         guard
-            let first = [fixes.first?.timestamp, samples.first?.timestamp, scripted.first?.time].compactMap({ $0 })
-                .min()
+            let first = [start, fixes.first?.timestamp, samples.first?.timestamp, scripted.first?.time].compactMap({
+                $0
+            })
+            .min()
         else { return }
-        if !scripted.contains(where: { $0.event == .userLaunchedApp }) { send(.userLaunchedApp, at: first) }
+        deliveryTimes.reserveCapacity(fixes.count)
+        lifecycleTimeline.append((first, device.lifecycle.phase, device.lifecycle.isScreenLocked))
+        wasUpdatingLocation = isReceiverRunning(at: first)
+        if wasUpdatingLocation { engine.deviceLocationUpdatesChanged(running: true, at: first) }
+        if !device.lifecycle.phase.isRunning && !scripted.contains(where: { $0.event == .userLaunchedApp }) {
+            send(.userLaunchedApp, at: first)
+        }
         var engineStarted = false
         // The app starts the SDK as soon as its process first runs, before anything else is handled.
         func startEngineIfLaunched(_ replay: inout EngineReplay, at now: SimInstant) {
@@ -97,7 +116,10 @@ public struct EngineReplay {
                 timers.removeFirst()
                 switch timer.timer {
                 case .device(let deviceTimer): send(.timerFired(deviceTimer), at: now)
+                case .answer(let answer): send(.userAnsweredPrompt(answer), at: now)
                 case .engine(let engineTimer):
+                    // App timers do not run in a suspended or terminated process.
+                    guard device.lifecycle.phase.isRunning else { break }
                     engine.timerFired(engineTimer, at: now, into: &requests)
                     flushRequests(at: now)
                 }
@@ -120,11 +142,26 @@ public struct EngineReplay {
             wasUpdatingLocation = running
             engine.deviceLocationUpdatesChanged(running: running, at: now)
         }
+        let lifecycle = device.lifecycle
+        if let last = lifecycleTimeline.last,
+            last.phase != lifecycle.phase || last.isScreenLocked != lifecycle.isScreenLocked
+        {
+            lifecycleTimeline.append((now, lifecycle.phase, lifecycle.isScreenLocked))
+        }
         for action in actions {
             if keepsDeviceLog { deviceLog.append((now, action)) }
-            if case .schedule(let timer, let due) = action {
+            switch action {
+            case .schedule(let timer, let due):
                 schedule(.device(timer), at: due)
-            } else {
+            case .promptShown(let kind):
+                if case .answer(let answer, let delay)? = user?.respond(to: kind) {
+                    schedule(.answer(answer), at: now.advanced(byNanoseconds: Int64((delay * 1e9).rounded())))
+                }
+                engine.handle(action, at: now, into: &requests)
+            case .deliverLocation:
+                deliveryTimes.append(now)
+                engine.handle(action, at: now, into: &requests)
+            default:
                 engine.handle(action, at: now, into: &requests)
             }
         }
@@ -142,11 +179,14 @@ public struct EngineReplay {
         }
     }
 
-    /// Whether the phone actually runs GPS for the app: updates requested, and permission to
-    /// use them now. A request waiting on notDetermined, or a When-In-Use app past its cutoff,
+    /// Whether the phone actually runs GPS for the app: updates requested, precise location,
+    /// and permission to use them now. A request waiting on notDetermined, or a When-In-Use app past its cutoff,
     /// costs no battery.
     private func isReceiverRunning(at now: SimInstant) -> Bool {
-        guard device.isUpdatingLocation, device.authorization.state.isLocationServicesEnabled else { return false }
+        // Reduced accuracy is served from Wi-Fi and cell positions, not the GPS receiver.
+        guard device.isUpdatingLocation, device.authorization.state.isLocationServicesEnabled,
+            device.authorization.state.accuracy == .fullAccuracy
+        else { return false }
         switch device.authorization.state.status {
         case .authorizedAlways: return true
         case .authorizedWhenInUse: return device.isInUse(at: now)

@@ -35,7 +35,9 @@ public struct Recorder: Sendable {
     /// Fixes the device delivered to the app (standard and significant-change).
     public private(set) var deliveredFixCount = 0
     /// Fixes the gate accepted.
-    public private(set) var acceptedFixCount = 0
+    public var acceptedFixCount: Int { acceptedTimes.count }
+    /// When each accepted fix was measured, in order.
+    public private(set) var acceptedTimes: [SimInstant] = []
     /// Accepted fixes that also passed the distance filter: what the SDK would upload.
     public private(set) var recordedFixes: [Fix] = []
     /// Motion state changes in order.
@@ -55,6 +57,7 @@ public struct Recorder: Sendable {
     public init(gapThresholdSeconds: Double = 10, expectedFixCount: Int = 0) {
         self.gapThresholdSeconds = gapThresholdSeconds
         recordedFixes.reserveCapacity(expectedFixCount)
+        acceptedTimes.reserveCapacity(expectedFixCount)
     }
 
     /// Rejections by reason, in reason order, zero counts omitted.
@@ -78,7 +81,7 @@ public struct Recorder: Sendable {
     mutating func rejected(_ reason: RejectionReason) { rejectionCounts[Self.slot(reason)] += 1 }
 
     mutating func accepted(_ fix: Fix) {
-        acceptedFixCount += 1
+        acceptedTimes.append(fix.timestamp)
         if let lastAcceptedTime, fix.timestamp.seconds(since: lastAcceptedTime) > gapThresholdSeconds {
             gaps.append(Gap(from: lastAcceptedTime, to: fix.timestamp))
         }

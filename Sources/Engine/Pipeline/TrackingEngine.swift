@@ -24,6 +24,13 @@ public struct EngineConfiguration: Sendable {
     /// Start in the moving state with GPS on, as an app calling `changePace(true)` at launch
     /// does; otherwise the first fix places a stationary region and GPS waits for a departure.
     public var startsMoving = false
+    /// While moving, re-centre the stationary region on the latest fix once the device is this
+    /// far from its centre (Radar's "bubble", fact sheet a9): the region a terminated app is
+    /// relaunched by. `nil` registers it only when stopping.
+    public var movingRegionRefreshMeters: Double? = 100
+    /// Hold a `CLBackgroundActivitySession` from the start, which keeps a When-In-Use app
+    /// "in use" in the background (fact sheet a4 #4, #8).
+    public var startsBackgroundSession = false
     /// Whether to ask for motion activity at all.
     public var requestsMotionActivity = true
 
@@ -73,6 +80,7 @@ public final class TrackingEngine {
     private var lastRecorded: Fix?
     private var wantsGPS = false
     private var isStarted = false
+    private var movingRegionCenter: Coordinate?
 
     /// Creates an engine over `fences`, validating polygons with GEOS in `context`.
     /// - Throws: `GeometryError` naming the first invalid fence.
@@ -99,6 +107,7 @@ public final class TrackingEngine {
         motion.usesMotionActivity = configuration.requestsMotionActivity && motionAuthorized
         if configuration.requestsMotionActivity { requests.append(.device(.appStartedMotionUpdates)) }
         requests.append(.device(.appStartedSignificantChanges))
+        if configuration.startsBackgroundSession { requests.append(.device(.appStartedBackgroundSession)) }
         if configuration.startsMoving {
             apply(motion.handle(.paceChangedToMoving, at: now), at: now, into: &requests)
         } else {
@@ -194,6 +203,7 @@ public final class TrackingEngine {
             recorder.recorded(fix)
         }
         apply(motion.handle(.fixAccepted(fix), at: now), at: now, into: &requests)
+        refreshMovingRegion(around: fix, into: &requests)
         guard let geofences else { return }
         do {
             for event in try geofences.fixDelivered(fix) { recorder.geofence(event) }
@@ -205,6 +215,19 @@ public final class TrackingEngine {
         let changes = geofences.rerank(at: position, time: now, reserve: 1)
         for identifier in changes.remove { requests.append(.device(.appStoppedMonitoring(identifier: identifier))) }
         for region in changes.add { requests.append(.device(.appStartedMonitoring(region))) }
+    }
+
+    /// Keeps a region around a moving device so a force-quit app can be relaunched when it
+    /// moves on; the device replaces a region registered again under the same identifier.
+    private func refreshMovingRegion(around fix: Fix, into requests: inout [EngineRequest]) {
+        guard motion.state == .moving, let refresh = configuration.movingRegionRefreshMeters else { return }
+        let position = Coordinate(latitude: fix.latitude, longitude: fix.longitude)
+        if let center = movingRegionCenter, LocalDistance.meters(center, position) < refresh { return }
+        movingRegionCenter = position
+        let region = MonitoredRegion(
+            identifier: Self.stationaryRegionIdentifier, center: position,
+            radiusMeters: configuration.motion.stationaryRadiusMeters)
+        requests.append(.device(.appStartedMonitoring(region)))
     }
 
     private func passesDistanceFilter(_ fix: Fix) -> Bool {
@@ -232,6 +255,7 @@ public final class TrackingEngine {
                     identifier: Self.stationaryRegionIdentifier, center: center, radiusMeters: radius)
                 requests.append(.device(.appStartedMonitoring(region)))
             case .removeStationaryRegion:
+                movingRegionCenter = nil
                 requests.append(.device(.appStoppedMonitoring(identifier: Self.stationaryRegionIdentifier)))
             case .departed:
                 recorder.motionChanged(to: .moving, at: now)

@@ -1,4 +1,5 @@
 import Device
+import SimulationCore
 
 /// The four SDK permission layers, runnable side by side on the same person.
 public enum PermissionLayer: String, CaseIterable, Sendable {
@@ -55,13 +56,14 @@ public enum PermissionLayer: String, CaseIterable, Sendable {
         }
     }
 
-    /// Runs the layer's main request on a fresh session of this person and phone.
+    /// Runs the layer's main request on a fresh session of this person and phone, starting
+    /// at `start` (by default a fixed instant, so reports do not depend on the clock).
     public func run(
         setup: DeviceSetup, user: SimulatedUser, lifecycle: [PermissionSession.ScriptedEvent] = [],
-        options: Options = Options()
+        options: Options = Options(), start: SimInstant = SimInstant(nanosecondsSinceEpoch: 1_700_000_000_000_000_000)
     ) -> Run {
         var session = PermissionSession(
-            device: Device(configuration: setup.configuration), user: user, script: lifecycle)
+            device: Device(configuration: setup.configuration), user: user, script: lifecycle, start: start)
         let start = session.now
         var run = Run(layer: self, session: session, secondsTaken: 0)
         switch self {

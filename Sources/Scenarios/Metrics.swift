@@ -1,0 +1,131 @@
+import Engine
+import SimulationCore
+
+/// A run measured against the ideal run of the same trace and seed.
+public struct Metrics: Sendable, Equatable {
+    /// Fixes the distance filter kept (what the SDK would upload).
+    public var recordedFixes: Int
+    /// Fixes the phone delivered.
+    public var deliveredFixes: Int
+    /// Fixes the gate accepted.
+    public var acceptedFixes: Int
+    /// Accepted ÷ the ideal run's accepted (1 when the ideal accepted none).
+    public var collectionRatio: Double
+    /// Share of the trace's time within 30 s of an accepted fix.
+    public var timeCoverage: Double
+    /// The longest stretch of the trace without an accepted fix, and where it starts (seconds
+    /// from the first fix).
+    public var maxGapSeconds: Double
+    /// Where the longest gap starts.
+    public var maxGapStartSeconds: Double
+    /// Odometer distance.
+    public var distanceMeters: Double
+    /// Distance ÷ the ideal run's distance (1 when the ideal moved none).
+    public var distanceRatio: Double
+    /// Rejections by reason code.
+    public var rejectedByReason: [(reason: String, count: Int)]
+    /// Geofence events reported.
+    public var geofenceEvents: Int
+    /// Ideal events with no matching event (same fence and action) here.
+    public var geofenceMissed: Int
+    /// Events here with no match in the ideal run.
+    public var geofenceSpurious: Int
+    /// Mean and maximum delay of matched geofence events, seconds.
+    public var geofenceMeanDelaySeconds: Double
+    /// The largest delay of a matched event.
+    public var geofenceMaxDelaySeconds: Double
+    /// First departure here minus the ideal run's; `nil` when either never departed.
+    public var departureDelaySeconds: Double?
+    /// First arrival here minus the ideal run's; `nil` when either never arrived.
+    public var arrivalDelaySeconds: Double?
+    /// Seconds the phone ran GPS for the app.
+    public var gpsOnSeconds: Double
+
+    /// Compares `run` with `ideal`.
+    public init(_ run: ScenarioRun, ideal: ScenarioRun) {
+        let recorder = run.recorder
+        recordedFixes = recorder.recordedFixes.count
+        deliveredFixes = recorder.deliveredFixCount
+        acceptedFixes = recorder.acceptedFixCount
+        let idealAccepted = ideal.recorder.acceptedFixCount
+        collectionRatio = idealAccepted == 0 ? 1 : Double(acceptedFixes) / Double(idealAccepted)
+        let accepted = recorder.acceptedTimes.map { $0.seconds(since: run.traceStart) }
+        let span = run.traceEnd.seconds(since: run.traceStart)
+        timeCoverage = Self.coverage(of: accepted, span: span, reach: 30)
+        (maxGapSeconds, maxGapStartSeconds) = Self.longestGap(accepted, span: span)
+        distanceMeters = run.odometerMeters
+        distanceRatio = ideal.odometerMeters <= 0 ? 1 : run.odometerMeters / ideal.odometerMeters
+        rejectedByReason = recorder.rejections.map { ($0.reason.rawValue, $0.count) }
+        geofenceEvents = recorder.geofenceEvents.count
+        var unmatched = recorder.geofenceEvents
+        var delays: [Double] = []
+        var missed = 0
+        for event in ideal.recorder.geofenceEvents {
+            // The earliest unmatched event of the same fence and action, at or after the ideal one.
+            if let match = unmatched.firstIndex(where: {
+                $0.identifier == event.identifier && $0.action == event.action && $0.time >= event.time
+            }) {
+                delays.append(unmatched[match].time.seconds(since: event.time))
+                unmatched.remove(at: match)
+            } else {
+                missed += 1
+            }
+        }
+        geofenceMissed = missed
+        geofenceSpurious = unmatched.count
+        geofenceMeanDelaySeconds = delays.isEmpty ? 0 : delays.reduce(0, +) / Double(delays.count)
+        geofenceMaxDelaySeconds = delays.max() ?? 0
+        departureDelaySeconds = Self.delay(of: .moving, run, ideal)
+        arrivalDelaySeconds = Self.delay(of: .stationary, run, ideal)
+        gpsOnSeconds = recorder.gpsOnSeconds(closingAt: run.traceEnd)
+    }
+
+    /// Equal field by field.
+    public static func == (lhs: Metrics, rhs: Metrics) -> Bool {
+        lhs.recordedFixes == rhs.recordedFixes && lhs.deliveredFixes == rhs.deliveredFixes
+            && lhs.acceptedFixes == rhs.acceptedFixes && lhs.collectionRatio == rhs.collectionRatio
+            && lhs.timeCoverage == rhs.timeCoverage && lhs.maxGapSeconds == rhs.maxGapSeconds
+            && lhs.maxGapStartSeconds == rhs.maxGapStartSeconds && lhs.distanceMeters == rhs.distanceMeters
+            && lhs.distanceRatio == rhs.distanceRatio
+            && lhs.rejectedByReason.elementsEqual(rhs.rejectedByReason, by: { $0 == $1 })
+            && lhs.geofenceEvents == rhs.geofenceEvents && lhs.geofenceMissed == rhs.geofenceMissed
+            && lhs.geofenceSpurious == rhs.geofenceSpurious
+            && lhs.geofenceMeanDelaySeconds == rhs.geofenceMeanDelaySeconds
+            && lhs.geofenceMaxDelaySeconds == rhs.geofenceMaxDelaySeconds
+            && lhs.departureDelaySeconds == rhs.departureDelaySeconds
+            && lhs.arrivalDelaySeconds == rhs.arrivalDelaySeconds
+            && lhs.gpsOnSeconds == rhs.gpsOnSeconds
+    }
+
+    /// The share of `0...span` within `reach` seconds of some time in `times` (sorted).
+    static func coverage(of times: [Double], span: Double, reach: Double) -> Double {
+        guard span > 0 else { return times.isEmpty ? 0 : 1 }
+        var covered = 0.0
+        var coveredUpTo = 0.0
+        for time in times {
+            let low = max(0, time - reach, coveredUpTo)
+            let high = min(span, time + reach)
+            if high > low { covered += high - low }
+            coveredUpTo = max(coveredUpTo, high)
+        }
+        return covered / span
+    }
+
+    /// The longest interval of `0...span` with no time in `times` (sorted), and its start.
+    static func longestGap(_ times: [Double], span: Double) -> (seconds: Double, start: Double) {
+        var best = (seconds: 0.0, start: 0.0)
+        var previous = 0.0
+        for time in times + [span] {
+            if time - previous > best.seconds { best = (time - previous, previous) }
+            previous = max(previous, time)
+        }
+        return best
+    }
+
+    private static func delay(of state: MotionStateMachine.State, _ run: ScenarioRun, _ ideal: ScenarioRun) -> Double? {
+        guard let here = run.recorder.motionTransitions.first(where: { $0.state == state }),
+            let reference = ideal.recorder.motionTransitions.first(where: { $0.state == state })
+        else { return nil }
+        return here.time.seconds(since: reference.time)
+    }
+}

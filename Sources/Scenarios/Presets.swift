@@ -1,0 +1,113 @@
+import Device
+import Engine
+import Permissions
+
+/// The built-in scenarios, one per permission level. Each names the fact-sheet rows (a8, the
+/// degradation matrix, and the rules behind it) it reproduces.
+extension Scenario {
+    /// Every preset, in the order reports list them; `ideal` first.
+    public static let presets: [Scenario] = [
+        Scenario(
+            name: "ideal", summary: "Always + Precise, app in the foreground: the reference",
+            factRows: ["a8 Always + Precise"]),
+        locked("always-precise", "Always + Precise, phone locked after 60 s", ["a8 Always + Precise", "a4"]) { _ in },
+        locked(
+            "always-approximate", "Always with Approximate location: a few coarse fixes an hour",
+            ["a8 Always + Approximate", "a2"]
+        ) {
+            $0.authorization.isPrecise = false
+        },
+        provisionalAlways,
+        Scenario(
+            name: "wheninuse-foreground", summary: "When-In-Use, app stays in the foreground",
+            factRows: ["a8 WIU", "a4"], device: with { $0.authorization.storedStatus = .authorizedWhenInUse }),
+        locked(
+            "wheninuse-locked", "When-In-Use, locked after 60 s: nothing after the 70 s cutoff",
+            ["a8 WIU without session", "a4 #2-3"]
+        ) {
+            $0.authorization.storedStatus = .authorizedWhenInUse
+        },
+        wheninuseBackgroundSession,
+        locked("allow-once", "Allow Once: lapses when the app is no longer in use", ["a8 Allow Once", "a1 #11-12"]) {
+            $0.authorization.storedStatus = .authorizedWhenInUse
+            $0.authorization.isAllowOnce = true
+        },
+        Scenario(
+            name: "denied", summary: "Location denied", factRows: ["a8 Denied", "a1 #6"],
+            device: with { $0.authorization.storedStatus = .denied }),
+        Scenario(
+            name: "restricted", summary: "Location restricted (parental controls, MDM)",
+            factRows: ["a8 Restricted", "a1 #2"],
+            device: with { $0.authorization.storedStatus = .restricted }),
+        Scenario(
+            name: "services-off", summary: "Location Services off device-wide",
+            factRows: ["a8 Location Services off", "a1 #4"],
+            device: with { $0.authorization.isLocationServicesEnabled = false }),
+        locked(
+            "always-motion-denied", "Always, motion denied: departures wait for the stationary region",
+            ["a8 Motion denied", "a7"]
+        ) {
+            $0.authorization.motionStatus = .denied
+        },
+        Scenario(
+            name: "always-force-quit", summary: "Always, force-quit at 25%; relaunched by a region exit",
+            factRows: ["a8 Always + Precise", "a4 force-quit", "a6 relaunch"],
+            timeline: [.init(.fraction(0.25), .userForceQuitApp)]),
+        Scenario(
+            name: "wheninuse-force-quit", summary: "When-In-Use, force-quit at 25%: never comes back",
+            factRows: ["a8 WIU", "a4 force-quit"],
+            device: with { $0.authorization.storedStatus = .authorizedWhenInUse },
+            timeline: [.init(.fraction(0.25), .userForceQuitApp)]),
+        Scenario(
+            name: "missing-usage-key", summary: "No location usage keys in Info.plist: no prompt, nothing collected",
+            factRows: ["a3"],
+            device: with {
+                $0.authorization = AuthorizationStateMachine.State()
+                $0.authorization.motionStatus = .authorized
+                $0.infoPlist.hasWhenInUseUsageDescription = false
+                $0.infoPlist.hasAlwaysAndWhenInUseUsageDescription = false
+            },
+            authorization: .flow(.bggeo, .agreeable)),
+    ]
+
+    /// The preset with this name.
+    public static func preset(named name: String) -> Scenario? { presets.first { $0.name == name } }
+
+    private static var provisionalAlways: Scenario {
+        // A fresh install on iOS 13 asks for Always through the facade; the person allows
+        // While Using and later accepts the one-shot upgrade when it appears in the background.
+        var device = Device.Configuration()
+        device.parameters.osProfile = .ios13
+        device.authorization.motionStatus = .authorized
+        return Scenario(
+            name: "provisional-always",
+            summary: "iOS 13 provisional Always: the upgrade prompt comes in the background",
+            factRows: ["a8 Provisional Always", "a1 #10"], device: device, authorization: .flow(.bggeo, .agreeable),
+            timeline: [.init(.seconds(60), .screenLocked)])
+    }
+
+    private static var wheninuseBackgroundSession: Scenario {
+        var engine = EngineConfiguration()
+        engine.startsBackgroundSession = true
+        return Scenario(
+            name: "wheninuse-background-session",
+            summary: "When-In-Use with a background activity session, locked after 60 s",
+            factRows: ["a8 WIU + session", "a4 #4 #8"],
+            device: with { $0.authorization.storedStatus = .authorizedWhenInUse },
+            timeline: [.init(.seconds(60), .screenLocked)], engine: engine)
+    }
+
+    private static func locked(
+        _ name: String, _ summary: String, _ rows: [String], _ change: (inout Device.Configuration) -> Void
+    ) -> Scenario {
+        Scenario(
+            name: name, summary: summary, factRows: rows, device: with(change),
+            timeline: [.init(.seconds(60), .screenLocked)])
+    }
+
+    private static func with(_ change: (inout Device.Configuration) -> Void) -> Device.Configuration {
+        var device = idealDevice
+        change(&device)
+        return device
+    }
+}

@@ -1,0 +1,68 @@
+import Device
+import Engine
+import Geometry
+import Permissions
+import SimulationCore
+import Traces
+
+/// What one replay of one trace through one scenario produced.
+public struct ScenarioRun: Sendable {
+    /// The scenario's name.
+    public var scenario: String
+    /// The seed used.
+    public var seed: UInt64
+    /// The trace's first and last fix.
+    public var traceStart: SimInstant
+    /// The trace's last fix.
+    public var traceEnd: SimInstant
+    /// Seconds the permission flow took before tracking began (0 without a flow).
+    public var flowSeconds: Double
+    /// The engine's record.
+    public var recorder: Recorder
+    /// Distance over accepted fixes, metres.
+    public var odometerMeters: Double
+    /// When each fix reached the app.
+    public var deliveryTimes: [SimInstant]
+    /// The app's phase and screen lock as they changed.
+    public var lifecycle: [(time: SimInstant, phase: AppPhase, isScreenLocked: Bool)]
+    /// Every prompt shown, suppressed or answered, flow and replay together.
+    public var promptLog: [PromptLogEntry]
+}
+
+/// Runs scenarios. One GEOS context per run, so runs can go to different threads.
+public enum ScenarioRunner {
+    /// Replays `trace` through `scenario` with `fences`.
+    /// - Throws: `GeometryError` when a fence is invalid.
+    public static func run(_ trace: Trace, _ scenario: Scenario, fences: [Geofence] = []) throws(GeometryError)
+        -> ScenarioRun
+    {
+        let start = trace.fixes.first?.timestamp ?? SimInstant(nanosecondsSinceEpoch: 0)
+        let end = trace.fixes.last?.timestamp ?? start
+        var configuration = scenario.device
+        configuration.seed = scenario.seed
+        configuration.traceHasMotionSamples = !trace.motionSamples.isEmpty
+        var device = Device(configuration: configuration)
+        var trackingStart = start
+        var flowSeconds = 0.0
+        if case .flow(let layer, let user) = scenario.authorization {
+            var setup = DeviceSetup()
+            setup.configuration = configuration
+            let flow = layer.run(setup: setup, user: user, start: start)
+            device = flow.session.device
+            flowSeconds = flow.session.now.seconds(since: start)
+            trackingStart = flow.session.now
+        }
+        let engine = try TrackingEngine(
+            configuration: scenario.engine, fences: fences, context: GEOSContext(), expectedFixCount: trace.fixes.count)
+        var replay = EngineReplay(device: device, engine: engine, user: scenario.user)
+        let script = scenario.timeline.map {
+            EngineReplay.ScriptedEvent(
+                time: max($0.when.instant(start: start, end: end), trackingStart), event: $0.event)
+        }
+        replay.run(trace, script: script, from: trackingStart)
+        return ScenarioRun(
+            scenario: scenario.name, seed: scenario.seed, traceStart: start, traceEnd: end, flowSeconds: flowSeconds,
+            recorder: engine.recorder, odometerMeters: engine.odometerMeters, deliveryTimes: replay.deliveryTimes,
+            lifecycle: replay.lifecycleTimeline, promptLog: replay.device.promptLog)
+    }
+}
