@@ -31,7 +31,7 @@ let package = Package(
         .target(name: "Permissions", dependencies: ["Device", "SimulationCore", "Traces"]),
         .target(name: "Engine", dependencies: ["SimulationCore", "Traces", "Geometry", "Device"]),
         .target(name: "Scenarios", dependencies: ["SimulationCore", "Traces", "Geometry", "Device", "Permissions", "Engine"]),
-        .target(name: "TraceSimCLI", dependencies: ["Traces", "SimulationCore", "Device", "Permissions", "Geometry", "Engine"]),
+        .target(name: "TraceSimCLI", dependencies: ["Traces", "SimulationCore", "Device", "Permissions", "Geometry", "Engine", "Scenarios"]),
         .executableTarget(name: "tracesim", dependencies: ["TraceSimCLI"]),
         .executableTarget(
             name: "geofence-throughput", dependencies: ["Geometry", "SimulationCore"],

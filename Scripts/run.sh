@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Installs what is missing, builds TraceSim in release mode, and runs the main job on the
-# bundled traces. Until the permission matrix lands, the main job is `tracesim inspect`:
-# what each real trace holds and what the importer skipped, merged or re-sorted.
-# Extra arguments go to inspect (for example `--format json`).
+# bundled traces: the permission-level matrix, every trace through every preset scenario,
+# compared with the ideal run. Extra arguments go to `tracesim matrix` (for example
+# `--format json` or `--scenarios wheninuse-locked,always-force-quit`).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . Scripts/bootstrap.sh
@@ -16,4 +16,4 @@ while IFS= read -r file; do traces+=("$file"); done < <(
 # --date only dates logs that never date themselves: here the NovAtel SPAN reference log,
 # whose every RMC fails its checksum. The drive was on 2020-02-07 UTC, as the RMC
 # sentences of its u-blox twin record.
-exec .build/release/tracesim inspect --format table --date 2020-02-07 "$@" "${traces[@]}"
+exec .build/release/tracesim matrix --date 2020-02-07 "$@" "${traces[@]}"

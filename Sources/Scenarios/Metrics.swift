@@ -9,8 +9,8 @@ public struct Metrics: Sendable, Equatable {
     public var deliveredFixes: Int
     /// Fixes the gate accepted.
     public var acceptedFixes: Int
-    /// Accepted ÷ the ideal run's accepted (1 when the ideal accepted none).
-    public var collectionRatio: Double
+    /// Accepted ÷ the ideal run's accepted; `nil` when the ideal accepted none (nothing to lose).
+    public var collectionRatio: Double?
     /// Share of the trace's time within 30 s of an accepted fix.
     public var timeCoverage: Double
     /// The longest stretch of the trace without an accepted fix, and where it starts (seconds
@@ -20,8 +20,8 @@ public struct Metrics: Sendable, Equatable {
     public var maxGapStartSeconds: Double
     /// Odometer distance.
     public var distanceMeters: Double
-    /// Distance ÷ the ideal run's distance (1 when the ideal moved none).
-    public var distanceRatio: Double
+    /// Distance ÷ the ideal run's distance; `nil` when the ideal moved none.
+    public var distanceRatio: Double?
     /// Rejections by reason code.
     public var rejectedByReason: [(reason: String, count: Int)]
     /// Geofence events reported.
@@ -40,6 +40,8 @@ public struct Metrics: Sendable, Equatable {
     public var arrivalDelaySeconds: Double?
     /// Seconds the phone ran GPS for the app.
     public var gpsOnSeconds: Double
+    /// The ideal run's GPS seconds, for a battery ratio.
+    public var idealGpsOnSeconds: Double
 
     /// Compares `run` with `ideal`.
     public init(_ run: ScenarioRun, ideal: ScenarioRun) {
@@ -48,13 +50,13 @@ public struct Metrics: Sendable, Equatable {
         deliveredFixes = recorder.deliveredFixCount
         acceptedFixes = recorder.acceptedFixCount
         let idealAccepted = ideal.recorder.acceptedFixCount
-        collectionRatio = idealAccepted == 0 ? 1 : Double(acceptedFixes) / Double(idealAccepted)
+        collectionRatio = idealAccepted == 0 ? nil : Double(acceptedFixes) / Double(idealAccepted)
         let accepted = recorder.acceptedTimes.map { $0.seconds(since: run.traceStart) }
         let span = run.traceEnd.seconds(since: run.traceStart)
         timeCoverage = Self.coverage(of: accepted, span: span, reach: 30)
         (maxGapSeconds, maxGapStartSeconds) = Self.longestGap(accepted, span: span)
         distanceMeters = run.odometerMeters
-        distanceRatio = ideal.odometerMeters <= 0 ? 1 : run.odometerMeters / ideal.odometerMeters
+        distanceRatio = ideal.odometerMeters <= 0 ? nil : run.odometerMeters / ideal.odometerMeters
         rejectedByReason = recorder.rejections.map { ($0.reason.rawValue, $0.count) }
         geofenceEvents = recorder.geofenceEvents.count
         var unmatched = recorder.geofenceEvents
@@ -78,6 +80,7 @@ public struct Metrics: Sendable, Equatable {
         departureDelaySeconds = Self.delay(of: .moving, run, ideal)
         arrivalDelaySeconds = Self.delay(of: .stationary, run, ideal)
         gpsOnSeconds = recorder.gpsOnSeconds(closingAt: run.traceEnd)
+        idealGpsOnSeconds = ideal.recorder.gpsOnSeconds(closingAt: ideal.traceEnd)
     }
 
     /// Equal field by field.
@@ -94,7 +97,7 @@ public struct Metrics: Sendable, Equatable {
             && lhs.geofenceMaxDelaySeconds == rhs.geofenceMaxDelaySeconds
             && lhs.departureDelaySeconds == rhs.departureDelaySeconds
             && lhs.arrivalDelaySeconds == rhs.arrivalDelaySeconds
-            && lhs.gpsOnSeconds == rhs.gpsOnSeconds
+            && lhs.gpsOnSeconds == rhs.gpsOnSeconds && lhs.idealGpsOnSeconds == rhs.idealGpsOnSeconds
     }
 
     /// The share of `0...span` within `reach` seconds of some time in `times` (sorted).

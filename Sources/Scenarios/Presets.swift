@@ -21,17 +21,20 @@ extension Scenario {
         Scenario(
             name: "wheninuse-foreground", summary: "When-In-Use, app stays in the foreground",
             factRows: ["a8 WIU", "a4"], device: with { $0.authorization.storedStatus = .authorizedWhenInUse }),
-        locked(
-            "wheninuse-locked", "When-In-Use, locked after 60 s: nothing after the 70 s cutoff",
-            ["a8 WIU without session", "a4 #2-3"]
-        ) {
-            $0.authorization.storedStatus = .authorizedWhenInUse
-        },
+        withoutBackgroundUpdates(
+            locked(
+                "wheninuse-locked", "When-In-Use, locked after 60 s: nothing after the 70 s cutoff",
+                ["a8 WIU without session", "a4 #2-3"]
+            ) {
+                $0.authorization.storedStatus = .authorizedWhenInUse
+            }),
         wheninuseBackgroundSession,
-        locked("allow-once", "Allow Once: lapses when the app is no longer in use", ["a8 Allow Once", "a1 #11-12"]) {
-            $0.authorization.storedStatus = .authorizedWhenInUse
-            $0.authorization.isAllowOnce = true
-        },
+        withoutBackgroundUpdates(
+            locked("allow-once", "Allow Once: lapses when the app is no longer in use", ["a8 Allow Once", "a1 #11-12"])
+            {
+                $0.authorization.storedStatus = .authorizedWhenInUse
+                $0.authorization.isAllowOnce = true
+            }),
         Scenario(
             name: "denied", summary: "Location denied", factRows: ["a8 Denied", "a1 #6"],
             device: with { $0.authorization.storedStatus = .denied }),
@@ -103,6 +106,14 @@ extension Scenario {
         Scenario(
             name: name, summary: summary, factRows: rows, device: with(change),
             timeline: [.init(.seconds(60), .screenLocked)])
+    }
+
+    /// Updates started without `allowsBackgroundLocationUpdates`: nothing keeps a When-In-Use
+    /// app in use once it leaves the screen (fact sheet a8, "WIU without bg mode").
+    private static func withoutBackgroundUpdates(_ scenario: Scenario) -> Scenario {
+        var changed = scenario
+        changed.engine.locationOptions.allowsBackgroundLocationUpdates = false
+        return changed
     }
 
     private static func with(_ change: (inout Device.Configuration) -> Void) -> Device.Configuration {

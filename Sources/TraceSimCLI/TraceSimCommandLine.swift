@@ -20,6 +20,9 @@ public enum TraceSimCommandLine {
                                   the four SDK layers on a person or a whole population.
           track                   Replay a trace through the simulated iPhone and the tracking engine:
                                   what was collected, rejected, and when GPS was on.
+          scenarios               List the built-in scenarios, one per permission level.
+          replay                  Replay a trace through one scenario, against the ideal run.
+          matrix                  Replay traces through every scenario: the degradation table.
           help <command>          Show a command's help.
 
         OPTIONS:
@@ -31,6 +34,7 @@ public enum TraceSimCommandLine {
 
     private static let commandNames = [
         InspectCommand.name, ConvertCommand.name, RulesCommand.name, PermissionsCommand.name, TrackCommand.name,
+        ScenariosCommand.name, ReplayCommand.name, MatrixCommand.name,
     ]
 
     private static func help(for command: String) -> String? {
@@ -40,6 +44,9 @@ public enum TraceSimCommandLine {
         case RulesCommand.name: RulesCommand.help
         case PermissionsCommand.name: PermissionsCommand.help
         case TrackCommand.name: TrackCommand.help
+        case ScenariosCommand.name: ScenariosCommand.help
+        case ReplayCommand.name: ReplayCommand.help
+        case MatrixCommand.name: MatrixCommand.help
         default: nil
         }
     }
@@ -51,6 +58,9 @@ public enum TraceSimCommandLine {
         case RulesCommand.name: return try RulesCommand.run(arguments, console: console)
         case PermissionsCommand.name: return try PermissionsCommand.run(arguments, console: console)
         case TrackCommand.name: return try TrackCommand.run(arguments, console: console)
+        case ScenariosCommand.name: return try ScenariosCommand.run(arguments, console: console)
+        case ReplayCommand.name: return try ReplayCommand.run(arguments, console: console)
+        case MatrixCommand.name: return try MatrixCommand.run(arguments, console: console)
         default: throw unknownCommand(command)
         }
     }

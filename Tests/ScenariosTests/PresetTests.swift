@@ -98,7 +98,8 @@ struct PresetTests {
         for scenario in Scenario.presets {
             let result = try ScenarioRunner.run(Self.trace, scenario)
             let metrics = Metrics(result, ideal: ideal)
-            #expect(metrics.collectionRatio <= 1, "\(scenario.name): \(metrics.collectionRatio)")
+            let ratio = try #require(metrics.collectionRatio)
+            #expect(ratio <= 1, "\(scenario.name): \(ratio)")
             #expect(metrics.timeCoverage <= Metrics(ideal, ideal: ideal).timeCoverage + 1e-9, "\(scenario.name)")
             #expect(Metrics(try ScenarioRunner.run(Self.trace, scenario), ideal: ideal) == metrics, "\(scenario.name)")
         }
@@ -112,5 +113,34 @@ struct PresetTests {
         #expect(Metrics.coverage(of: [10, 20], span: 100, reach: 30) == 0.5)
         #expect(Metrics.longestGap([10, 20, 90], span: 100) == (70, 20))
         #expect(Metrics.longestGap([], span: 100) == (100, 0))
+    }
+}
+
+@Suite("Presets on every bundled trace")
+struct BundledPresetTests {
+    static let tracesFolder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("Traces")
+
+    static let traces: [String] = {
+        let enumerator = FileManager.default.enumerator(at: tracesFolder, includingPropertiesForKeys: nil)
+        var paths: [String] = []
+        while let url = enumerator?.nextObject() as? URL {
+            let relative = String(url.path.dropFirst(tracesFolder.path.count + 1))
+            guard !relative.hasPrefix("LICENSES"), !relative.hasSuffix(".md"), !url.hasDirectoryPath else { continue }
+            paths.append(relative)
+        }
+        return paths.sorted()
+    }()
+
+    @Test("wheninuse-locked: nothing reaches the app later than 70 s after the lock", arguments: traces)
+    func cutoffHolds(relativePath: String) throws {
+        let options = ImportOptions(nmeaStartDate: CalendarDate("2020-02-07"))
+        let trace = try TraceImporter.load(path: Self.tracesFolder.appendingPathComponent(relativePath).path, options: options)
+        guard !trace.fixes.isEmpty else { return }
+        let result = try ScenarioRunner.run(trace, try #require(Scenario.preset(named: "wheninuse-locked")))
+        let last = result.deliveryTimes.last.map { $0.seconds(since: result.traceStart) } ?? 0
+        #expect(last <= 130, "last delivery at \(last) s")
+        let ideal = try ScenarioRunner.run(trace, try #require(Scenario.preset(named: "ideal")))
+        #expect((Metrics(result, ideal: ideal).collectionRatio ?? 0) <= 1)
     }
 }

@@ -40,9 +40,21 @@ struct ReadmeExampleTests {
         #expect(result.output == lines.dropFirst().joined(separator: "\n") + "\n")
     }
 
-    @Test("the bundled-trace table in the README is what Scripts/run.sh prints today")
+    @Test("the degradation table at the top of the README is what Scripts/run.sh prints today")
+    func matrixTable() throws {
+        let readme = try Self.readme()
+        let lines = try Self.block(after: "degradation table (real output", in: readme)
+        let files = try Self.block(after: "bundled trace (real output):", in: readme).dropFirst()
+            .compactMap { $0.split(separator: " ").first.map(String.init) }
+        #expect(files.count == 14)
+        let result = try runBinary(["matrix", "--date", "2020-02-07"] + files)
+        #expect(result.exitCode == 0)
+        #expect(result.output == lines.joined(separator: "\n") + "\n")
+    }
+
+    @Test("the bundled-trace table in the README is what inspect prints today")
     func bundledTable() throws {
-        let lines = try Self.block(after: "prints one row per bundled trace (real output):", in: Self.readme())
+        let lines = try Self.block(after: "bundled trace (real output):", in: Self.readme())
         let files = lines.dropFirst().compactMap { $0.split(separator: " ").first.map(String.init) }
         #expect(files.count == 14)
         let result = try runBinary(["inspect", "--format", "table", "--date", "2020-02-07"] + files)

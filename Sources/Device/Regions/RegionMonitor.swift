@@ -76,7 +76,9 @@ struct RegionMonitor: Sendable, Equatable {
             let isWellInside = distance <= entryDistance
             let isWellOutside = distance >= exitDistance
             guard let isInside = tracked[index].isInside else {
-                tracked[index].isInside = distance <= region.radiusMeters
+                // The initial state uses the same effective radius as entry: a small region
+                // registered just after the device moved a few metres still holds it.
+                tracked[index].isInside = isWellInside
                 continue
             }
             let wantsCrossing = isInside ? isWellOutside : isWellInside

@@ -177,12 +177,14 @@ public final class TrackingEngine {
         case .rejectHeld(let reason):
             recorder.rejected(reason)
         case .accept(let fix, let held):
-            if let held { accepted(held, at: now, into: &requests) }
-            accepted(fix, at: now, into: &requests)
+            // A released first fix is history: it is recorded, but the motion machine places
+            // its first stationary region on the newest position.
+            if let held { accepted(held, at: now, feedsMotion: false, into: &requests) }
+            accepted(fix, at: now, feedsMotion: true, into: &requests)
         }
     }
 
-    private func accepted(_ raw: Fix, at now: SimInstant, into requests: inout [EngineRequest]) {
+    private func accepted(_ raw: Fix, at now: SimInstant, feedsMotion: Bool, into requests: inout [EngineRequest]) {
         let accuracy = raw.horizontalAccuracyMeters(uere: configuration.gate.uere)?.meters
         var fix = raw
         if configuration.smoothing != .passThrough {
@@ -202,8 +204,10 @@ public final class TrackingEngine {
             lastRecorded = fix
             recorder.recorded(fix)
         }
-        apply(motion.handle(.fixAccepted(fix), at: now), at: now, into: &requests)
-        refreshMovingRegion(around: fix, into: &requests)
+        if feedsMotion {
+            apply(motion.handle(.fixAccepted(fix), at: now), at: now, into: &requests)
+            refreshMovingRegion(around: fix, into: &requests)
+        }
         guard let geofences else { return }
         do {
             for event in try geofences.fixDelivered(fix) { recorder.geofence(event) }

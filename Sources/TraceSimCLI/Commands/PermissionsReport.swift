@@ -1,5 +1,6 @@
 import Device
 import Permissions
+import SimulationCore
 
 /// The renderings of `tracesim permissions`. JSON keys and their order are a contract.
 enum PermissionsReport {
@@ -15,10 +16,15 @@ enum PermissionsReport {
     }
 
     static func promptLog(_ session: PermissionSession) -> JSONText {
+        promptLog(session.device.promptLog, since: session.start)
+    }
+
+    /// Prompt log entries with times in seconds from `start`.
+    static func promptLog(_ entries: [PromptLogEntry], since start: SimInstant) -> JSONText {
         .array(
-            session.device.promptLog.map { entry in
+            entries.map { entry in
                 var members: [(String, JSONText)] = [
-                    ("atSeconds", .number(entry.time.seconds(since: session.start))),
+                    ("atSeconds", .number(entry.time.seconds(since: start))),
                     ("prompt", .string(entry.kind.name)),
                 ]
                 switch entry.outcome {

@@ -8,16 +8,24 @@ public struct Console: Sendable {
     /// Writes diagnostic text (no newline added).
     public var error: @Sendable (String) -> Void
 
+    /// Whether diagnostics go to a terminal, where a progress bar may redraw itself.
+    public var errorIsTerminal: Bool
+
     /// Creates a console from two sinks.
-    public init(output: @escaping @Sendable (String) -> Void, error: @escaping @Sendable (String) -> Void) {
+    public init(
+        output: @escaping @Sendable (String) -> Void, error: @escaping @Sendable (String) -> Void,
+        errorIsTerminal: Bool = false
+    ) {
         self.output = output
         self.error = error
+        self.errorIsTerminal = errorIsTerminal
     }
 
     /// The process's standard output and standard error.
     public static let standard = Console(
         output: { FileHandle.standardOutput.write(Data($0.utf8)) },
-        error: { FileHandle.standardError.write(Data($0.utf8)) }
+        error: { FileHandle.standardError.write(Data($0.utf8)) },
+        errorIsTerminal: isatty(FileHandle.standardError.fileDescriptor) != 0
     )
 
     /// Prints one line of results.

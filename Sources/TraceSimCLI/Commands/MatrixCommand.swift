@@ -1,0 +1,213 @@
+import Dispatch
+import Engine
+import Geometry
+import Scenarios
+import Synchronization
+import Traces
+
+/// `tracesim matrix TRACE... [--scenarios all|a,b]`: every trace through every scenario,
+/// compared with the ideal run: the degradation table.
+enum MatrixCommand {
+    static let name = "matrix"
+
+    static let help = """
+        OVERVIEW: Replay every trace through every scenario and compare each run with the ideal
+        run of the same trace: what each permission level costs.
+
+        USAGE: tracesim matrix <trace> ... [--scenarios all|<name>,<name>...] [--fences <file>]
+                               [--seed <n>] [--format text|json] [--date <YYYY-MM-DD>]
+                               [--input-format <name>]
+
+        ARGUMENTS:
+          <trace>                 Trace files in any format 'tracesim inspect' reads. Files with no
+                                  timed fix are reported and skipped.
+
+        OPTIONS:
+          --scenarios <list>      all (default) or comma-separated preset names ('tracesim scenarios').
+          --fences <file>         Geofences for every run (GeoJSON or TraceSim JSON).
+          --seed <n>              Seeds every run's phone (default 0).
+          --format <text|json>    text (default): the degradation table, a row per scenario with
+                                  metrics averaged over traces; json: {"schemaVersion", "seed",
+                                  "runs": [...]} with one object per trace and scenario, traces in
+                                  the order given, scenarios in preset order.
+        \(ImportArguments.helpLines)
+          -h, --help              Show this help.
+
+        Runs go to every core; the output does not depend on how many. A progress bar appears on
+        standard error when it is a terminal.
+
+        EXIT STATUS:
+          0 ran; 64 usage error; 65 a file's content is invalid; 66 a file is missing or unreadable.
+        """
+
+    static func run(_ arguments: [String], console: Console) throws(UsageError) -> ExitCode {
+        let spec = ArgumentSpec(valued: ImportArguments.optionNames.union(["scenarios", "fences", "seed", "format"]))
+        let parsed = try spec.parse(arguments, command: name)
+        if parsed.flag("help") {
+            console.print(help)
+            return .success
+        }
+        guard !parsed.positionals.isEmpty else {
+            throw UsageError("matrix needs at least one trace file", command: name)
+        }
+        let format = try ReplayArguments.format(parsed, command: name)
+        let scenarios = try ReplayArguments.scenarios(parsed.value("scenarios") ?? "all", command: name)
+        let seed = try ReplayArguments.seed(parsed, command: name)
+        let options = try ImportArguments.options(from: parsed, command: name)
+        var fences: [Geofence] = []
+        if let path = parsed.value("fences") {
+            switch ConfigFiles.load(path, console, GeofenceLoader.load) {
+            case .failed(let code): return code
+            case .loaded(let loaded): fences = loaded
+            }
+        }
+        var exitCode = ExitCode.success
+        var traces: [(path: String, trace: Trace)] = []
+        for path in parsed.positionals {
+            switch TraceLoading.load(path, options: options, console: console) {
+            case .failed(let code): exitCode = exitCode == .success ? code : exitCode
+            case .loaded(let trace):
+                if trace.fixes.isEmpty {
+                    console.warn("error: \(path): no timed fixes to replay")
+                    exitCode = exitCode == .success ? .dataError : exitCode
+                } else {
+                    traces.append((path, trace))
+                }
+            }
+        }
+        let runs: [[ScenarioRun]]
+        do {
+            runs = try runAll(traces.map(\.trace), scenarios: scenarios, seed: seed, fences: fences, console: console)
+        } catch {
+            console.warn("error: \(parsed.value("fences") ?? "geofences"): \(error)")
+            return .dataError
+        }
+        // The ideal run is always computed, so every scenario has its reference.
+        let metrics = runs.map { row in row.dropFirst().map { Metrics($0, ideal: row[0]) } }
+        if format == "json" {
+            var objects: [JSONText] = []
+            for (traceIndex, row) in runs.enumerated() {
+                for (index, run) in row.dropFirst().enumerated() {
+                    objects.append(
+                        RunReport.json(trace: traces[traceIndex].path, run: run, metrics: metrics[traceIndex][index]))
+                }
+            }
+            console.print(
+                JSONText.object([
+                    ("schemaVersion", .integer(RunReport.schemaVersion)),
+                    ("seed", .integer(Int(truncatingIfNeeded: seed))),
+                    ("runs", .array(objects)),
+                ]).rendered)
+        } else if !traces.isEmpty {
+            let rows = scenarios.indices.map { index in
+                (scenarios[index].name, metrics.map { $0[index] })
+            }
+            console.print(
+                "\(traces.count) trace\(traces.count == 1 ? "" : "s") × \(scenarios.count) scenarios, seed \(seed); ratios against the ideal run"
+            )
+            console.print(RunReport.table(rows))
+        }
+        return exitCode
+    }
+
+    /// Runs the ideal scenario and then `scenarios` on every trace, in parallel; row `t` holds
+    /// trace `t`'s ideal run followed by its scenario runs in order.
+    static func runAll(
+        _ traces: [Trace], scenarios: [Scenario], seed: UInt64, fences: [Geofence], console: Console
+    ) throws(GeometryError) -> [[ScenarioRun]] {
+        guard var ideal = Scenario.preset(named: "ideal") else { return [] }
+        ideal.seed = seed
+        let all =
+            [ideal]
+            + scenarios.map { scenario in
+                var seeded = scenario
+                seeded.seed = seed
+                return seeded
+            }
+        let jobs = traces.indices.flatMap { trace in all.indices.map { (trace, $0) } }
+        let results = Mutex([Result<ScenarioRun, GeometryError>?](repeating: nil, count: jobs.count))
+        let done = Atomic<Int>(0)
+        let progress = Progress(total: jobs.count, console: console)
+        DispatchQueue.concurrentPerform(iterations: jobs.count) { job in
+            let (trace, scenario) = jobs[job]
+            let result = Result { () throws(GeometryError) in
+                try ScenarioRunner.run(traces[trace], all[scenario], fences: fences)
+            }
+            results.withLock { $0[job] = result }
+            progress.update(done.add(1, ordering: .relaxed).newValue)
+        }
+        progress.finish()
+        let ordered = results.withLock { $0 }
+        var rows: [[ScenarioRun]] = []
+        for trace in traces.indices {
+            var row: [ScenarioRun] = []
+            for scenario in all.indices {
+                guard let result = ordered[trace * all.count + scenario] else { continue }
+                row.append(try result.get())
+            }
+            rows.append(row)
+        }
+        return rows
+    }
+}
+
+/// A one-line progress bar on standard error, drawn only when it is a terminal.
+final class Progress: Sendable {
+    private let total: Int
+    private let console: Console
+
+    init(total: Int, console: Console) {
+        self.total = total
+        self.console = console
+    }
+
+    func update(_ done: Int) {
+        guard console.errorIsTerminal, total > 1 else { return }
+        let width = 30
+        let filled = width * done / total
+        console.error(
+            "\r[" + String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
+                + "] \(done)/\(total) runs")
+    }
+
+    func finish() {
+        guard console.errorIsTerminal, total > 1 else { return }
+        console.error("\r" + String(repeating: " ", count: 50) + "\r")
+    }
+}
+
+/// Options shared by `replay` and `matrix`.
+enum ReplayArguments {
+    static func format(_ parsed: ParsedArguments, command: String) throws(UsageError) -> String {
+        let format = parsed.value("format") ?? "text"
+        guard format == "text" || format == "json" else {
+            throw UsageError("--format must be text or json, not '\(format)'", command: command)
+        }
+        return format
+    }
+
+    static func seed(_ parsed: ParsedArguments, command: String) throws(UsageError) -> UInt64 {
+        guard let text = parsed.value("seed") else { return 0 }
+        guard let seed = UInt64(text) else {
+            throw UsageError("--seed must be a whole number, not '\(text)'", command: command)
+        }
+        return seed
+    }
+
+    /// Preset names, comma-separated, or `all` (every preset but the ideal reference).
+    static func scenarios(_ list: String, command: String) throws(UsageError) -> [Scenario] {
+        if list == "all" { return Scenario.presets.filter { $0.name != "ideal" } }
+        var chosen: [Scenario] = []
+        for name in list.split(separator: ",", omittingEmptySubsequences: false).map(String.init) {
+            guard let scenario = Scenario.preset(named: name) else {
+                let names = Scenario.presets.map(\.name)
+                let nearest = names.min { editDistance($0, name) < editDistance($1, name) } ?? ""
+                throw UsageError(
+                    "unknown scenario '\(name)' (did you mean '\(nearest)'? see 'tracesim scenarios')", command: command
+                )
+            }
+            chosen.append(scenario)
+        }
+        return chosen
+    }
+}

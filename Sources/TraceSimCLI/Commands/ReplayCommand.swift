@@ -1,0 +1,86 @@
+import Engine
+import Geometry
+import Scenarios
+import Traces
+
+/// `tracesim replay TRACE --scenario NAME`: one scenario on one trace, against its ideal run.
+enum ReplayCommand {
+    static let name = "replay"
+
+    static let help = """
+        OVERVIEW: Replay one trace through one scenario and compare it with the ideal run of the
+        same trace and seed.
+
+        USAGE: tracesim replay <trace> --scenario <name> [--fences <file>] [--seed <n>]
+                               [--format text|json] [--date <YYYY-MM-DD>] [--input-format <name>]
+
+        ARGUMENTS:
+          <trace>                 A trace file in any format 'tracesim inspect' reads.
+
+        OPTIONS:
+          --scenario <name>       A preset ('tracesim scenarios' lists them).
+          --fences <file>         Geofences (GeoJSON or TraceSim JSON).
+          --seed <n>              Seeds the phone (default 0).
+          --format <text|json>    text (default) or one JSON object with the keys in the README.
+        \(ImportArguments.helpLines)
+          -h, --help              Show this help.
+
+        EXIT STATUS:
+          0 ran; 64 usage error; 65 a file's content is invalid; 66 a file is missing or unreadable.
+        """
+
+    static func run(_ arguments: [String], console: Console) throws(UsageError) -> ExitCode {
+        let spec = ArgumentSpec(valued: ImportArguments.optionNames.union(["scenario", "fences", "seed", "format"]))
+        let parsed = try spec.parse(arguments, command: name)
+        if parsed.flag("help") {
+            console.print(help)
+            return .success
+        }
+        guard parsed.positionals.count == 1 else {
+            throw UsageError(
+                parsed.positionals.isEmpty ? "replay needs one trace file" : "replay takes one trace file",
+                command: name)
+        }
+        guard let scenarioName = parsed.value("scenario") else {
+            throw UsageError("replay needs --scenario (see 'tracesim scenarios')", command: name)
+        }
+        let scenarios = try ReplayArguments.scenarios(scenarioName, command: name)
+        guard scenarios.count == 1 else { throw UsageError("--scenario takes one name", command: name) }
+        let format = try ReplayArguments.format(parsed, command: name)
+        let seed = try ReplayArguments.seed(parsed, command: name)
+        let options = try ImportArguments.options(from: parsed, command: name)
+        var fences: [Geofence] = []
+        if let path = parsed.value("fences") {
+            switch ConfigFiles.load(path, console, GeofenceLoader.load) {
+            case .failed(let code): return code
+            case .loaded(let loaded): fences = loaded
+            }
+        }
+        let path = parsed.positionals[0]
+        let trace: Trace
+        switch TraceLoading.load(path, options: options, console: console) {
+        case .failed(let code): return code
+        case .loaded(let loaded): trace = loaded
+        }
+        guard !trace.fixes.isEmpty else {
+            console.warn("error: \(path): no timed fixes to replay")
+            return .dataError
+        }
+        let runs: [[ScenarioRun]]
+        do {
+            runs = try MatrixCommand.runAll([trace], scenarios: scenarios, seed: seed, fences: fences, console: console)
+        } catch {
+            console.warn("error: \(parsed.value("fences") ?? "geofences"): \(error)")
+            return .dataError
+        }
+        let (ideal, run) = (runs[0][0], runs[0][1])
+        let metrics = Metrics(run, ideal: ideal)
+        if format == "json" {
+            console.print(RunReport.json(trace: path, run: run, metrics: metrics).rendered)
+        } else {
+            console.print("\(path) · \(run.scenario) · seed \(seed)")
+            console.print(RunReport.table([(run.scenario, [metrics])]))
+        }
+        return .success
+    }
+}

@@ -1,0 +1,100 @@
+import Device
+import Engine
+import Scenarios
+import SimulationCore
+
+/// How runs are printed: the stable JSON object per run and the degradation table.
+enum RunReport {
+    /// Bumped when a key changes meaning or disappears.
+    static let schemaVersion = 1
+
+    static func json(trace: String, run: ScenarioRun, metrics: Metrics) -> JSONText {
+        let start = run.traceStart
+        func seconds(_ instant: SimInstant) -> JSONText { .number(rounded(instant.seconds(since: start), 3)) }
+        func optional(_ value: Double?) -> JSONText { value.map { .number(rounded($0, 3)) } ?? .null }
+        let metricsObject: JSONText = .object([
+            ("recordedFixes", .integer(metrics.recordedFixes)),
+            ("deliveredFixes", .integer(metrics.deliveredFixes)),
+            ("acceptedFixes", .integer(metrics.acceptedFixes)),
+            ("collectionRatio", metrics.collectionRatio.map { .number(rounded($0, 4)) } ?? .null),
+            ("timeCoverage", .number(rounded(metrics.timeCoverage, 4))),
+            ("maxGapSeconds", .number(rounded(metrics.maxGapSeconds, 3))),
+            ("maxGapStartSeconds", .number(rounded(metrics.maxGapStartSeconds, 3))),
+            ("distanceMeters", .number(rounded(metrics.distanceMeters, 2))),
+            ("distanceRatio", metrics.distanceRatio.map { .number(rounded($0, 4)) } ?? .null),
+            ("rejectedByReason", .object(metrics.rejectedByReason.map { ($0.reason, .integer($0.count)) })),
+            ("geofenceEvents", .integer(metrics.geofenceEvents)),
+            ("geofenceMissed", .integer(metrics.geofenceMissed)),
+            ("geofenceSpurious", .integer(metrics.geofenceSpurious)),
+            ("geofenceMeanDelaySeconds", .number(rounded(metrics.geofenceMeanDelaySeconds, 3))),
+            ("geofenceMaxDelaySeconds", .number(rounded(metrics.geofenceMaxDelaySeconds, 3))),
+            ("departureDelaySeconds", optional(metrics.departureDelaySeconds)),
+            ("arrivalDelaySeconds", optional(metrics.arrivalDelaySeconds)),
+            ("gpsOnSeconds", .number(rounded(metrics.gpsOnSeconds, 3))),
+        ])
+        return .object([
+            ("trace", .string(trace)),
+            ("scenario", .string(run.scenario)),
+            ("seed", .integer(Int(truncatingIfNeeded: run.seed))),
+            ("flowSeconds", .number(rounded(run.flowSeconds, 3))),
+            ("metrics", metricsObject),
+            (
+                "lifecycle",
+                .array(
+                    run.lifecycle.map {
+                        .object([
+                            ("t", seconds($0.time)), ("state", .string($0.phase.rawValue)),
+                            ("screenLocked", .bool($0.isScreenLocked)),
+                        ])
+                    })
+            ),
+            ("deliveredTimes", .array(run.deliveryTimes.map(seconds))),
+            ("promptLog", PermissionsReport.promptLog(run.promptLog, since: start)),
+        ])
+    }
+
+    /// The degradation table: a row per scenario. Ratios (GPS time too: the battery cost) are
+    /// averaged over the traces where the ideal run had some; the gap is the median over traces
+    /// of each trace's longest gap.
+    static func table(_ rows: [(scenario: String, metrics: [Metrics])]) -> String {
+        let header = [
+            "scenario", "collected", "coverage", "distance", "longest gap", "departure", "GPS vs ideal", "rejected",
+        ]
+        var lines: [[String]] = [header]
+        for row in rows {
+            let metrics = row.metrics
+            let gaps = metrics.map(\.maxGapSeconds).sorted()
+            let medianGap =
+                gaps.isEmpty
+                ? 0 : gaps.count % 2 == 1 ? gaps[gaps.count / 2] : (gaps[gaps.count / 2 - 1] + gaps[gaps.count / 2]) / 2
+            let delays = metrics.compactMap(\.departureDelaySeconds)
+            let departure =
+                delays.isEmpty ? "-" : "+" + TrackReport.fixed(delays.reduce(0, +) / Double(delays.count), 0) + " s"
+            let gps = mean(metrics.filter { $0.idealGpsOnSeconds > 0 }.map { $0.gpsOnSeconds / $0.idealGpsOnSeconds })
+            let rejected = metrics.reduce(0) { $0 + $1.rejectedByReason.reduce(0) { $0 + $1.count } }
+            lines.append([
+                row.scenario, mean(metrics.compactMap(\.collectionRatio)),
+                percent(metrics.reduce(0) { $0 + $1.timeCoverage } / Double(max(metrics.count, 1))),
+                mean(metrics.compactMap(\.distanceRatio)), TrackReport.duration(medianGap), departure, gps,
+                String(rejected),
+            ])
+        }
+        let widths = header.indices.map { column in lines.map { $0[column].count }.max() ?? 0 }
+        return lines.enumerated().map { index, cells in
+            let text = cells.enumerated().map { column, cell in
+                column == 0
+                    ? cell + String(repeating: " ", count: widths[column] - cell.count)
+                    : String(repeating: " ", count: widths[column] - cell.count) + cell
+            }.joined(separator: "  ")
+            return index == 0 ? text + "\n" + String(repeating: "-", count: text.count) : text
+        }.joined(separator: "\n")
+    }
+
+    private static func mean(_ ratios: [Double]) -> String {
+        ratios.isEmpty ? "-" : percent(ratios.reduce(0, +) / Double(ratios.count))
+    }
+
+    private static func percent(_ share: Double) -> String { TrackReport.fixed(share * 100, 1) + " %" }
+
+    static func rounded(_ value: Double, _ digits: Int) -> Double { TrackReport.rounded(value, digits) }
+}

@@ -1,0 +1,84 @@
+import Foundation
+import Testing
+
+@Suite("tracesim scenarios, replay and matrix")
+struct MatrixCommandTests {
+    static let drive = repositoryRoot.appendingPathComponent(
+        "Traces/gps-measurement-tools/MTV.Local1.ublox-F9K.20200206-181434.nmea"
+    ).path
+    static let bike = repositoryRoot.appendingPathComponent("Traces/gpsbabel/bike.tcx").path
+
+    @Test("scenarios lists the fifteen presets, ideal first, each with fact-sheet rows")
+    func scenarios() throws {
+        let result = runCommand(["scenarios", "--format", "json"])
+        #expect(result.exitCode == 0)
+        let rows = try #require(JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [[String: Any]])
+        #expect(rows.count == 15)
+        #expect(rows.first?["name"] as? String == "ideal")
+        #expect(rows.allSatisfy { !(($0["factRows"] as? [String]) ?? []).isEmpty })
+        let names = Set(rows.compactMap { $0["name"] as? String })
+        #expect(names.contains("wheninuse-locked") && names.contains("missing-usage-key") && names.contains("always-force-quit"))
+    }
+
+    @Test("matrix --format json: schemaVersion, seed and one run per trace and scenario in a fixed order")
+    func matrixJSON() throws {
+        let result = runCommand(["matrix", Self.drive, Self.bike, "--scenarios", "denied,wheninuse-locked", "--format", "json"])
+        #expect(result.exitCode == 0, "\(result.error)")
+        let line = Substring(result.output.trimmingCharacters(in: .newlines))
+        #expect(try line.firstMatchKeys() == ["schemaVersion", "seed", "runs"])
+        let object = try #require(JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any])
+        let runs = try #require(object["runs"] as? [[String: Any]])
+        #expect(runs.map { $0["scenario"] as? String } == ["denied", "wheninuse-locked", "denied", "wheninuse-locked"])
+        #expect(runs.map { ($0["trace"] as? String)?.hasSuffix(".nmea") } == [true, true, false, false])
+        for run in runs {
+            let metrics = try #require(run["metrics"] as? [String: Any])
+            for key in [
+                "recordedFixes", "deliveredFixes", "acceptedFixes", "collectionRatio", "timeCoverage", "maxGapSeconds",
+                "distanceMeters", "distanceRatio", "rejectedByReason", "geofenceEvents", "geofenceMissed", "geofenceSpurious",
+                "departureDelaySeconds", "gpsOnSeconds",
+            ] {
+                #expect(metrics.keys.contains(key), "\(key)")
+            }
+            #expect(run["lifecycle"] is [[String: Any]] && run["deliveredTimes"] is [Double] && run["promptLog"] is [Any])
+        }
+        let denied = try #require(runs[0]["metrics"] as? [String: Any])
+        #expect(denied["acceptedFixes"] as? Int == 0)
+    }
+
+    @Test("the same inputs and seed print byte-identical output, in two processes")
+    func deterministicAcrossProcesses() throws {
+        let arguments = [
+            "matrix", Self.drive, "--scenarios", "always-precise,allow-once,always-force-quit", "--format", "json", "--seed", "5",
+        ]
+        let first = try runBinary(arguments)
+        let second = try runBinary(arguments)
+        #expect(first.exitCode == 0)
+        #expect(!first.output.isEmpty && first.output == second.output)
+        #expect(runCommand(arguments).output == first.output)
+    }
+
+    @Test("matrix text is the degradation table; replay compares one scenario with the ideal run")
+    func text() {
+        let matrix = runCommand(["matrix", Self.drive, "--scenarios", "always-precise,denied"])
+        #expect(matrix.exitCode == 0)
+        let lines = matrix.output.split(separator: "\n")
+        #expect(lines.count == 5, "\(matrix.output)")
+        #expect(lines[1].hasPrefix("scenario") && lines[1].contains("collected") && lines[1].contains("coverage"))
+        #expect(lines[3].hasPrefix("always-precise") && lines[3].contains("100.0 %"))
+        #expect(lines[4].hasPrefix("denied") && lines[4].contains("0.0 %"))
+        let replay = runCommand(["replay", Self.drive, "--scenario", "always-motion-denied"])
+        #expect(replay.exitCode == 0)
+        #expect(replay.output.contains("always-motion-denied") && replay.output.contains("+280 s"), "\(replay.output)")
+    }
+
+    @Test("usage errors: unknown scenario with a suggestion, missing --scenario, bad seed; missing trace 66")
+    func errors() {
+        let unknown = runCommand(["replay", Self.drive, "--scenario", "wheninuse-lockd"])
+        #expect(unknown.exitCode == 64)
+        #expect(unknown.error.contains("did you mean 'wheninuse-locked'"), "\(unknown.error)")
+        #expect(runCommand(["replay", Self.drive]).exitCode == 64)
+        #expect(runCommand(["matrix", Self.drive, "--seed", "x"]).exitCode == 64)
+        #expect(runCommand(["matrix"]).exitCode == 64)
+        #expect(runCommand(["matrix", "/nonexistent.gpx"]).exitCode == 66)
+    }
+}
