@@ -81,4 +81,23 @@ struct MatrixCommandTests {
         #expect(runCommand(["matrix"]).exitCode == 64)
         #expect(runCommand(["matrix", "/nonexistent.gpx"]).exitCode == 66)
     }
+
+    @Test("a scenario file: its seed, timeline and relative geofence path are used; a broken one exits 65")
+    func scenarioFile() throws {
+        let file = repositoryRoot.appendingPathComponent("Documentation/Examples/scenario.json").path
+        let result = runCommand(["replay", Self.drive, "--scenario", file, "--format", "json"])
+        #expect(result.exitCode == 0, "\(result.error)")
+        let object = try #require(JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any])
+        #expect(object["scenario"] as? String == "courier-night-shift")
+        #expect(object["seed"] as? Int == 7)
+        let lifecycle = try #require(object["lifecycle"] as? [[String: Any]])
+        #expect(lifecycle.contains { $0["state"] as? String == "forceQuit" })
+        let broken = FileManager.default.temporaryDirectory.appendingPathComponent("tracesim-\(UUID().uuidString).json")
+        try Data(#"{"name": "x", "engine": {"stopRule": "never"}}"#.utf8).write(to: broken)
+        defer { try? FileManager.default.removeItem(at: broken) }
+        let failed = runCommand(["matrix", Self.drive, "--scenarios", "denied," + broken.path])
+        #expect(failed.exitCode == 65)
+        #expect(failed.error.contains(broken.path + ":1:") && failed.error.contains("$.engine.stopRule"), "\(failed.error)")
+        #expect(runCommand(["replay", Self.drive, "--scenario", "/nonexistent/s.json"]).exitCode == 66)
+    }
 }

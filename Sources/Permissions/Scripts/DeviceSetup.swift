@@ -27,19 +27,25 @@ public struct DeviceSetup: Sendable {
     /// - Throws: `TraceFormatError` with the line, column and JSON path of the first problem.
     public static func parse(_ bytes: [UInt8], file: String) throws(TraceFormatError) -> DeviceSetup {
         let reader = ConfigReader(file: file)
-        let root = try ConfigJSON.parse(bytes, file: file)
+        return try parse(try ConfigJSON.parse(bytes, file: file), at: "$", reader: reader)
+    }
+
+    /// Reads the same shape from `root`, a node inside a larger file, at JSON path `path`.
+    public static func parse(_ root: ConfigJSONNode, at path: String, reader: ConfigReader) throws(TraceFormatError)
+        -> DeviceSetup
+    {
         let members = try reader.object(
-            root, "$", allowed: ["osProfile", "simulatorClassDevice", "infoPlist", "authorization"])
+            root, path, allowed: ["osProfile", "simulatorClassDevice", "infoPlist", "authorization"])
         var setup = DeviceSetup()
         if let node = members["osProfile"] {
             setup.configuration.parameters.osProfile = try reader.token(
-                node, "$.osProfile", OSBehaviourProfile.allCases.map { ($0.rawValue, $0) })
+                node, "\(path).osProfile", OSBehaviourProfile.allCases.map { ($0.rawValue, $0) })
         }
         if let node = members["simulatorClassDevice"] {
-            setup.isSimulatorClassDevice = try reader.bool(node, "$.simulatorClassDevice")
+            setup.isSimulatorClassDevice = try reader.bool(node, "\(path).simulatorClassDevice")
         }
         if let plistNode = members["infoPlist"] {
-            let path = "$.infoPlist"
+            let path = "\(path).infoPlist"
             let plist = try reader.object(
                 plistNode, path,
                 allowed: [
@@ -64,7 +70,7 @@ public struct DeviceSetup: Sendable {
             setup.configuration.infoPlist = info
         }
         if let node = members["authorization"] {
-            let path = "$.authorization"
+            let path = "\(path).authorization"
             let fields = try reader.object(
                 node, path,
                 allowed: [

@@ -71,11 +71,17 @@ public struct UserScript: Sendable {
     /// - Throws: `TraceFormatError` with the line, column and JSON path of the first problem.
     public static func parse(_ bytes: [UInt8], file: String) throws(TraceFormatError) -> UserScript {
         let reader = ConfigReader(file: file)
-        let root = try ConfigJSON.parse(bytes, file: file)
-        let members = try reader.object(root, "$", allowed: ["answers", "settings", "lifecycle"])
+        return try parse(try ConfigJSON.parse(bytes, file: file), at: "$", reader: reader)
+    }
+
+    /// Reads the same shape from `root`, a node inside a larger file, at JSON path `path`.
+    public static func parse(_ root: ConfigJSONNode, at path: String, reader: ConfigReader) throws(TraceFormatError)
+        -> UserScript
+    {
+        let members = try reader.object(root, path, allowed: ["answers", "settings", "lifecycle"])
         var responses: [SimulatedUser.PromptFamily: [SimulatedUser.Response]] = [:]
-        for (index, entry) in try reader.optionalArray(members, "answers", "$").enumerated() {
-            let path = "$.answers[\(index)]"
+        for (index, entry) in try reader.optionalArray(members, "answers", path).enumerated() {
+            let path = "\(path).answers[\(index)]"
             let fields = try reader.object(entry, path, allowed: ["prompt", "answer", "afterSeconds"])
             let vocabulary: [(String, PromptVocabulary)] = answers.map { ($0.prompt, $0) }
             let prompt = try reader.token(
@@ -90,8 +96,8 @@ public struct UserScript: Sendable {
                 answer.map { .answer($0, afterSeconds: delay) } ?? .neverAnswers)
         }
         var changes: [SimulatedUser.ScheduledChange] = []
-        for (index, entry) in try reader.optionalArray(members, "settings", "$").enumerated() {
-            let path = "$.settings[\(index)]"
+        for (index, entry) in try reader.optionalArray(members, "settings", path).enumerated() {
+            let path = "\(path).settings[\(index)]"
             let fields = try reader.object(entry, path, allowed: ["at", "change"])
             let at = try reader.number(
                 try reader.required(fields, "at", in: entry, path), "\(path).at", in: 0...31_536_000)
@@ -100,8 +106,8 @@ public struct UserScript: Sendable {
             changes.append(SimulatedUser.ScheduledChange(atSeconds: at, change: change))
         }
         var lifecycle: [PermissionSession.ScriptedEvent] = []
-        for (index, entry) in try reader.optionalArray(members, "lifecycle", "$").enumerated() {
-            let path = "$.lifecycle[\(index)]"
+        for (index, entry) in try reader.optionalArray(members, "lifecycle", path).enumerated() {
+            let path = "\(path).lifecycle[\(index)]"
             let fields = try reader.object(entry, path, allowed: ["at", "event"])
             let at = try reader.number(
                 try reader.required(fields, "at", in: entry, path), "\(path).at", in: 0...31_536_000)
@@ -113,7 +119,7 @@ public struct UserScript: Sendable {
             return UserScript(
                 user: try SimulatedUser(responses: responses, settingsChanges: changes), lifecycle: lifecycle)
         } catch {
-            throw reader.fail(root, "$.answers", error.description)
+            throw reader.fail(root, "\(path).answers", error.description)
         }
     }
 }

@@ -23,9 +23,11 @@ enum MatrixCommand {
                                   timed fix are reported and skipped.
 
         OPTIONS:
-          --scenarios <list>      all (default) or comma-separated preset names ('tracesim scenarios').
+          --scenarios <list>      all (default), or comma-separated preset names ('tracesim scenarios')
+                                  and scenario files (*.json, format in the README).
           --fences <file>         Geofences for every run (GeoJSON or TraceSim JSON).
-          --seed <n>              Seeds every run's phone (default 0).
+          --seed <n>              Seeds every run's phone (default: each scenario's own seed; presets
+                                  use 0). The matrix JSON's "seed" is null without it.
           --format <text|json>    text (default): the degradation table, a row per scenario with
                                   metrics averaged over traces; json: {"schemaVersion", "seed",
                                   "runs": [...]} with one object per trace and scenario, traces in
@@ -51,7 +53,11 @@ enum MatrixCommand {
             throw UsageError("matrix needs at least one trace file", command: name)
         }
         let format = try ReplayArguments.format(parsed, command: name)
-        let scenarios = try ReplayArguments.scenarios(parsed.value("scenarios") ?? "all", command: name)
+        let scenarios: [ReplayArguments.Chosen]
+        switch try ReplayArguments.scenarios(parsed.value("scenarios") ?? "all", command: name, console: console) {
+        case .failed(let code): return code
+        case .loaded(let chosen): scenarios = chosen
+        }
         let seed = try ReplayArguments.seed(parsed, command: name)
         let options = try ImportArguments.options(from: parsed, command: name)
         var fences: [Geofence] = []
@@ -75,35 +81,37 @@ enum MatrixCommand {
                 }
             }
         }
-        let runs: [[ScenarioRun]]
+        let runs: [[(run: ScenarioRun, ideal: ScenarioRun)]]
         do {
             runs = try runAll(traces.map(\.trace), scenarios: scenarios, seed: seed, fences: fences, console: console)
         } catch {
             console.warn("error: \(parsed.value("fences") ?? "geofences"): \(error)")
             return .dataError
         }
-        // The ideal run is always computed, so every scenario has its reference.
-        let metrics = runs.map { row in row.dropFirst().map { Metrics($0, ideal: row[0]) } }
+        let metrics = runs.map { row in row.map { Metrics($0.run, ideal: $0.ideal) } }
         if format == "json" {
             var objects: [JSONText] = []
             for (traceIndex, row) in runs.enumerated() {
-                for (index, run) in row.dropFirst().enumerated() {
+                for (index, pair) in row.enumerated() {
                     objects.append(
-                        RunReport.json(trace: traces[traceIndex].path, run: run, metrics: metrics[traceIndex][index]))
+                        RunReport.json(
+                            trace: traces[traceIndex].path, run: pair.run, metrics: metrics[traceIndex][index]))
                 }
             }
             console.print(
                 JSONText.object([
                     ("schemaVersion", .integer(RunReport.schemaVersion)),
-                    ("seed", .integer(Int(truncatingIfNeeded: seed))),
+                    ("seed", seed.map { .integer(Int(truncatingIfNeeded: $0)) } ?? .null),
                     ("runs", .array(objects)),
                 ]).rendered)
         } else if !traces.isEmpty {
+            let seeds = Set(scenarios.map { seed ?? $0.scenario.seed })
+            let seedLabel = seeds.count == 1 ? "seed \(seeds.first ?? 0)" : "seeds per scenario"
             let rows = scenarios.indices.map { index in
-                (scenarios[index].name, metrics.map { $0[index] })
+                (scenarios[index].scenario.name, metrics.map { $0[index] })
             }
             console.print(
-                "\(traces.count) trace\(traces.count == 1 ? "" : "s") × \(scenarios.count) scenarios, seed \(seed); ratios against the ideal run"
+                "\(traces.count) trace\(traces.count == 1 ? "" : "s") × \(scenarios.count) scenarios, \(seedLabel); ratios against the ideal run"
             )
             console.print(RunReport.table(rows))
         }
@@ -113,37 +121,53 @@ enum MatrixCommand {
     /// Runs the ideal scenario and then `scenarios` on every trace, in parallel; row `t` holds
     /// trace `t`'s ideal run followed by its scenario runs in order.
     static func runAll(
-        _ traces: [Trace], scenarios: [Scenario], seed: UInt64, fences: [Geofence], console: Console
-    ) throws(GeometryError) -> [[ScenarioRun]] {
-        guard var ideal = Scenario.preset(named: "ideal") else { return [] }
-        ideal.seed = seed
-        let all =
-            [ideal]
-            + scenarios.map { scenario in
-                var seeded = scenario
-                seeded.seed = seed
-                return seeded
+        _ traces: [Trace], scenarios: [ReplayArguments.Chosen], seed: UInt64?, fences: [Geofence], console: Console
+    ) throws(GeometryError) -> [[(run: ScenarioRun, ideal: ScenarioRun)]] {
+        guard let idealPreset = Scenario.preset(named: "ideal") else { return [] }
+        // Every scenario is compared with an ideal run of the same seed and geofences; scenarios
+        // sharing both share that run.
+        var runs: [(scenario: Scenario, fences: [Geofence])] = []
+        var idealOf: [Int] = []
+        var idealKeys: [String: Int] = [:]
+        for (index, chosen) in scenarios.enumerated() {
+            var scenario = chosen.scenario
+            if let seed { scenario.seed = seed }
+            let key = "\(scenario.seed)/" + (chosen.fences == nil ? "shared" : String(index))
+            if let existing = idealKeys[key] {
+                idealOf.append(existing)
+            } else {
+                var ideal = idealPreset
+                ideal.seed = scenario.seed
+                runs.append((ideal, chosen.fences ?? fences))
+                idealKeys[key] = runs.count - 1
+                idealOf.append(runs.count - 1)
             }
-        let jobs = traces.indices.flatMap { trace in all.indices.map { (trace, $0) } }
+            runs.append((scenario, chosen.fences ?? fences))
+        }
+        let planned = runs
+        let scenarioRuns = planned.indices.filter { !idealOf.contains($0) }
+        let jobs = traces.indices.flatMap { trace in planned.indices.map { (trace, $0) } }
         let results = Mutex([Result<ScenarioRun, GeometryError>?](repeating: nil, count: jobs.count))
         let done = Atomic<Int>(0)
         let progress = Progress(total: jobs.count, console: console)
         DispatchQueue.concurrentPerform(iterations: jobs.count) { job in
-            let (trace, scenario) = jobs[job]
+            let (trace, run) = jobs[job]
             let result = Result { () throws(GeometryError) in
-                try ScenarioRunner.run(traces[trace], all[scenario], fences: fences)
+                try ScenarioRunner.run(traces[trace], planned[run].scenario, fences: planned[run].fences)
             }
             results.withLock { $0[job] = result }
             progress.update(done.add(1, ordering: .relaxed).newValue)
         }
         progress.finish()
         let ordered = results.withLock { $0 }
-        var rows: [[ScenarioRun]] = []
+        var rows: [[(run: ScenarioRun, ideal: ScenarioRun)]] = []
         for trace in traces.indices {
-            var row: [ScenarioRun] = []
-            for scenario in all.indices {
-                guard let result = ordered[trace * all.count + scenario] else { continue }
-                row.append(try result.get())
+            var row: [(run: ScenarioRun, ideal: ScenarioRun)] = []
+            for (index, run) in scenarioRuns.enumerated() {
+                guard let result = ordered[trace * planned.count + run],
+                    let ideal = ordered[trace * planned.count + idealOf[index]]
+                else { continue }
+                row.append((try result.get(), try ideal.get()))
             }
             rows.append(row)
         }
@@ -186,28 +210,53 @@ enum ReplayArguments {
         return format
     }
 
-    static func seed(_ parsed: ParsedArguments, command: String) throws(UsageError) -> UInt64 {
-        guard let text = parsed.value("seed") else { return 0 }
+    /// `--seed`, or `nil` to keep each scenario's own seed (presets use 0).
+    static func seed(_ parsed: ParsedArguments, command: String) throws(UsageError) -> UInt64? {
+        guard let text = parsed.value("seed") else { return nil }
         guard let seed = UInt64(text) else {
             throw UsageError("--seed must be a whole number, not '\(text)'", command: command)
         }
         return seed
     }
 
-    /// Preset names, comma-separated, or `all` (every preset but the ideal reference).
-    static func scenarios(_ list: String, command: String) throws(UsageError) -> [Scenario] {
-        if list == "all" { return Scenario.presets.filter { $0.name != "ideal" } }
-        var chosen: [Scenario] = []
+    /// A scenario to run and the geofences it brings (`nil`: use `--fences`).
+    typealias Chosen = (scenario: Scenario, fences: [Geofence]?)
+
+    /// Preset names or scenario files (ending in `.json`), comma-separated, or `all` (every
+    /// preset but the ideal reference). A file's geofence path is relative to the file.
+    /// A missing or invalid file is reported here and comes back as `.failed`.
+    static func scenarios(_ list: String, command: String, console: Console) throws(UsageError)
+        -> ConfigFiles.Outcome<[Chosen]>
+    {
+        if list == "all" { return .loaded(Scenario.presets.filter { $0.name != "ideal" }.map { ($0, nil) }) }
+        var chosen: [Chosen] = []
         for name in list.split(separator: ",", omittingEmptySubsequences: false).map(String.init) {
+            if name.hasSuffix(".json") {
+                switch ConfigFiles.load(name, console, ScenarioFile.parse) {
+                case .failed(let code): return .failed(code)
+                case .loaded(let parsed):
+                    guard let relative = parsed.geofences else {
+                        chosen.append((parsed.scenario, nil))
+                        continue
+                    }
+                    let folder = name.lastIndex(of: "/").map { String(name[...$0]) } ?? ""
+                    let fencesPath = relative.hasPrefix("/") ? relative : folder + relative
+                    switch ConfigFiles.load(fencesPath, console, GeofenceLoader.load) {
+                    case .failed(let code): return .failed(code)
+                    case .loaded(let fences): chosen.append((parsed.scenario, fences))
+                    }
+                }
+                continue
+            }
             guard let scenario = Scenario.preset(named: name) else {
                 let names = Scenario.presets.map(\.name)
                 let nearest = names.min { editDistance($0, name) < editDistance($1, name) } ?? ""
                 throw UsageError(
-                    "unknown scenario '\(name)' (did you mean '\(nearest)'? see 'tracesim scenarios')", command: command
-                )
+                    "unknown scenario '\(name)' (did you mean '\(nearest)'? see 'tracesim scenarios', or give a .json file)",
+                    command: command)
             }
-            chosen.append(scenario)
+            chosen.append((scenario, nil))
         }
-        return chosen
+        return .loaded(chosen)
     }
 }

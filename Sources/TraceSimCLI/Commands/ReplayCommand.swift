@@ -11,16 +11,17 @@ enum ReplayCommand {
         OVERVIEW: Replay one trace through one scenario and compare it with the ideal run of the
         same trace and seed.
 
-        USAGE: tracesim replay <trace> --scenario <name> [--fences <file>] [--seed <n>]
+        USAGE: tracesim replay <trace> --scenario <name|file> [--fences <file>] [--seed <n>]
                                [--format text|json] [--date <YYYY-MM-DD>] [--input-format <name>]
 
         ARGUMENTS:
           <trace>                 A trace file in any format 'tracesim inspect' reads.
 
         OPTIONS:
-          --scenario <name>       A preset ('tracesim scenarios' lists them).
+          --scenario <name|file>  A preset ('tracesim scenarios' lists them) or a scenario file
+                                  (*.json, format in the README).
           --fences <file>         Geofences (GeoJSON or TraceSim JSON).
-          --seed <n>              Seeds the phone (default 0).
+          --seed <n>              Seeds the phone (default: the scenario's own seed; presets use 0).
           --format <text|json>    text (default) or one JSON object with the keys in the README.
         \(ImportArguments.helpLines)
           -h, --help              Show this help.
@@ -44,8 +45,12 @@ enum ReplayCommand {
         guard let scenarioName = parsed.value("scenario") else {
             throw UsageError("replay needs --scenario (see 'tracesim scenarios')", command: name)
         }
-        let scenarios = try ReplayArguments.scenarios(scenarioName, command: name)
-        guard scenarios.count == 1 else { throw UsageError("--scenario takes one name", command: name) }
+        guard !scenarioName.contains(",") else { throw UsageError("--scenario takes one name or file", command: name) }
+        let scenarios: [ReplayArguments.Chosen]
+        switch try ReplayArguments.scenarios(scenarioName, command: name, console: console) {
+        case .failed(let code): return code
+        case .loaded(let chosen): scenarios = chosen
+        }
         let format = try ReplayArguments.format(parsed, command: name)
         let seed = try ReplayArguments.seed(parsed, command: name)
         let options = try ImportArguments.options(from: parsed, command: name)
@@ -66,19 +71,19 @@ enum ReplayCommand {
             console.warn("error: \(path): no timed fixes to replay")
             return .dataError
         }
-        let runs: [[ScenarioRun]]
+        let runs: [[(run: ScenarioRun, ideal: ScenarioRun)]]
         do {
             runs = try MatrixCommand.runAll([trace], scenarios: scenarios, seed: seed, fences: fences, console: console)
         } catch {
             console.warn("error: \(parsed.value("fences") ?? "geofences"): \(error)")
             return .dataError
         }
-        let (ideal, run) = (runs[0][0], runs[0][1])
+        let (run, ideal) = (runs[0][0].run, runs[0][0].ideal)
         let metrics = Metrics(run, ideal: ideal)
         if format == "json" {
             console.print(RunReport.json(trace: path, run: run, metrics: metrics).rendered)
         } else {
-            console.print("\(path) · \(run.scenario) · seed \(seed)")
+            console.print("\(path) · \(run.scenario) · seed \(run.seed)")
             console.print(RunReport.table([(run.scenario, [metrics])]))
         }
         return .success

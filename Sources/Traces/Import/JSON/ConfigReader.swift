@@ -1,5 +1,3 @@
-import Traces
-
 /// Typed, path-aware reads from configuration JSON: an unknown key or a wrong value is an
 /// error naming the file, line, column and JSON path.
 public struct ConfigReader: Sendable {

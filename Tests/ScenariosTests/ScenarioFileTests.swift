@@ -1,0 +1,106 @@
+import Device
+import Engine
+import Foundation
+import Scenarios
+import Testing
+import Traces
+
+@Suite("Scenario files")
+struct ScenarioFileTests {
+    static let example = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("Documentation/Examples/scenario.json")
+
+    private func parse(_ text: String) throws(TraceFormatError) -> ScenarioFile.Parsed {
+        try ScenarioFile.parse(Array(text.utf8), file: "s.json")
+    }
+
+    private func message(_ text: String) -> String {
+        do {
+            _ = try parse(text)
+            return "no error"
+        } catch {
+            return "\(error)"
+        }
+    }
+
+    @Test("the documented example reads every section")
+    func example() throws {
+        let bytes = try Array(Data(contentsOf: Self.example))
+        let parsed = try ScenarioFile.parse(bytes, file: "scenario.json")
+        let scenario = parsed.scenario
+        #expect(scenario.name == "courier-night-shift")
+        #expect(scenario.device.authorization.storedStatus == .authorizedWhenInUse)
+        #expect(scenario.timeline == [.init(.seconds(60), .screenLocked), .init(.fraction(0.5), .userForceQuitApp)])
+        #expect(scenario.engine.locationOptions.allowsBackgroundLocationUpdates == false)
+        #expect(scenario.engine.motion.stopTimeoutSeconds == 300)
+        #expect(scenario.engine.gate.maximumAccuracyMeters == 100)
+        #expect(scenario.seed == 7)
+        #expect(parsed.geofences == "fences.geojson")
+        guard case .fixed = scenario.authorization else {
+            Issue.record("expected fixed authorization")
+            return
+        }
+    }
+
+    @Test("a permission flow with its own user, settings changes in the timeline, the Radar rule")
+    func flowAndSettings() throws {
+        let parsed = try parse(
+            """
+            {"name": "wizard_run", "authorization": {"flow": "wizard", "user": {"answers": [{"prompt": "location", "answer": "dontAllow"}]}},
+             "timeline": [{"atFraction": 1, "event": "locationServicesOff"}], "engine": {"stopRule": "radar", "elasticity": "mauron85"}}
+            """)
+        guard case .flow(let layer, _) = parsed.scenario.authorization else {
+            Issue.record("expected a flow")
+            return
+        }
+        #expect(layer == .wizard)
+        #expect(parsed.scenario.engine.motion.stopRule == .radarDefault)
+        #expect(parsed.scenario.engine.distanceFilter.elasticity == .mauron85)
+        #expect(parsed.scenario.timeline.first?.when == .fraction(1))
+    }
+
+    @Test(
+        "bad input names the file, line, column and JSON path",
+        arguments: [
+            ("", "s.json"),
+            ("{\"name\": \"a\", \"timeline\": [", "s.json:1"),
+            ("[]", "expected an object"),
+            ("{\"type\": \"FeatureCollection\", \"features\": []}", "unknown key"),
+            ("{\"summary\": \"no name\"}", "missing required key 'name'"),
+            ("{\"name\": \"has space\"}", "$.name"),
+            ("{\"name\": \"a\", \"seed\": -1}", "$.seed"),
+            ("{\"name\": \"a\", \"timeline\": [{\"at\": 5, \"event\": \"dance\"}]}", "$.timeline[0].event"),
+            ("{\"name\": \"a\", \"timeline\": [{\"event\": \"lock\"}]}", "exactly one of 'at'"),
+            ("{\"name\": \"a\", \"timeline\": [{\"atFraction\": 1.5, \"event\": \"lock\"}]}", "$.timeline[0].atFraction"),
+            ("{\"name\": \"a\", \"authorization\": {\"flow\": \"magic\"}}", "$.authorization.flow"),
+            ("{\"name\": \"a\", \"authorization\": \"granted\"}", "$.authorization"),
+            ("{\"name\": \"a\", \"device\": {\"authorization\": {\"location\": \"yes\"}}}", "$.device.authorization.location"),
+            ("{\"name\": \"a\", \"engine\": {\"gate\": {\"horizontalAccuracy\": 0}}}", "$.engine.gate.horizontalAccuracy"),
+            ("{\"name\": \"a\", \"engine\": {\"turbo\": true}}", "$.engine.turbo"),
+            ("{\"name\": \"a\", \"name\": \"b\"}", "appears twice"),
+            ("\u{00}binary", "s.json"),
+            (String(repeating: "{\"a\":", count: 5000), "s.json"),
+        ])
+    func badInput(text: String, expected: String) {
+        let rendered = message(text)
+        #expect(rendered != "no error")
+        #expect(rendered.contains(expected), "\(rendered)")
+        #expect(rendered.hasPrefix("s.json"), "\(rendered)")
+    }
+
+    @Test("a scenario file runs like a preset: same phone and timeline, same result")
+    func fileMatchesPreset() throws {
+        let parsed = try parse(
+            """
+            {"name": "wheninuse-locked", "device": {"authorization": {"location": "authorizedWhenInUse", "motion": "authorized"}},
+             "timeline": [{"at": 60, "event": "lock"}], "engine": {"backgroundUpdates": false}}
+            """)
+        let trace = try TraceImporter.load(
+            path: Self.example.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+                .appendingPathComponent("Traces/gpsbabel/bike.tcx").path)
+        let fromFile = try ScenarioRunner.run(trace, parsed.scenario)
+        let fromPreset = try ScenarioRunner.run(trace, try #require(Scenario.preset(named: "wheninuse-locked")))
+        #expect(fromFile.deliveryTimes == fromPreset.deliveryTimes)
+        #expect(!fromFile.deliveryTimes.isEmpty)
+    }
+}
