@@ -142,5 +142,11 @@ struct BundledPresetTests {
         #expect(last <= 130, "last delivery at \(last) s")
         let ideal = try ScenarioRunner.run(trace, try #require(Scenario.preset(named: "ideal")))
         #expect((Metrics(result, ideal: ideal).collectionRatio ?? 0) <= 1)
+        // A lock scripted after a short trace ends does not happen, and GPS time never exceeds the span.
+        let span = result.traceEnd.seconds(since: result.traceStart)
+        for run in [result, ideal] {
+            #expect(run.recorder.gpsOnSeconds(closingAt: run.traceEnd) <= span + 1e-9, "\(run.scenario)")
+            #expect(run.lifecycle.allSatisfy { $0.time <= run.traceEnd })
+        }
     }
 }

@@ -94,14 +94,13 @@ public struct EngineReplay {
         var sampleIndex = 0
         var scriptIndex = 0
         var now = first
-        // Nothing is known after the last recorded or scripted instant, so timers due later
-        // (a stop timeout after the trace ends) do not fire.
-        let last =
-            [fixes.last?.timestamp, samples.last?.timestamp, scripted.last?.time].compactMap { $0 }.max() ?? first
+        // Nothing is known after the trace's last instant, so timers and scripted events due
+        // later (a stop timeout, a lock scripted at 60 s on a 30 s trace) do not happen.
+        let last = [fixes.last?.timestamp, samples.last?.timestamp].compactMap { $0 }.max() ?? first
         while true {
             // Ties: the script, then timers, then motion, then fixes.
             var next = SimInstant(nanosecondsSinceEpoch: .max)
-            if scriptIndex < scripted.count { next = scripted[scriptIndex].time }
+            if scriptIndex < scripted.count, scripted[scriptIndex].time <= last { next = scripted[scriptIndex].time }
             if let timer = timers.first, timer.time < next, timer.time <= last { next = timer.time }
             if sampleIndex < samples.count, samples[sampleIndex].timestamp < next {
                 next = samples[sampleIndex].timestamp

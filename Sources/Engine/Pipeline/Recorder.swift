@@ -71,9 +71,11 @@ public struct Recorder: Sendable {
     /// The count for one reason.
     public func rejectionCount(_ reason: RejectionReason) -> Int { rejectionCounts[Self.slot(reason)] }
 
-    /// Total seconds with GPS on, closing an open span at `end`.
+    /// Total seconds with GPS on up to `end`, closing an open span there.
     public func gpsOnSeconds(closingAt end: SimInstant) -> Double {
-        gpsOnIntervals.reduce(0) { $0 + ($1.end ?? end).seconds(since: $1.start) }
+        gpsOnIntervals.reduce(0) { total, interval in
+            total + max(0, min(interval.end ?? end, end).seconds(since: interval.start))
+        }
     }
 
     mutating func fixDelivered() { deliveredFixCount += 1 }
