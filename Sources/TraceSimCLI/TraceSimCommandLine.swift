@@ -23,6 +23,7 @@ public enum TraceSimCommandLine {
           scenarios               List the built-in scenarios, one per permission level.
           replay                  Replay a trace through one scenario, against the ideal run.
           matrix                  Replay traces through every scenario: the degradation table.
+          check                   Fail (exit 1) when a metric crosses a threshold; JUnit and Markdown.
           help <command>          Show a command's help.
 
         OPTIONS:
@@ -34,7 +35,7 @@ public enum TraceSimCommandLine {
 
     private static let commandNames = [
         InspectCommand.name, ConvertCommand.name, RulesCommand.name, PermissionsCommand.name, TrackCommand.name,
-        ScenariosCommand.name, ReplayCommand.name, MatrixCommand.name,
+        ScenariosCommand.name, ReplayCommand.name, MatrixCommand.name, CheckCommand.name,
     ]
 
     private static func help(for command: String) -> String? {
@@ -47,6 +48,7 @@ public enum TraceSimCommandLine {
         case ScenariosCommand.name: ScenariosCommand.help
         case ReplayCommand.name: ReplayCommand.help
         case MatrixCommand.name: MatrixCommand.help
+        case CheckCommand.name: CheckCommand.help
         default: nil
         }
     }
@@ -61,6 +63,7 @@ public enum TraceSimCommandLine {
         case ScenariosCommand.name: return try ScenariosCommand.run(arguments, console: console)
         case ReplayCommand.name: return try ReplayCommand.run(arguments, console: console)
         case MatrixCommand.name: return try MatrixCommand.run(arguments, console: console)
+        case CheckCommand.name: return try CheckCommand.run(arguments, console: console)
         default: throw unknownCommand(command)
         }
     }

@@ -1,0 +1,129 @@
+import Traces
+
+/// Thresholds for `tracesim check`: CI fails when a metric crosses one.
+///
+/// ```json
+/// {"thresholds": [
+///   {"scenario": "wheninuse-locked", "metric": "timeCoverage", "min": 0.2},
+///   {"scenario": "*", "metric": "collectionRatio", "max": 1},
+///   {"scenario": "always-precise", "trace": "bike.tcx", "metric": "acceptedFixes", "min": 1000}]}
+/// ```
+/// `scenario` is a preset name, a scenario file, or `*` (every preset); `trace`, when given,
+/// limits the threshold to traces whose path ends with it.
+public struct Expectations: Sendable {
+    /// One bound on one metric.
+    public struct Threshold: Sendable, Equatable {
+        /// A preset name, a scenario file path, or `*`.
+        public var scenario: String
+        /// A suffix of the trace path, or `nil` for every trace.
+        public var trace: String?
+        /// A metric key from the run JSON.
+        public var metric: String
+        /// The smallest value allowed.
+        public var minimum: Double?
+        /// The largest value allowed.
+        public var maximum: Double?
+    }
+
+    /// The result of one threshold on one run.
+    public struct Verdict: Sendable, Equatable {
+        /// The trace path.
+        public var trace: String
+        /// The scenario name.
+        public var scenario: String
+        /// The threshold.
+        public var threshold: Threshold
+        /// The measured value; `nil` when the metric has none (a ratio against an empty ideal run).
+        public var value: Double?
+        /// Whether the value is within the bounds (a missing value passes: nothing to compare).
+        public var passed: Bool {
+            guard let value else { return true }
+            if let minimum = threshold.minimum, value < minimum { return false }
+            if let maximum = threshold.maximum, value > maximum { return false }
+            return true
+        }
+    }
+
+    /// The thresholds, in file order.
+    public var thresholds: [Threshold]
+
+    /// The metric keys a threshold may name.
+    public static let metricNames = Metrics.numericKeys.map(\.key)
+
+    /// Parses `bytes` from `file`.
+    /// - Throws: `TraceFormatError` for the first problem.
+    public static func parse(_ bytes: [UInt8], file: String) throws(TraceFormatError) -> Expectations {
+        let reader = ConfigReader(file: file)
+        let root = try ConfigJSON.parse(bytes, file: file)
+        let members = try reader.object(root, "$", allowed: ["thresholds"])
+        var thresholds: [Threshold] = []
+        for (index, node) in try reader.array(try reader.required(members, "thresholds", in: root, "$"), "$.thresholds")
+            .enumerated()
+        {
+            let path = "$.thresholds[\(index)]"
+            let fields = try reader.object(node, path, allowed: ["scenario", "trace", "metric", "min", "max"])
+            let scenario = try reader.string(
+                try reader.required(fields, "scenario", in: node, path), "\(path).scenario")
+            let trace = try fields["trace"].map { (value) throws(TraceFormatError) in
+                try reader.string(value, "\(path).trace")
+            }
+            let metric = try reader.token(
+                try reader.required(fields, "metric", in: node, path), "\(path).metric", metricNames.map { ($0, $0) })
+            let range = -1e15...1e15
+            let minimum = try fields["min"].map { (value) throws(TraceFormatError) in
+                try reader.number(value, "\(path).min", in: range)
+            }
+            let maximum = try fields["max"].map { (value) throws(TraceFormatError) in
+                try reader.number(value, "\(path).max", in: range)
+            }
+            guard minimum != nil || maximum != nil else { throw reader.fail(node, path, "give 'min', 'max' or both") }
+            if let minimum, let maximum, minimum > maximum {
+                throw reader.fail(node, path, "'min' \(minimum) is above 'max' \(maximum)")
+            }
+            thresholds.append(
+                Threshold(scenario: scenario, trace: trace, metric: metric, minimum: minimum, maximum: maximum))
+        }
+        guard !thresholds.isEmpty else { throw reader.fail(root, "$.thresholds", "no thresholds: nothing to check") }
+        return Expectations(thresholds: thresholds)
+    }
+
+    /// Judges `metrics` of `scenario` (its name, and the name it was given by on the command
+    /// line) on `trace` against every threshold that applies.
+    public func verdicts(trace: String, scenario: String, givenAs: String, metrics: Metrics) -> [Verdict] {
+        thresholds.compactMap { threshold in
+            guard threshold.scenario == "*" || threshold.scenario == scenario || threshold.scenario == givenAs else {
+                return nil
+            }
+            if let suffix = threshold.trace, !trace.hasSuffix(suffix) { return nil }
+            return Verdict(
+                trace: trace, scenario: scenario, threshold: threshold, value: metrics.value(of: threshold.metric))
+        }
+    }
+}
+
+extension Metrics {
+    /// The numeric metrics by their JSON key, in report order.
+    static let numericKeys: [(key: String, value: @Sendable (Metrics) -> Double?)] = [
+        ("recordedFixes", { Double($0.recordedFixes) }),
+        ("deliveredFixes", { Double($0.deliveredFixes) }),
+        ("acceptedFixes", { Double($0.acceptedFixes) }),
+        ("collectionRatio", { $0.collectionRatio }),
+        ("timeCoverage", { $0.timeCoverage }),
+        ("maxGapSeconds", { $0.maxGapSeconds }),
+        ("distanceMeters", { $0.distanceMeters }),
+        ("distanceRatio", { $0.distanceRatio }),
+        ("geofenceEvents", { Double($0.geofenceEvents) }),
+        ("geofenceMissed", { Double($0.geofenceMissed) }),
+        ("geofenceSpurious", { Double($0.geofenceSpurious) }),
+        ("geofenceMeanDelaySeconds", { $0.geofenceMeanDelaySeconds }),
+        ("geofenceMaxDelaySeconds", { $0.geofenceMaxDelaySeconds }),
+        ("departureDelaySeconds", { $0.departureDelaySeconds }),
+        ("arrivalDelaySeconds", { $0.arrivalDelaySeconds }),
+        ("gpsOnSeconds", { $0.gpsOnSeconds }),
+    ]
+
+    /// The value of the metric with this JSON key.
+    public func value(of key: String) -> Double? {
+        Self.numericKeys.first { $0.key == key }?.value(self)
+    }
+}

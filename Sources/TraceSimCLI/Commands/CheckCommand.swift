@@ -1,0 +1,126 @@
+import Engine
+import Foundation
+import Geometry
+import Scenarios
+import Traces
+
+/// `tracesim check TRACE... --expect EXPECT.json`: CI's gate on collection.
+enum CheckCommand {
+    static let name = "check"
+
+    static let help = """
+        OVERVIEW: Replay traces through the scenarios an expectations file names and fail when a
+        metric crosses a threshold, such as "wheninuse-locked coverage >= 0.2".
+
+        USAGE: tracesim check <trace> ... --expect <EXPECT.json> [--junit <path>] [--markdown <path>]
+                              [--fences <file>] [--seed <n>] [--date <YYYY-MM-DD>] [--input-format <name>]
+
+        OPTIONS:
+          --expect <EXPECT.json>  {"thresholds": [{"scenario", "metric", "min"|"max", "trace"?}]}.
+                                  "scenario" is a preset, a scenario file or "*" (every preset);
+                                  "metric" is a key of the run JSON's "metrics"; "trace", when given,
+                                  matches the end of the trace path.
+          --junit <path>          Also write JUnit XML (one test case per trace, scenario and threshold).
+          --markdown <path>       Also write a Markdown table for a pull-request comment.
+          --fences <file>         Geofences for every run.
+          --seed <n>              Seeds every run (default: each scenario's own seed).
+        \(ImportArguments.helpLines)
+          -h, --help              Show this help.
+
+        EXIT STATUS:
+          0 every threshold holds; 1 at least one is violated (each is printed with its trace,
+          scenario, metric, value and bound); 64 usage error; 65 a file's content is invalid;
+          66 a file is missing; 73 a report file cannot be written.
+        """
+
+    static func run(_ arguments: [String], console: Console) throws(UsageError) -> ExitCode {
+        let spec = ArgumentSpec(
+            valued: ImportArguments.optionNames.union(["expect", "junit", "markdown", "fences", "seed"]))
+        let parsed = try spec.parse(arguments, command: name)
+        if parsed.flag("help") {
+            console.print(help)
+            return .success
+        }
+        guard !parsed.positionals.isEmpty else {
+            throw UsageError("check needs at least one trace file", command: name)
+        }
+        guard let expectPath = parsed.value("expect") else {
+            throw UsageError("check needs --expect EXPECT.json", command: name)
+        }
+        let seed = try ReplayArguments.seed(parsed, command: name)
+        let options = try ImportArguments.options(from: parsed, command: name)
+        let expectations: Expectations
+        switch ConfigFiles.load(expectPath, console, Expectations.parse) {
+        case .failed(let code): return code
+        case .loaded(let loaded): expectations = loaded
+        }
+        // Every scenario a threshold names, once, in first-mention order; "*" means every preset.
+        var names: [String] = []
+        for threshold in expectations.thresholds {
+            let expanded =
+                threshold.scenario == "*"
+                ? Scenario.presets.filter { $0.name != "ideal" }.map(\.name) : [threshold.scenario]
+            for name in expanded where !names.contains(name) { names.append(name) }
+        }
+        let scenarios: [ReplayArguments.Chosen]
+        switch try ReplayArguments.scenarios(names.joined(separator: ","), command: name, console: console) {
+        case .failed(let code): return code
+        case .loaded(let chosen): scenarios = chosen
+        }
+        var fences: [Geofence] = []
+        if let path = parsed.value("fences") {
+            switch ConfigFiles.load(path, console, GeofenceLoader.load) {
+            case .failed(let code): return code
+            case .loaded(let loaded): fences = loaded
+            }
+        }
+        var traces: [(path: String, trace: Trace)] = []
+        for path in parsed.positionals {
+            switch TraceLoading.load(path, options: options, console: console) {
+            case .failed(let code): return code
+            case .loaded(let trace):
+                guard !trace.fixes.isEmpty else {
+                    console.warn("error: \(path): no timed fixes to replay")
+                    return .dataError
+                }
+                traces.append((path, trace))
+            }
+        }
+        let runs: [[(run: ScenarioRun, ideal: ScenarioRun)]]
+        do {
+            runs = try MatrixCommand.runAll(
+                traces.map(\.trace), scenarios: scenarios, seed: seed, fences: fences, console: console)
+        } catch {
+            console.warn("error: \(parsed.value("fences") ?? "geofences"): \(error)")
+            return .dataError
+        }
+        var verdicts: [Expectations.Verdict] = []
+        for (traceIndex, row) in runs.enumerated() {
+            for (index, pair) in row.enumerated() {
+                verdicts += expectations.verdicts(
+                    trace: traces[traceIndex].path, scenario: pair.run.scenario, givenAs: names[index],
+                    metrics: Metrics(pair.run, ideal: pair.ideal))
+            }
+        }
+        let failures = verdicts.filter { !$0.passed }
+        for verdict in failures { console.print("FAIL " + CheckReport.line(verdict)) }
+        console.print("\(verdicts.count) checks, \(failures.count) failed")
+        if let path = parsed.value("junit"), let code = write(CheckReport.junit(verdicts), to: path, console) {
+            return code
+        }
+        if let path = parsed.value("markdown"), let code = write(CheckReport.markdown(verdicts), to: path, console) {
+            return code
+        }
+        return failures.isEmpty ? .success : .failure
+    }
+
+    private static func write(_ text: String, to path: String, _ console: Console) -> ExitCode? {
+        do {
+            try Data(text.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
+            return nil
+        } catch {
+            console.warn("error: \(path): cannot write: \(error.localizedDescription)")
+            return .cannotCreate
+        }
+    }
+}

@@ -1,0 +1,81 @@
+import Scenarios
+
+/// The renderings of `tracesim check`: a log line per violation, JUnit XML and Markdown.
+enum CheckReport {
+    static func bound(_ threshold: Expectations.Threshold) -> String {
+        switch (threshold.minimum, threshold.maximum) {
+        case (let minimum?, let maximum?): "\(number(minimum)) ≤ x ≤ \(number(maximum))"
+        case (let minimum?, nil): "≥ \(number(minimum))"
+        case (nil, let maximum?): "≤ \(number(maximum))"
+        case (nil, nil): "any"
+        }
+    }
+
+    static func value(_ verdict: Expectations.Verdict) -> String { verdict.value.map(number) ?? "n/a" }
+
+    static func line(_ verdict: Expectations.Verdict) -> String {
+        "\(verdict.trace) · \(verdict.scenario) · \(verdict.threshold.metric) = \(value(verdict)), expected \(bound(verdict.threshold))"
+    }
+
+    static func junit(_ verdicts: [Expectations.Verdict]) -> String {
+        let failures = verdicts.filter { !$0.passed }.count
+        var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+        xml += "<testsuites name=\"tracesim check\" tests=\"\(verdicts.count)\" failures=\"\(failures)\">\n"
+        var traces: [String] = []
+        for verdict in verdicts where !traces.contains(verdict.trace) { traces.append(verdict.trace) }
+        for trace in traces {
+            let cases = verdicts.filter { $0.trace == trace }
+            xml +=
+                "  <testsuite name=\"\(escape(trace))\" tests=\"\(cases.count)\" failures=\"\(cases.filter { !$0.passed }.count)\">\n"
+            for verdict in cases {
+                let name = escape("\(verdict.threshold.metric) \(bound(verdict.threshold))")
+                xml += "    <testcase classname=\"\(escape(verdict.scenario))\" name=\"\(name)\""
+                if verdict.passed {
+                    xml += "/>\n"
+                } else {
+                    xml += ">\n      <failure message=\"\(escape(line(verdict)))\"/>\n    </testcase>\n"
+                }
+            }
+            xml += "  </testsuite>\n"
+        }
+        return xml + "</testsuites>\n"
+    }
+
+    static func markdown(_ verdicts: [Expectations.Verdict]) -> String {
+        let failures = verdicts.filter { !$0.passed }.count
+        var text =
+            "### tracesim check: \(failures == 0 ? "all \(verdicts.count) checks pass" : "\(failures) of \(verdicts.count) checks fail")\n\n"
+        text += "| | Trace | Scenario | Metric | Value | Expected |\n|---|---|---|---|---|---|\n"
+        for verdict in verdicts {
+            let cells = [
+                verdict.passed ? "✅" : "❌", verdict.trace, verdict.scenario, verdict.threshold.metric, value(verdict),
+                bound(verdict.threshold),
+            ].map { $0.replacingOccurrences(of: "|", with: "\\|") }
+            text += "| " + cells.joined(separator: " | ") + " |\n"
+        }
+        return text
+    }
+
+    /// A short decimal: integers without a fraction, otherwise up to four places, no trailing zeros.
+    private static func number(_ value: Double) -> String {
+        if value == value.rounded() && abs(value) < 1e15 { return String(Int64(value)) }
+        var text = TrackReport.fixed(value, 4)
+        while text.hasSuffix("0") { text.removeLast() }
+        return text.hasSuffix(".") ? String(text.dropLast()) : text
+    }
+
+    private static func escape(_ text: String) -> String {
+        var result = ""
+        for character in text {
+            switch character {
+            case "&": result += "&amp;"
+            case "<": result += "&lt;"
+            case ">": result += "&gt;"
+            case "\"": result += "&quot;"
+            case "'": result += "&apos;"
+            default: result.append(character)
+            }
+        }
+        return result
+    }
+}

@@ -1,0 +1,80 @@
+import Foundation
+import Testing
+
+@Suite("tracesim check")
+struct CheckCommandTests {
+    static let bike = repositoryRoot.appendingPathComponent("Traces/gpsbabel/bike.tcx").path
+    static let drive = repositoryRoot.appendingPathComponent(
+        "Traces/gps-measurement-tools/MTV.Local1.ublox-F9K.20200206-181434.nmea"
+    ).path
+
+    private func file(_ text: String, _ suffix: String = "json") throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("tracesim-\(UUID().uuidString).\(suffix)")
+        try Data(text.utf8).write(to: url)
+        return url
+    }
+
+    @Test("a violated threshold exits 1 and names trace, scenario, metric, value and bound; JUnit and Markdown agree")
+    func violation() throws {
+        let expect = try file(
+            #"{"thresholds": [{"scenario": "wheninuse-locked", "metric": "timeCoverage", "min": 0.2}, {"scenario": "*", "metric": "collectionRatio", "max": 1}]}"#
+        )
+        let junit = FileManager.default.temporaryDirectory.appendingPathComponent("tracesim-\(UUID().uuidString).xml")
+        let markdown = FileManager.default.temporaryDirectory.appendingPathComponent("tracesim-\(UUID().uuidString).md")
+        defer { for url in [expect, junit, markdown] { try? FileManager.default.removeItem(at: url) } }
+        let result = runCommand([
+            "check", Self.bike, Self.drive, "--expect", expect.path, "--junit", junit.path, "--markdown", markdown.path,
+        ])
+        #expect(result.exitCode == 1)
+        #expect(result.output.contains("FAIL \(Self.bike) · wheninuse-locked · timeCoverage = 0.0877, expected ≥ 0.2"), "\(result.output)")
+        // 2 traces × (1 threshold for wheninuse-locked + 1 for each of the 14 presets).
+        #expect(result.output.hasSuffix("30 checks, 2 failed\n"), "\(result.output)")
+        let xml = try String(contentsOf: junit, encoding: .utf8)
+        #expect(xml.components(separatedBy: "<testcase ").count - 1 == 30)
+        #expect(xml.components(separatedBy: "<failure ").count - 1 == 2)
+        #expect(xml.contains(#"<testsuites name="tracesim check" tests="30" failures="2">"#))
+        let table = try String(contentsOf: markdown, encoding: .utf8)
+        #expect(table.hasPrefix("### tracesim check: 2 of 30 checks fail"))
+        #expect(table.components(separatedBy: "| ❌ |").count - 1 == 2)
+    }
+
+    @Test("every threshold holding exits 0")
+    func pass() throws {
+        let expect = try file(
+            #"{"thresholds": [{"scenario": "wheninuse-locked", "metric": "timeCoverage", "max": 0.2}, {"scenario": "denied", "metric": "acceptedFixes", "max": 0}, {"scenario": "always-precise", "trace": "bike.tcx", "metric": "acceptedFixes", "min": 1000}]}"#
+        )
+        defer { try? FileManager.default.removeItem(at: expect) }
+        let result = runCommand(["check", Self.bike, Self.drive, "--expect", expect.path])
+        #expect(result.exitCode == 0, "\(result.output)")
+        #expect(result.output == "5 checks, 0 failed\n")
+    }
+
+    @Test(
+        "a bad expectations file exits 65 with its path and line; usage errors 64",
+        arguments: [
+            ("", "the file is empty"),
+            (#"{"thresholds": []}"#, "nothing to check"),
+            (#"{"thresholds": [{"scenario": "denied", "metric": "speed", "min": 1}]}"#, "$.thresholds[0].metric"),
+            (#"{"thresholds": [{"scenario": "denied", "metric": "timeCoverage"}]}"#, "give 'min', 'max' or both"),
+            (#"{"thresholds": [{"scenario": "denied", "metric": "timeCoverage", "min": 2, "max": 1}]}"#, "above 'max'"),
+            (#"{"thresholds": [{"scenario": "denied", "metric": "timeCoverage", "min": 1, "typo": 1}]}"#, "unknown key"),
+            (#"{"thresholds": [{"scenario": "denied", "metric": "#, "1:"),
+        ])
+    func badExpectations(text: String, expected: String) throws {
+        let expect = try file(text)
+        defer { try? FileManager.default.removeItem(at: expect) }
+        let result = runCommand(["check", Self.bike, "--expect", expect.path])
+        #expect(result.exitCode == 65)
+        #expect(result.error.contains(expect.path) && result.error.contains(expected), "\(result.error)")
+    }
+
+    @Test("usage: --expect is required; an unknown scenario in the file is a usage error with a suggestion")
+    func usage() throws {
+        #expect(runCommand(["check", Self.bike]).exitCode == 64)
+        let expect = try file(#"{"thresholds": [{"scenario": "denyed", "metric": "timeCoverage", "max": 1}]}"#)
+        defer { try? FileManager.default.removeItem(at: expect) }
+        let result = runCommand(["check", Self.bike, "--expect", expect.path])
+        #expect(result.exitCode == 64)
+        #expect(result.error.contains("did you mean 'denied'"), "\(result.error)")
+    }
+}
