@@ -24,6 +24,7 @@ public enum TraceSimCommandLine {
           replay                  Replay a trace through one scenario, against the ideal run.
           matrix                  Replay traces through every scenario: the degradation table.
           check                   Fail (exit 1) when a metric crosses a threshold; JUnit and Markdown.
+          merge                   Join the JSON parts of a sharded matrix into the unsharded output.
           help <command>          Show a command's help.
 
         OPTIONS:
@@ -35,7 +36,7 @@ public enum TraceSimCommandLine {
 
     private static let commandNames = [
         InspectCommand.name, ConvertCommand.name, RulesCommand.name, PermissionsCommand.name, TrackCommand.name,
-        ScenariosCommand.name, ReplayCommand.name, MatrixCommand.name, CheckCommand.name,
+        ScenariosCommand.name, ReplayCommand.name, MatrixCommand.name, CheckCommand.name, MergeCommand.name,
     ]
 
     private static func help(for command: String) -> String? {
@@ -49,6 +50,7 @@ public enum TraceSimCommandLine {
         case ReplayCommand.name: ReplayCommand.help
         case MatrixCommand.name: MatrixCommand.help
         case CheckCommand.name: CheckCommand.help
+        case MergeCommand.name: MergeCommand.help
         default: nil
         }
     }
@@ -64,6 +66,7 @@ public enum TraceSimCommandLine {
         case ReplayCommand.name: return try ReplayCommand.run(arguments, console: console)
         case MatrixCommand.name: return try MatrixCommand.run(arguments, console: console)
         case CheckCommand.name: return try CheckCommand.run(arguments, console: console)
+        case MergeCommand.name: return try MergeCommand.run(arguments, console: console)
         default: throw unknownCommand(command)
         }
     }

@@ -86,21 +86,19 @@ enum CheckCommand {
                 traces.append((path, trace))
             }
         }
-        let runs: [[(run: ScenarioRun, ideal: ScenarioRun)]]
+        let cells: [MatrixCommand.Cell]
         do {
-            runs = try MatrixCommand.runAll(
+            cells = try MatrixCommand.runAll(
                 traces.map(\.trace), scenarios: scenarios, seed: seed, fences: fences, console: console)
         } catch {
             console.warn("error: \(parsed.value("fences") ?? "geofences"): \(error)")
             return .dataError
         }
         var verdicts: [Expectations.Verdict] = []
-        for (traceIndex, row) in runs.enumerated() {
-            for (index, pair) in row.enumerated() {
-                verdicts += expectations.verdicts(
-                    trace: traces[traceIndex].path, scenario: pair.run.scenario, givenAs: names[index],
-                    metrics: Metrics(pair.run, ideal: pair.ideal))
-            }
+        for cell in cells {
+            verdicts += expectations.verdicts(
+                trace: traces[cell.trace].path, scenario: cell.run.scenario, givenAs: names[cell.scenario],
+                metrics: Metrics(cell.run, ideal: cell.ideal))
         }
         let failures = verdicts.filter { !$0.passed }
         for verdict in failures { console.print("FAIL " + CheckReport.line(verdict)) }

@@ -33,6 +33,9 @@ enum MatrixCommand {
                                   "runs": [...]} with one object per trace and scenario, traces in
                                   the order given, scenarios in preset order.
         \(ImportArguments.helpLines)
+          --shard <K/N>           Run only the K-th of N deterministic slices of the trace × scenario
+                                  runs, as a JSON part; 'tracesim merge' joins the parts into exactly
+                                  what one unsharded run prints. Needs --format json.
           -h, --help              Show this help.
 
         Runs go to every core; the output does not depend on how many. A progress bar appears on
@@ -43,7 +46,8 @@ enum MatrixCommand {
         """
 
     static func run(_ arguments: [String], console: Console) throws(UsageError) -> ExitCode {
-        let spec = ArgumentSpec(valued: ImportArguments.optionNames.union(["scenarios", "fences", "seed", "format"]))
+        let spec = ArgumentSpec(
+            valued: ImportArguments.optionNames.union(["scenarios", "fences", "seed", "format", "shard"]))
         let parsed = try spec.parse(arguments, command: name)
         if parsed.flag("help") {
             console.print(help)
@@ -53,6 +57,10 @@ enum MatrixCommand {
             throw UsageError("matrix needs at least one trace file", command: name)
         }
         let format = try ReplayArguments.format(parsed, command: name)
+        let shard = try parsed.value("shard").map { (text) throws(UsageError) in try Shard(text, command: name) }
+        if shard != nil && format != "json" {
+            throw UsageError("--shard writes a JSON part for 'tracesim merge'; add --format json", command: name)
+        }
         let scenarios: [ReplayArguments.Chosen]
         switch try ReplayArguments.scenarios(parsed.value("scenarios") ?? "all", command: name, console: console) {
         case .failed(let code): return code
@@ -81,34 +89,49 @@ enum MatrixCommand {
                 }
             }
         }
-        let runs: [[(run: ScenarioRun, ideal: ScenarioRun)]]
+        var only: Set<Int>?
+        if let shard {
+            // Positions K-1, K-1+N, K-1+2N...: every shard gets a spread of traces and scenarios.
+            only = Set(stride(from: shard.index - 1, to: traces.count * scenarios.count, by: shard.count))
+        }
+        let cells: [Cell]
         do {
-            runs = try runAll(traces.map(\.trace), scenarios: scenarios, seed: seed, fences: fences, console: console)
+            cells = try runAll(
+                traces.map(\.trace), scenarios: scenarios, seed: seed, fences: fences, console: console, only: only)
         } catch {
             console.warn("error: \(parsed.value("fences") ?? "geofences"): \(error)")
             return .dataError
         }
-        let metrics = runs.map { row in row.map { Metrics($0.run, ideal: $0.ideal) } }
+        let metrics = cells.map { Metrics($0.run, ideal: $0.ideal) }
         if format == "json" {
-            var objects: [JSONText] = []
-            for (traceIndex, row) in runs.enumerated() {
-                for (index, pair) in row.enumerated() {
-                    objects.append(
-                        RunReport.json(
-                            trace: traces[traceIndex].path, run: pair.run, metrics: metrics[traceIndex][index]))
-                }
+            let objects = cells.indices.map {
+                RunReport.json(trace: traces[cells[$0].trace].path, run: cells[$0].run, metrics: metrics[$0])
             }
-            console.print(
-                JSONText.object([
-                    ("schemaVersion", .integer(RunReport.schemaVersion)),
-                    ("seed", seed.map { .integer(Int(truncatingIfNeeded: $0)) } ?? .null),
-                    ("runs", .array(objects)),
-                ]).rendered)
+            var members: [(String, JSONText)] = [
+                ("schemaVersion", .integer(RunReport.schemaVersion)),
+                ("seed", seed.map { .integer(Int(truncatingIfNeeded: $0)) } ?? .null),
+            ]
+            if let shard {
+                members.append(
+                    (
+                        "shard",
+                        .object([
+                            ("index", .integer(shard.index)), ("count", .integer(shard.count)),
+                            ("runs", .integer(traces.count * scenarios.count)),
+                            ("positions", .array(cells.map { .integer($0.position) })),
+                        ])
+                    ))
+            }
+            members.append(("runs", .array(objects)))
+            console.print(JSONText.object(members).rendered)
         } else if !traces.isEmpty {
             let seeds = Set(scenarios.map { seed ?? $0.scenario.seed })
             let seedLabel = seeds.count == 1 ? "seed \(seeds.first ?? 0)" : "seeds per scenario"
             let rows = scenarios.indices.map { index in
-                (scenarios[index].scenario.name, metrics.map { $0[index] })
+                (
+                    scenarios[index].scenario.name,
+                    cells.indices.filter { cells[$0].scenario == index }.map { metrics[$0] }
+                )
             }
             console.print(
                 "\(traces.count) trace\(traces.count == 1 ? "" : "s") × \(scenarios.count) scenarios, \(seedLabel); ratios against the ideal run"
@@ -118,16 +141,28 @@ enum MatrixCommand {
         return exitCode
     }
 
-    /// Runs the ideal scenario and then `scenarios` on every trace, in parallel; row `t` holds
-    /// trace `t`'s ideal run followed by its scenario runs in order.
+    /// One scenario on one trace, with the ideal run it is compared with.
+    struct Cell {
+        /// `trace × scenarios.count + scenario`: the order output follows.
+        var position: Int
+        var trace: Int
+        var scenario: Int
+        var run: ScenarioRun
+        var ideal: ScenarioRun
+    }
+
+    /// Runs `scenarios` on every trace in parallel, each with its ideal run, and returns the
+    /// cells in position order. `only` restricts the work to some positions (a shard).
     static func runAll(
-        _ traces: [Trace], scenarios: [ReplayArguments.Chosen], seed: UInt64?, fences: [Geofence], console: Console
-    ) throws(GeometryError) -> [[(run: ScenarioRun, ideal: ScenarioRun)]] {
+        _ traces: [Trace], scenarios: [ReplayArguments.Chosen], seed: UInt64?, fences: [Geofence], console: Console,
+        only: Set<Int>? = nil
+    ) throws(GeometryError) -> [Cell] {
         guard let idealPreset = Scenario.preset(named: "ideal") else { return [] }
         // Every scenario is compared with an ideal run of the same seed and geofences; scenarios
         // sharing both share that run.
         var runs: [(scenario: Scenario, fences: [Geofence])] = []
         var idealOf: [Int] = []
+        var scenarioRun: [Int] = []
         var idealKeys: [String: Int] = [:]
         for (index, chosen) in scenarios.enumerated() {
             var scenario = chosen.scenario
@@ -143,35 +178,58 @@ enum MatrixCommand {
                 idealOf.append(runs.count - 1)
             }
             runs.append((scenario, chosen.fences ?? fences))
+            scenarioRun.append(runs.count - 1)
         }
         let planned = runs
-        let scenarioRuns = planned.indices.filter { !idealOf.contains($0) }
-        let jobs = traces.indices.flatMap { trace in planned.indices.map { (trace, $0) } }
-        let results = Mutex([Result<ScenarioRun, GeometryError>?](repeating: nil, count: jobs.count))
+        let positions = (0..<(traces.count * scenarios.count)).filter { only?.contains($0) ?? true }
+        var needed = Set<Int>()
+        for position in positions {
+            let (trace, scenario) = position.quotientAndRemainder(dividingBy: scenarios.count)
+            needed.insert(trace * planned.count + scenarioRun[scenario])
+            needed.insert(trace * planned.count + idealOf[scenario])
+        }
+        let jobs = needed.sorted()
+        let results = Mutex([Int: Result<ScenarioRun, GeometryError>]())
         let done = Atomic<Int>(0)
         let progress = Progress(total: jobs.count, console: console)
         DispatchQueue.concurrentPerform(iterations: jobs.count) { job in
-            let (trace, run) = jobs[job]
+            let (trace, run) = jobs[job].quotientAndRemainder(dividingBy: planned.count)
             let result = Result { () throws(GeometryError) in
                 try ScenarioRunner.run(traces[trace], planned[run].scenario, fences: planned[run].fences)
             }
-            results.withLock { $0[job] = result }
+            results.withLock { $0[jobs[job]] = result }
             progress.update(done.add(1, ordering: .relaxed).newValue)
         }
         progress.finish()
-        let ordered = results.withLock { $0 }
-        var rows: [[(run: ScenarioRun, ideal: ScenarioRun)]] = []
-        for trace in traces.indices {
-            var row: [(run: ScenarioRun, ideal: ScenarioRun)] = []
-            for (index, run) in scenarioRuns.enumerated() {
-                guard let result = ordered[trace * planned.count + run],
-                    let ideal = ordered[trace * planned.count + idealOf[index]]
-                else { continue }
-                row.append((try result.get(), try ideal.get()))
-            }
-            rows.append(row)
+        let finished = results.withLock { $0 }
+        var cells: [Cell] = []
+        for position in positions {
+            let (trace, scenario) = position.quotientAndRemainder(dividingBy: scenarios.count)
+            guard let run = finished[trace * planned.count + scenarioRun[scenario]],
+                let ideal = finished[trace * planned.count + idealOf[scenario]]
+            else { continue }
+            cells.append(
+                Cell(position: position, trace: trace, scenario: scenario, run: try run.get(), ideal: try ideal.get()))
         }
-        return rows
+        return cells
+    }
+}
+
+/// `--shard K/N`.
+struct Shard {
+    /// 1-based.
+    var index: Int
+    var count: Int
+
+    init(_ text: String, command: String) throws(UsageError) {
+        let parts = text.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 2, let index = Int(parts[0]), let count = Int(parts[1]), count >= 1,
+            (1...count).contains(index)
+        else {
+            throw UsageError("--shard must be K/N with 1 <= K <= N, not '\(text)'", command: command)
+        }
+        self.index = index
+        self.count = count
     }
 }
 

@@ -71,14 +71,16 @@ enum ReplayCommand {
             console.warn("error: \(path): no timed fixes to replay")
             return .dataError
         }
-        let runs: [[(run: ScenarioRun, ideal: ScenarioRun)]]
+        let cells: [MatrixCommand.Cell]
         do {
-            runs = try MatrixCommand.runAll([trace], scenarios: scenarios, seed: seed, fences: fences, console: console)
+            cells = try MatrixCommand.runAll(
+                [trace], scenarios: scenarios, seed: seed, fences: fences, console: console)
         } catch {
             console.warn("error: \(parsed.value("fences") ?? "geofences"): \(error)")
             return .dataError
         }
-        let (run, ideal) = (runs[0][0].run, runs[0][0].ideal)
+        guard let cell = cells.first else { return .failure }
+        let (run, ideal) = (cell.run, cell.ideal)
         let metrics = Metrics(run, ideal: ideal)
         if format == "json" {
             console.print(RunReport.json(trace: path, run: run, metrics: metrics).rendered)
