@@ -122,6 +122,9 @@ extension Metrics {
         ("gpsOnSeconds", { $0.gpsOnSeconds }),
     ]
 
+    /// The numeric metric keys, in report order.
+    public static var numericKeyNames: [String] { numericKeys.map(\.key) }
+
     /// The value of the metric with this JSON key.
     public func value(of key: String) -> Double? {
         Self.numericKeys.first { $0.key == key }?.value(self)

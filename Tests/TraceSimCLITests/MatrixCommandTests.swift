@@ -101,3 +101,43 @@ struct MatrixCommandTests {
         #expect(runCommand(["replay", Self.drive, "--scenario", "/nonexistent/s.json"]).exitCode == 66)
     }
 }
+
+@Suite("tracesim matrix CSV and Markdown")
+struct MatrixFormatTests {
+    static let bike = repositoryRoot.appendingPathComponent("Traces/gpsbabel/bike.tcx").path
+    static let tunnel = repositoryRoot.appendingPathComponent("Traces/mapbox-navigation-ios/tunnel.json").path
+
+    @Test("CSV: a header with every numeric metric, a row per trace and scenario, values as in the JSON")
+    func csv() throws {
+        let arguments = ["matrix", Self.bike, Self.tunnel, "--scenarios", "denied,wheninuse-locked"]
+        let csv = runCommand(arguments + ["--format", "csv"])
+        #expect(csv.exitCode == 0)
+        let lines = csv.output.split(separator: "\n").map(String.init)
+        #expect(lines.count == 5)
+        let header = lines[0].split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+        #expect(header.prefix(3) == ["trace", "scenario", "seed"])
+        #expect(header.contains("timeCoverage") && header.contains("gpsOnSeconds"))
+        #expect(lines[1].hasPrefix(Self.bike + ",denied,0,0,0,0,"))
+        let json = runCommand(arguments + ["--format", "json"])
+        let object = try #require(JSONSerialization.jsonObject(with: Data(json.output.utf8)) as? [String: Any])
+        let runs = try #require(object["runs"] as? [[String: Any]])
+        let metrics = try #require(runs[1]["metrics"] as? [String: Any])
+        let row = lines[2].split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+        let coverage = try #require(Double(row[header.firstIndex(of: "timeCoverage")!]))
+        #expect(abs(coverage - (metrics["timeCoverage"] as? Double ?? -1)) < 1e-4)
+        // A metric with no value (no arrival in either run) is an empty cell, not a zero.
+        #expect(row[header.firstIndex(of: "arrivalDelaySeconds")!] == "")
+    }
+
+    @Test("Markdown: the degradation table with right-aligned numbers")
+    func markdown() {
+        let result = runCommand(["matrix", Self.bike, "--scenarios", "denied,wheninuse-locked", "--format", "markdown"])
+        #expect(result.exitCode == 0)
+        let lines = result.output.split(separator: "\n")
+        #expect(lines.count == 4)
+        #expect(lines[0].hasPrefix("| scenario | collected | coverage |"))
+        #expect(lines[1] == "|---|---:|---:|---:|---:|---:|---:|---:|")
+        #expect(lines[2].hasPrefix("| denied | 0.0 % |"))
+        #expect(runCommand(["matrix", Self.bike, "--format", "html"]).exitCode == 64)
+    }
+}

@@ -15,7 +15,7 @@ enum MatrixCommand {
         run of the same trace: what each permission level costs.
 
         USAGE: tracesim matrix <trace> ... [--scenarios all|<name>,<name>...] [--fences <file>]
-                               [--seed <n>] [--format text|json] [--date <YYYY-MM-DD>]
+                               [--seed <n>] [--format text|json|csv|markdown] [--shard <K/N>] [--date <YYYY-MM-DD>]
                                [--input-format <name>]
 
         ARGUMENTS:
@@ -28,11 +28,11 @@ enum MatrixCommand {
           --fences <file>         Geofences for every run (GeoJSON or TraceSim JSON).
           --seed <n>              Seeds every run's phone (default: each scenario's own seed; presets
                                   use 0). The matrix JSON's "seed" is null without it.
-          --format <text|json>    text (default): the degradation table, a row per scenario with
-                                  metrics averaged over traces; json: {"schemaVersion", "seed",
-                                  "runs": [...]} with one object per trace and scenario, traces in
-                                  the order given, scenarios in preset order.
-        \(ImportArguments.helpLines)
+          --format <format>       text (default): the degradation table, a row per scenario with
+                                  metrics averaged over traces; markdown: the same table in Markdown;
+                                  csv: a row per trace and scenario with every numeric metric;
+                                  json: {"schemaVersion", "seed", "runs": [...]} with one object per
+                                  trace and scenario, traces in the order given, scenarios in order.
           --shard <K/N>           Run only the K-th of N deterministic slices of the trace × scenario
                                   runs, as a JSON part; 'tracesim merge' joins the parts into exactly
                                   what one unsharded run prints. Needs --format json.
@@ -56,7 +56,10 @@ enum MatrixCommand {
         guard !parsed.positionals.isEmpty else {
             throw UsageError("matrix needs at least one trace file", command: name)
         }
-        let format = try ReplayArguments.format(parsed, command: name)
+        let format = parsed.value("format") ?? "text"
+        guard ["text", "json", "csv", "markdown"].contains(format) else {
+            throw UsageError("--format must be text, json, csv or markdown, not '\(format)'", command: name)
+        }
         let shard = try parsed.value("shard").map { (text) throws(UsageError) in try Shard(text, command: name) }
         if shard != nil && format != "json" {
             throw UsageError("--shard writes a JSON part for 'tracesim merge'; add --format json", command: name)
@@ -124,6 +127,20 @@ enum MatrixCommand {
             }
             members.append(("runs", .array(objects)))
             console.print(JSONText.object(members).rendered)
+        } else if format == "csv" {
+            console.print(
+                RunReport.csv(
+                    cells.indices.map {
+                        (traces[cells[$0].trace].path, cells[$0].run.scenario, cells[$0].run.seed, metrics[$0])
+                    }))
+        } else if format == "markdown" {
+            let rows = scenarios.indices.map { index in
+                (
+                    scenarios[index].scenario.name,
+                    cells.indices.filter { cells[$0].scenario == index }.map { metrics[$0] }
+                )
+            }
+            console.print(RunReport.markdownTable(rows))
         } else if !traces.isEmpty {
             let seeds = Set(scenarios.map { seed ?? $0.scenario.seed })
             let seedLabel = seeds.count == 1 ? "seed \(seeds.first ?? 0)" : "seeds per scenario"

@@ -57,6 +57,49 @@ enum RunReport {
     /// averaged over the traces where the ideal run had some; the gap is the median over traces
     /// of each trace's longest gap.
     static func table(_ rows: [(scenario: String, metrics: [Metrics])]) -> String {
+        let lines = tableCells(rows)
+        let header = lines[0]
+        let widths = header.indices.map { column in lines.map { $0[column].count }.max() ?? 0 }
+        return lines.enumerated().map { index, cells in
+            let text = cells.enumerated().map { column, cell in
+                column == 0
+                    ? cell + String(repeating: " ", count: widths[column] - cell.count)
+                    : String(repeating: " ", count: widths[column] - cell.count) + cell
+            }.joined(separator: "  ")
+            return index == 0 ? text + "\n" + String(repeating: "-", count: text.count) : text
+        }.joined(separator: "\n")
+    }
+
+    /// The degradation table as a Markdown table, for a pull request or a design review.
+    static func markdownTable(_ rows: [(scenario: String, metrics: [Metrics])]) -> String {
+        let lines = tableCells(rows)
+        let alignment = "|" + lines[0].indices.map { $0 == 0 ? "---" : "---:" }.joined(separator: "|") + "|"
+        let rendered = lines.map { cells in
+            "| " + cells.map { $0.replacingOccurrences(of: "|", with: "\\|") }.joined(separator: " | ") + " |"
+        }
+        return ([rendered[0], alignment] + rendered.dropFirst()).joined(separator: "\n")
+    }
+
+    /// One CSV row per trace and scenario with every numeric metric; empty cells are `null`s.
+    static func csv(_ rows: [(trace: String, scenario: String, seed: UInt64, metrics: Metrics)]) -> String {
+        let keys = Metrics.numericKeyNames
+        var lines = [(["trace", "scenario", "seed"] + keys).joined(separator: ",")]
+        for row in rows {
+            let values = keys.map { key in
+                row.metrics.value(of: key).map { JSONText.number(rounded($0, 6)).rendered } ?? ""
+            }
+            lines.append(([quoted(row.trace), quoted(row.scenario), String(row.seed)] + values).joined(separator: ","))
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// RFC 4180 quoting when a field needs it.
+    private static func quoted(_ field: String) -> String {
+        guard field.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return field }
+        return "\"" + field.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+
+    private static func tableCells(_ rows: [(scenario: String, metrics: [Metrics])]) -> [[String]] {
         let header = [
             "scenario", "collected", "coverage", "distance", "longest gap", "departure", "GPS vs ideal", "rejected",
         ]
@@ -79,15 +122,7 @@ enum RunReport {
                 String(rejected),
             ])
         }
-        let widths = header.indices.map { column in lines.map { $0[column].count }.max() ?? 0 }
-        return lines.enumerated().map { index, cells in
-            let text = cells.enumerated().map { column, cell in
-                column == 0
-                    ? cell + String(repeating: " ", count: widths[column] - cell.count)
-                    : String(repeating: " ", count: widths[column] - cell.count) + cell
-            }.joined(separator: "  ")
-            return index == 0 ? text + "\n" + String(repeating: "-", count: text.count) : text
-        }.joined(separator: "\n")
+        return lines
     }
 
     private static func mean(_ ratios: [Double]) -> String {
