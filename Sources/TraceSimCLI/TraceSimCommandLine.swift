@@ -25,6 +25,7 @@ public enum TraceSimCommandLine {
           matrix                  Replay traces through every scenario: the degradation table.
           check                   Fail (exit 1) when a metric crosses a threshold; JUnit and Markdown.
           merge                   Join the JSON parts of a sharded matrix into the unsharded output.
+          tune                    Sweep engine settings: fixes kept against error, with the Pareto front.
           help <command>          Show a command's help.
 
         OPTIONS:
@@ -37,6 +38,7 @@ public enum TraceSimCommandLine {
     private static let commandNames = [
         InspectCommand.name, ConvertCommand.name, RulesCommand.name, PermissionsCommand.name, TrackCommand.name,
         ScenariosCommand.name, ReplayCommand.name, MatrixCommand.name, CheckCommand.name, MergeCommand.name,
+        TuneCommand.name,
     ]
 
     private static func help(for command: String) -> String? {
@@ -51,6 +53,7 @@ public enum TraceSimCommandLine {
         case MatrixCommand.name: MatrixCommand.help
         case CheckCommand.name: CheckCommand.help
         case MergeCommand.name: MergeCommand.help
+        case TuneCommand.name: TuneCommand.help
         default: nil
         }
     }
@@ -67,6 +70,7 @@ public enum TraceSimCommandLine {
         case MatrixCommand.name: return try MatrixCommand.run(arguments, console: console)
         case CheckCommand.name: return try CheckCommand.run(arguments, console: console)
         case MergeCommand.name: return try MergeCommand.run(arguments, console: console)
+        case TuneCommand.name: return try TuneCommand.run(arguments, console: console)
         default: throw unknownCommand(command)
         }
     }

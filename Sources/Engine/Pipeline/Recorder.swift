@@ -1,3 +1,4 @@
+import Geometry
 import SimulationCore
 import Traces
 
@@ -38,6 +39,8 @@ public struct Recorder: Sendable {
     public var acceptedFixCount: Int { acceptedTimes.count }
     /// When each accepted fix was measured, in order.
     public private(set) var acceptedTimes: [SimInstant] = []
+    /// Where each accepted fix was, in the same order (after smoothing when it is on).
+    public private(set) var acceptedPositions: [Coordinate] = []
     /// Accepted fixes that also passed the distance filter: what the SDK would upload.
     public private(set) var recordedFixes: [Fix] = []
     /// Motion state changes in order.
@@ -58,6 +61,7 @@ public struct Recorder: Sendable {
         self.gapThresholdSeconds = gapThresholdSeconds
         recordedFixes.reserveCapacity(expectedFixCount)
         acceptedTimes.reserveCapacity(expectedFixCount)
+        acceptedPositions.reserveCapacity(expectedFixCount)
     }
 
     /// Rejections by reason, in reason order, zero counts omitted.
@@ -84,6 +88,7 @@ public struct Recorder: Sendable {
 
     mutating func accepted(_ fix: Fix) {
         acceptedTimes.append(fix.timestamp)
+        acceptedPositions.append(Coordinate(latitude: fix.latitude, longitude: fix.longitude))
         if let lastAcceptedTime, fix.timestamp.seconds(since: lastAcceptedTime) > gapThresholdSeconds {
             gaps.append(Gap(from: lastAcceptedTime, to: fix.timestamp))
         }

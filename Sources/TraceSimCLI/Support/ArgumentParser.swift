@@ -6,8 +6,19 @@ struct ParsedArguments {
     /// Option values by name (without dashes); flags map to "true".
     var options: [String: String] = [:]
 
-    /// The value of an option, if given.
+    /// Every value of an option given more than once, in order.
+    var repeated: [String: [String]] = [:]
+
+    /// The value of an option, if given (the last one when repeated).
     func value(_ name: String) -> String? { options[name] }
+
+    /// Every value given for an option, in order.
+    func values(_ name: String) -> [String] { repeated[name] ?? [] }
+
+    mutating func record(_ name: String, _ value: String) {
+        options[name] = value
+        repeated[name, default: []].append(value)
+    }
 
     /// Whether a flag was given.
     func flag(_ name: String) -> Bool { options[name] != nil }
@@ -57,12 +68,12 @@ struct ArgumentSpec {
                 parsed.options[name] = "true"
             } else if valued.contains(name) {
                 if let inlineValue {
-                    parsed.options[name] = inlineValue
+                    parsed.record(name, inlineValue)
                 } else {
                     guard index < arguments.count else {
                         throw UsageError("option '--\(name)' needs a value", command: command)
                     }
-                    parsed.options[name] = arguments[index]
+                    parsed.record(name, arguments[index])
                     index += 1
                 }
             } else {

@@ -1,0 +1,130 @@
+import Scenarios
+import Traces
+
+/// `tracesim tune TRACE... --sweep name=from:to:step [--truth TRACE]`: engine settings against
+/// what they keep and what they cost in accuracy.
+enum TuneCommand {
+    static let name = "tune"
+
+    static let help = """
+        OVERVIEW: Sweep engine settings on real traces and show, for every combination, how many fixes
+        the engine keeps against how wrong they are, with the Pareto front marked.
+
+        USAGE: tracesim tune <trace> ... --sweep <name>=<from>:<to>:<step> [--sweep ...]
+                             [--truth <trace>] [--format text|json] [--date <YYYY-MM-DD>] [--input-format <name>]
+
+        OPTIONS:
+          --sweep <spec>          A setting and its values, repeatable (combinations are crossed).
+                                  Settings: gate.horizontalAccuracy, gate.maxImpliedSpeed, gate.maxAge,
+                                  distanceFilter, odometerAccuracy, stopTimeout, stationaryRadius.
+          --truth <trace>         A reference recording of the same trip (for example the SPAN log for
+                                  the u-blox drive): error is the distance of each accepted fix from
+                                  the reference at that instant (median, p95). Needs exactly one trace.
+                                  Without it, the cost is distance inflation: odometer ÷ the trace's
+                                  path sampled every 10 s.
+          --format <text|json>    text (default): a row per combination, '*' on the front; json: an
+                                  array of {"values", "kept", "delivered", "medianErrorMeters",
+                                  "p95ErrorMeters", "distanceInflation", "front"}.
+        \(ImportArguments.helpLines)
+          -h, --help              Show this help.
+
+        The phone is the ideal one (Always + Precise) and the engine starts moving, so only the
+        settings under test decide what is kept.
+
+        EXIT STATUS:
+          0 ran; 64 usage error; 65 a file's content is invalid; 66 a file is missing or unreadable.
+        """
+
+    static func run(_ arguments: [String], console: Console) throws(UsageError) -> ExitCode {
+        let spec = ArgumentSpec(valued: ImportArguments.optionNames.union(["sweep", "truth", "format"]))
+        let parsed = try spec.parse(arguments, command: name)
+        if parsed.flag("help") {
+            console.print(help)
+            return .success
+        }
+        guard !parsed.positionals.isEmpty else { throw UsageError("tune needs at least one trace file", command: name) }
+        let format = try ReplayArguments.format(parsed, command: name)
+        var sweeps: [Tuning.Sweep] = []
+        for text in parsed.values("sweep") {
+            switch Tuning.Sweep.parse(text) {
+            case .success(let sweep): sweeps.append(sweep)
+            case .failure(let error): throw UsageError("--sweep: \(error)", command: name)
+            }
+        }
+        guard !sweeps.isEmpty else { throw UsageError("tune needs at least one --sweep", command: name) }
+        let combinations = sweeps.reduce(1) { $0 * $1.values.count }
+        guard combinations <= 10_000 else {
+            throw UsageError("\(combinations) combinations; at most 10000 (use larger steps)", command: name)
+        }
+        if parsed.value("truth") != nil && parsed.positionals.count != 1 {
+            throw UsageError("--truth compares with exactly one trace", command: name)
+        }
+        let options = try ImportArguments.options(from: parsed, command: name)
+        var traces: [Trace] = []
+        for path in parsed.positionals {
+            switch TraceLoading.load(path, options: options, console: console) {
+            case .failed(let code): return code
+            case .loaded(let trace): traces.append(trace)
+            }
+        }
+        var truth: Trace?
+        if let path = parsed.value("truth") {
+            switch TraceLoading.load(path, options: options, console: console) {
+            case .failed(let code): return code
+            case .loaded(let trace):
+                guard trace.fixes.count >= 2 else {
+                    console.warn("error: \(path): a truth trace needs at least two timed fixes (is --date needed?)")
+                    return .dataError
+                }
+                truth = trace
+            }
+        }
+        let points = Tuning.run(traces, sweeps: sweeps, truth: truth)
+        if format == "json" {
+            console.print(
+                JSONText.array(
+                    points.map { point in
+                        func optional(_ value: Double?, _ digits: Int) -> JSONText {
+                            value.map { .number(RunReport.rounded($0, digits)) } ?? .null
+                        }
+                        return .object([
+                            ("values", .object(zip(sweeps, point.values).map { ($0.parameter.name, .number($1)) })),
+                            ("kept", .integer(point.kept)), ("delivered", .integer(point.delivered)),
+                            ("medianErrorMeters", optional(point.medianError, 3)),
+                            ("p95ErrorMeters", optional(point.p95Error, 3)),
+                            ("distanceInflation", optional(point.distanceInflation, 4)),
+                            ("front", .bool(point.isOnFront)),
+                        ])
+                    }
+                ).rendered)
+            return .success
+        }
+        let header =
+            sweeps.map { "\($0.parameter.name) (\($0.parameter.unit))" } + [
+                "kept", "median error", "p95 error", "inflation", "front",
+            ]
+        var rows: [[String]] = [header]
+        for point in points {
+            rows.append(
+                point.values.map { TrackReport.fixed($0, $0 == $0.rounded() ? 0 : 2) } + [
+                    "\(point.kept)/\(point.delivered)",
+                    point.medianError.map { TrackReport.fixed($0, 2) + " m" } ?? "-",
+                    point.p95Error.map { TrackReport.fixed($0, 2) + " m" } ?? "-",
+                    point.distanceInflation.map { TrackReport.fixed($0, 3) + "×" } ?? "-", point.isOnFront ? "*" : "",
+                ])
+        }
+        let widths = header.indices.map { column in rows.map { $0[column].count }.max() ?? 0 }
+        for (index, cells) in rows.enumerated() {
+            let line = cells.enumerated().map { column, cell in
+                String(repeating: " ", count: widths[column] - cell.count) + cell
+            }.joined(separator: "  ")
+            console.print(line)
+            if index == 0 { console.print(String(repeating: "-", count: line.count)) }
+        }
+        let front = points.filter(\.isOnFront).count
+        console.print(
+            "\(points.count) combinations, \(front) on the front (* : no other keeps as many fixes at lower "
+                + (truth == nil ? "distance inflation" : "p95 error") + ")")
+        return .success
+    }
+}
