@@ -64,18 +64,6 @@ enum CheckReport {
         return text.hasSuffix(".") ? String(text.dropLast()) : text
     }
 
-    private static func escape(_ text: String) -> String {
-        var result = ""
-        for character in text {
-            switch character {
-            case "&": result += "&amp;"
-            case "<": result += "&lt;"
-            case ">": result += "&gt;"
-            case "\"": result += "&quot;"
-            case "'": result += "&apos;"
-            default: result.append(character)
-            }
-        }
-        return result
-    }
+    /// XML attribute text (the HTML report's escaping serves XML too).
+    private static func escape(_ text: String) -> String { HTMLReport.escape(text) }
 }

@@ -15,7 +15,7 @@ enum MatrixCommand {
         run of the same trace: what each permission level costs.
 
         USAGE: tracesim matrix <trace> ... [--scenarios all|<name>,<name>...] [--fences <file>]
-                               [--seed <n>] [--format text|json|csv|markdown] [--shard <K/N>] [--date <YYYY-MM-DD>]
+                               [--seed <n>] [--format text|json|csv|markdown|html] [--shard <K/N>] [--date <YYYY-MM-DD>]
                                [--input-format <name>]
 
         ARGUMENTS:
@@ -31,6 +31,7 @@ enum MatrixCommand {
           --format <format>       text (default): the degradation table, a row per scenario with
                                   metrics averaged over traces; markdown: the same table in Markdown;
                                   csv: a row per trace and scenario with every numeric metric;
+                                  html: a self-contained page with the table as a heatmap;
                                   json: {"schemaVersion", "seed", "runs": [...]} with one object per
                                   trace and scenario, traces in the order given, scenarios in order.
           --shard <K/N>           Run only the K-th of N deterministic slices of the trace × scenario
@@ -57,8 +58,8 @@ enum MatrixCommand {
             throw UsageError("matrix needs at least one trace file", command: name)
         }
         let format = parsed.value("format") ?? "text"
-        guard ["text", "json", "csv", "markdown"].contains(format) else {
-            throw UsageError("--format must be text, json, csv or markdown, not '\(format)'", command: name)
+        guard ["text", "json", "csv", "markdown", "html"].contains(format) else {
+            throw UsageError("--format must be text, json, csv, markdown or html, not '\(format)'", command: name)
         }
         let shard = try parsed.value("shard").map { (text) throws(UsageError) in try Shard(text, command: name) }
         if shard != nil && format != "json" {
@@ -133,14 +134,16 @@ enum MatrixCommand {
                     cells.indices.map {
                         (traces[cells[$0].trace].path, cells[$0].run.scenario, cells[$0].run.seed, metrics[$0])
                     }))
-        } else if format == "markdown" {
+        } else if format == "markdown" || format == "html" {
             let rows = scenarios.indices.map { index in
                 (
                     scenarios[index].scenario.name,
                     cells.indices.filter { cells[$0].scenario == index }.map { metrics[$0] }
                 )
             }
-            console.print(RunReport.markdownTable(rows))
+            console.print(
+                format == "html"
+                    ? HTMLReport.matrix(rows: rows, traceCount: traces.count) : RunReport.markdownTable(rows))
         } else if !traces.isEmpty {
             let seeds = Set(scenarios.map { seed ?? $0.scenario.seed })
             let seedLabel = seeds.count == 1 ? "seed \(seeds.first ?? 0)" : "seeds per scenario"

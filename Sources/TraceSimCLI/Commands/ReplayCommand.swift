@@ -12,7 +12,7 @@ enum ReplayCommand {
         same trace and seed.
 
         USAGE: tracesim replay <trace> --scenario <name|file> [--fences <file>] [--seed <n>]
-                               [--format text|json] [--date <YYYY-MM-DD>] [--input-format <name>]
+                               [--format text|json|html] [--date <YYYY-MM-DD>] [--input-format <name>]
 
         ARGUMENTS:
           <trace>                 A trace file in any format 'tracesim inspect' reads.
@@ -22,7 +22,11 @@ enum ReplayCommand {
                                   (*.json, format in the README).
           --fences <file>         Geofences (GeoJSON or TraceSim JSON).
           --seed <n>              Seeds the phone (default: the scenario's own seed; presets use 0).
-          --format <text|json>    text (default) or one JSON object with the keys in the README.
+          --format <text|json|html>
+                                  text (default); json: one object with the keys in the README; html:
+                                  one self-contained page with the track map (accepted, rejected and
+                                  never-delivered fixes, geofences) and timeline bands (app state,
+                                  lock, motion, GPS, deliveries, the 70 s cutoff) against the ideal run.
         \(ImportArguments.helpLines)
           -h, --help              Show this help.
 
@@ -51,7 +55,10 @@ enum ReplayCommand {
         case .failed(let code): return code
         case .loaded(let chosen): scenarios = chosen
         }
-        let format = try ReplayArguments.format(parsed, command: name)
+        let format = parsed.value("format") ?? "text"
+        guard ["text", "json", "html"].contains(format) else {
+            throw UsageError("--format must be text, json or html, not '\(format)'", command: name)
+        }
         let seed = try ReplayArguments.seed(parsed, command: name)
         let options = try ImportArguments.options(from: parsed, command: name)
         var fences: [Geofence] = []
@@ -84,6 +91,11 @@ enum ReplayCommand {
         let metrics = Metrics(run, ideal: ideal)
         if format == "json" {
             console.print(RunReport.json(trace: path, run: run, metrics: metrics).rendered)
+        } else if format == "html" {
+            console.print(
+                HTMLReport.run(
+                    trace: path, trace: trace, run: run, ideal: ideal, metrics: metrics,
+                    fences: scenarios[0].fences ?? fences))
         } else {
             console.print("\(path) · \(run.scenario) · seed \(run.seed)")
             console.print(RunReport.table([(run.scenario, [metrics])]))
