@@ -27,6 +27,23 @@ public struct ScenarioRun: Sendable {
     public var lifecycle: [(time: SimInstant, phase: AppPhase, isScreenLocked: Bool)]
     /// Every prompt shown, suppressed or answered, flow and replay together.
     public var promptLog: [PromptLogEntry]
+    /// The wizard's steps, when the permission flow was the wizard.
+    public var wizardSteps: [PermissionsWizard.Step]?
+
+    /// Seconds spent in each app phase between the first and last fix, phases in first-seen order.
+    public var secondsByPhase: [(phase: AppPhase, seconds: Double)] {
+        var result: [(phase: AppPhase, seconds: Double)] = []
+        let ends = lifecycle.dropFirst().map(\.time) + [traceEnd]
+        for (entry, end) in zip(lifecycle, ends) {
+            let seconds = max(0, min(end, traceEnd).seconds(since: max(entry.time, traceStart)))
+            if let index = result.firstIndex(where: { $0.phase == entry.phase }) {
+                result[index].seconds += seconds
+            } else {
+                result.append((entry.phase, seconds))
+            }
+        }
+        return result
+    }
 }
 
 /// Runs scenarios. One GEOS context per run, so runs can go to different threads.
@@ -44,10 +61,12 @@ public enum ScenarioRunner {
         var device = Device(configuration: configuration)
         var trackingStart = start
         var flowSeconds = 0.0
+        var wizardSteps: [PermissionsWizard.Step]?
         if case .flow(let layer, let user) = scenario.authorization {
             var setup = DeviceSetup()
             setup.configuration = configuration
             let flow = layer.run(setup: setup, user: user, start: start)
+            wizardSteps = flow.wizard?.transcript
             device = flow.session.device
             flowSeconds = flow.session.now.seconds(since: start)
             trackingStart = flow.session.now
@@ -63,6 +82,6 @@ public enum ScenarioRunner {
         return ScenarioRun(
             scenario: scenario.name, seed: scenario.seed, traceStart: start, traceEnd: end, flowSeconds: flowSeconds,
             recorder: engine.recorder, odometerMeters: engine.odometerMeters, deliveryTimes: replay.deliveryTimes,
-            lifecycle: replay.lifecycleTimeline, promptLog: replay.device.promptLog)
+            lifecycle: replay.lifecycleTimeline, promptLog: replay.device.promptLog, wizardSteps: wizardSteps)
     }
 }

@@ -41,3 +41,36 @@ struct HTMLReportTests {
         #expect(result.output.contains(">wheninuse-locked</text>"))
     }
 }
+
+@Suite("Wizard storyboard and lifecycle time")
+struct StoryboardTests {
+    static let bike = repositoryRoot.appendingPathComponent("Traces/gpsbabel/bike.tcx").path
+
+    @Test("a scenario running the wizard gets a storyboard frame per page and one for the close; phase seconds add up")
+    func storyboard() throws {
+        let scenario = FileManager.default.temporaryDirectory.appendingPathComponent("tracesim-\(UUID().uuidString).json")
+        try Data(
+            #"""
+            {"name": "wizard-onboarding", "device": {"authorization": {"location": "notDetermined", "motion": "notDetermined"}},
+             "authorization": {"flow": "wizard", "user": {"answers": [{"prompt": "location", "answer": "allowWhileUsing", "afterSeconds": 3},
+               {"prompt": "upgrade", "answer": "changeToAlwaysAllow", "afterSeconds": 2}, {"prompt": "motion", "answer": "allow"}]}},
+             "timeline": [{"at": 120, "event": "lock"}]}
+            """#.utf8
+        ).write(to: scenario)
+        defer { try? FileManager.default.removeItem(at: scenario) }
+        let html = runCommand(["replay", Self.bike, "--scenario", scenario.path, "--format", "html"])
+        #expect(html.exitCode == 0, "\(html.error)")
+        #expect(html.output.components(separatedBy: "<rect class=\"frame").count - 1 == 4)
+        #expect(html.output.contains("<rect class=\"frame granted\""))
+        let preset = runCommand(["replay", Self.bike, "--scenario", "always-precise", "--format", "html"])
+        #expect(!preset.output.contains("class=\"storyboard\""))
+        let json = runCommand(["replay", Self.bike, "--scenario", scenario.path, "--format", "json"])
+        let object = try #require(JSONSerialization.jsonObject(with: Data(json.output.utf8)) as? [String: Any])
+        let phases = try #require(object["lifecycleSeconds"] as? [String: Double])
+        // Tracking starts when the flow returns; the rest of the 1814 s ride is split between phases.
+        let flow = try #require(object["flowSeconds"] as? Double)
+        #expect(flow > 5 && flow < 30)
+        #expect(abs(phases.values.reduce(0, +) - (1814 - flow)) < 0.01, "\(phases)")
+        #expect((phases["background"] ?? 0) > 1500)
+    }
+}

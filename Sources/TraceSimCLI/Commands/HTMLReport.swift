@@ -1,6 +1,7 @@
 import Device
 import Engine
 import Geometry
+import Permissions
 import Scenarios
 import SimulationCore
 import Traces
@@ -24,6 +25,7 @@ enum HTMLReport {
                 \(map(trace: trace, run: run, fences: fences))
                 <h2>Timeline</h2>
                 \(timeline(run: run, ideal: ideal))
+                \(run.wizardSteps.map { "<h2>Permission wizard</h2>" + storyboard($0) } ?? "")
                 """)
     }
 
@@ -170,7 +172,8 @@ enum HTMLReport {
             let cutoff = lock.element.time.advanced(byNanoseconds: 70_000_000_000)
             guard cutoff <= run.traceEnd else { continue }
             svg += "<line class=\"cutoff\" x1=\"\(f(x(cutoff)))\" x2=\"\(f(x(cutoff)))\" y1=\"4\" y2=\"\(f(y))\"/>"
-            svg += "<text class=\"cutoff-label\" x=\"\(f(x(cutoff) + 4))\" y=\"\(f(y + 14))\">70 s cutoff</text>"
+            svg +=
+                "<text class=\"cutoff-label\" x=\"\(f(x(cutoff) + 4))\" y=\"\(f(y + 14))\">When-In-Use cutoff (lock + 70 s)</text>"
         }
         for tick in 0...4 {
             let seconds = span * Double(tick) / 4
@@ -178,6 +181,50 @@ enum HTMLReport {
             let anchor = tick == 0 ? "start" : tick == 4 ? "end" : "middle"
             svg +=
                 "<text class=\"tick\" text-anchor=\"\(anchor)\" x=\"\(f(position))\" y=\"\(f(height - 4))\">\(TrackReport.clock(seconds))</text>"
+        }
+        return svg + "</svg>"
+    }
+
+    /// The wizard's run as frames, one per page shown or skipped, with what happened on it.
+    static func storyboard(_ steps: [PermissionsWizard.Step]) -> String {
+        var frames: [(title: String, kind: String, lines: [String])] = []
+        for step in steps {
+            let time = TrackReport.fixed(step.atSeconds, 0) + " s"
+            switch step.kind {
+            case .pageShown(_, let title): frames.append((title, "page", ["\(time)"]))
+            case .pageSkipped(let page, let reason): frames.append((page.rawValue, "skipped", ["skipped: \(reason)"]))
+            case .closed(let granted):
+                frames.append(("closed", granted ? "granted" : "refused", [granted ? "granted" : "not granted"]))
+            case .notPresented(let reason): frames.append(("not presented", "skipped", [reason]))
+            case .tapped(let button): append("tapped \(button)")
+            case .promptShown(let kind): append("prompt: \(kind.name)")
+            case .promptNotShown(let kind, let rule): append("no \(kind.name) prompt (\(rule.rawValue))")
+            case .statusRow(let title, let text, let satisfied): append((satisfied ? "✓ " : "✗ ") + title + ": " + text)
+            case .settingsOpened: append("opened Settings")
+            }
+        }
+        func append(_ line: String) {
+            if frames.isEmpty { frames.append(("", "page", [])) }
+            frames[frames.count - 1].lines.append(line)
+        }
+        let frame = (width: 170.0, height: 170.0, gap: 16.0)
+        let perRow = 5
+        let rows = (frames.count + perRow - 1) / perRow
+        let width = Double(perRow) * (frame.width + frame.gap)
+        let height = Double(max(rows, 1)) * (frame.height + frame.gap)
+        var svg =
+            "<svg class=\"storyboard\" viewBox=\"0 0 \(Int(width)) \(Int(height))\" xmlns=\"http://www.w3.org/2000/svg\">"
+        for (index, item) in frames.enumerated() {
+            let x = Double(index % perRow) * (frame.width + frame.gap) + 2
+            let y = Double(index / perRow) * (frame.height + frame.gap) + 2
+            svg +=
+                "<rect class=\"frame \(item.kind)\" x=\"\(TrackReport.fixed(x, 1))\" y=\"\(TrackReport.fixed(y, 1))\" width=\"\(Int(frame.width))\" height=\"\(Int(frame.height))\" rx=\"14\"/>"
+            svg +=
+                "<text class=\"frame-title\" x=\"\(TrackReport.fixed(x + 10, 1))\" y=\"\(TrackReport.fixed(y + 24, 1))\">\(escape(String(item.title.prefix(22))))</text>"
+            for (line, text) in item.lines.prefix(7).enumerated() {
+                svg +=
+                    "<text class=\"frame-line\" x=\"\(TrackReport.fixed(x + 10, 1))\" y=\"\(TrackReport.fixed(y + 46 + Double(line) * 17, 1))\">\(escape(String(text.prefix(26))))<title>\(escape(text))</title></text>"
+            }
         }
         return svg + "</svg>"
     }
@@ -246,6 +293,8 @@ enum HTMLReport {
         .phase-notRunning{fill:#eee}.phase-terminatedBySystem{fill:#9e9e9e}.phase-forceQuit{fill:#d64545}
         .locked{fill:#5c6bc0}.moving{fill:#ff9800}.gps{fill:#1e88e5}.delivery{fill:#2e9e4f}
         .cutoff{stroke:#d64545;stroke-dasharray:4 3;stroke-width:1.5}.cutoff-label{font-size:11px;fill:#d64545}
+        .frame{fill:#fff;stroke:#333;stroke-width:1.5}.frame.skipped{fill:#eee;stroke:#999}.frame.granted{fill:#e8f5e9}.frame.refused{fill:#fdecea}
+        .frame-title{font-size:13px;font-weight:600}.frame-line{font-size:11px;fill:#333}
         .head{font-size:12px;font-weight:600;text-anchor:middle}.value{font-size:12px;text-anchor:middle;fill:#111}
         </style></head><body>
         \(body)

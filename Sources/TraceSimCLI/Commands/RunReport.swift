@@ -48,6 +48,10 @@ enum RunReport {
                         ])
                     })
             ),
+            (
+                "lifecycleSeconds",
+                .object(run.secondsByPhase.map { ($0.phase.rawValue, .number(rounded($0.seconds, 3))) })
+            ),
             ("deliveredTimes", .array(run.deliveryTimes.map(seconds))),
             ("promptLog", PermissionsReport.promptLog(run.promptLog, since: start)),
         ])
