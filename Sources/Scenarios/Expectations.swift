@@ -120,6 +120,8 @@ extension Metrics {
         ("departureDelaySeconds", { $0.departureDelaySeconds }),
         ("arrivalDelaySeconds", { $0.arrivalDelaySeconds }),
         ("gpsOnSeconds", { $0.gpsOnSeconds }),
+        ("positionErrorMedianMeters", { $0.positionErrorMedianMeters }),
+        ("positionErrorP95Meters", { $0.positionErrorP95Meters }),
     ]
 
     /// The numeric metric keys, in report order.

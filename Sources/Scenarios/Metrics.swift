@@ -1,5 +1,6 @@
 import Engine
 import SimulationCore
+import Traces
 
 /// A run measured against the ideal run of the same trace and seed.
 public struct Metrics: Sendable, Equatable {
@@ -42,6 +43,17 @@ public struct Metrics: Sendable, Equatable {
     public var gpsOnSeconds: Double
     /// The ideal run's GPS seconds, for a battery ratio.
     public var idealGpsOnSeconds: Double
+    /// Median distance of accepted fixes from a ground-truth recording, when one was given.
+    public var positionErrorMedianMeters: Double?
+    /// The 95th percentile of that distance.
+    public var positionErrorP95Meters: Double?
+
+    /// Adds the position error of `run`'s accepted fixes against `truth`.
+    public mutating func measureError(of run: ScenarioRun, against truth: Trace) {
+        let errors = Tuning.errors(run.recorder, against: truth).sorted()
+        positionErrorMedianMeters = Tuning.percentile(errors, 0.5)
+        positionErrorP95Meters = Tuning.percentile(errors, 0.95)
+    }
 
     /// Compares `run` with `ideal`.
     public init(_ run: ScenarioRun, ideal: ScenarioRun) {
@@ -98,6 +110,8 @@ public struct Metrics: Sendable, Equatable {
             && lhs.departureDelaySeconds == rhs.departureDelaySeconds
             && lhs.arrivalDelaySeconds == rhs.arrivalDelaySeconds
             && lhs.gpsOnSeconds == rhs.gpsOnSeconds && lhs.idealGpsOnSeconds == rhs.idealGpsOnSeconds
+            && lhs.positionErrorMedianMeters == rhs.positionErrorMedianMeters
+            && lhs.positionErrorP95Meters == rhs.positionErrorP95Meters
     }
 
     /// The share of `0...span` within `reach` seconds of some time in `times` (sorted).

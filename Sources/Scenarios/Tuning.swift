@@ -121,7 +121,7 @@ public enum Tuning {
 
     /// Distances of accepted fixes from the truth interpolated at their times; fixes outside the
     /// truth's span, or in a truth gap longer than 2 s, are skipped.
-    static func errors(_ recorder: Recorder, against truth: Trace) -> [Double] {
+    public static func errors(_ recorder: Recorder, against truth: Trace) -> [Double] {
         let fixes = truth.fixes
         guard fixes.count >= 2 else { return [] }
         var result: [Double] = []
@@ -158,7 +158,8 @@ public enum Tuning {
         return length
     }
 
-    static func percentile(_ sorted: [Double], _ share: Double) -> Double? {
+    /// The value at `share` (0...1) of sorted values, nearest rank.
+    public static func percentile(_ sorted: [Double], _ share: Double) -> Double? {
         guard !sorted.isEmpty else { return nil }
         return sorted[min(sorted.count - 1, Int((Double(sorted.count - 1) * share).rounded()))]
     }

@@ -114,3 +114,25 @@ struct TuneCommandTests {
         #expect(untimed.exitCode == 65 && untimed.error.contains("--date"), "\(untimed.error)")
     }
 }
+
+@Suite("tracesim replay --truth")
+struct ReplayTruthTests {
+    @Test("the u-blox drive against its SPAN reference reports a sub-metre median position error")
+    func truth() throws {
+        let drive = repositoryRoot.appendingPathComponent("Traces/gps-measurement-tools/MTV.Local1.ublox-F9K.20200206-181434.nmea").path
+        let span = repositoryRoot.appendingPathComponent("Traces/gps-measurement-tools/MTV.Local1.SPAN.20200206-181434.gga").path
+        let result = runCommand([
+            "replay", drive, "--scenario", "always-precise", "--truth", span, "--date", "2020-02-07", "--format", "json",
+        ])
+        #expect(result.exitCode == 0, "\(result.error)")
+        let object = try #require(JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any])
+        let metrics = try #require(object["metrics"] as? [String: Any])
+        let median = try #require(metrics["positionErrorMedianMeters"] as? Double)
+        let p95 = try #require(metrics["positionErrorP95Meters"] as? Double)
+        #expect(median > 0.05 && median < 1 && p95 >= median && p95 < 5, "\(median) \(p95)")
+        let without = runCommand(["replay", drive, "--scenario", "always-precise", "--format", "json"])
+        #expect(without.output.contains("\"positionErrorMedianMeters\":null"))
+        let undated = runCommand(["replay", drive, "--scenario", "always-precise", "--truth", span])
+        #expect(undated.exitCode == 65 && undated.error.contains("--date"))
+    }
+}

@@ -11,7 +11,7 @@ enum ReplayCommand {
         OVERVIEW: Replay one trace through one scenario and compare it with the ideal run of the
         same trace and seed.
 
-        USAGE: tracesim replay <trace> --scenario <name|file> [--fences <file>] [--seed <n>]
+        USAGE: tracesim replay <trace> --scenario <name|file> [--fences <file>] [--truth <trace>] [--seed <n>]
                                [--format text|json|html] [--date <YYYY-MM-DD>] [--input-format <name>]
 
         ARGUMENTS:
@@ -21,6 +21,8 @@ enum ReplayCommand {
           --scenario <name|file>  A preset ('tracesim scenarios' lists them) or a scenario file
                                   (*.json, format in the README).
           --fences <file>         Geofences (GeoJSON or TraceSim JSON).
+          --truth <trace>         A reference recording of the same trip: adds the median and p95
+                                  distance of accepted fixes from it (positionError* in the JSON).
           --seed <n>              Seeds the phone (default: the scenario's own seed; presets use 0).
           --format <text|json|html>
                                   text (default); json: one object with the keys in the README; html:
@@ -35,7 +37,8 @@ enum ReplayCommand {
         """
 
     static func run(_ arguments: [String], console: Console) throws(UsageError) -> ExitCode {
-        let spec = ArgumentSpec(valued: ImportArguments.optionNames.union(["scenario", "fences", "seed", "format"]))
+        let spec = ArgumentSpec(
+            valued: ImportArguments.optionNames.union(["scenario", "fences", "seed", "format", "truth"]))
         let parsed = try spec.parse(arguments, command: name)
         if parsed.flag("help") {
             console.print(help)
@@ -88,7 +91,19 @@ enum ReplayCommand {
         }
         guard let cell = cells.first else { return .failure }
         let (run, ideal) = (cell.run, cell.ideal)
-        let metrics = Metrics(run, ideal: ideal)
+        var metrics = Metrics(run, ideal: ideal)
+        if let truthPath = parsed.value("truth") {
+            switch TraceLoading.load(truthPath, options: options, console: console) {
+            case .failed(let code): return code
+            case .loaded(let truth):
+                guard truth.fixes.count >= 2 else {
+                    console.warn(
+                        "error: \(truthPath): a truth trace needs at least two timed fixes (is --date needed?)")
+                    return .dataError
+                }
+                metrics.measureError(of: run, against: truth)
+            }
+        }
         if format == "json" {
             console.print(RunReport.json(trace: path, run: run, metrics: metrics).rendered)
         } else if format == "html" {
@@ -99,6 +114,11 @@ enum ReplayCommand {
         } else {
             console.print("\(path) · \(run.scenario) · seed \(run.seed)")
             console.print(RunReport.table([(run.scenario, [metrics])]))
+            if let median = metrics.positionErrorMedianMeters, let p95 = metrics.positionErrorP95Meters {
+                console.print(
+                    "position error against the truth: median \(TrackReport.fixed(median, 2)) m, p95 \(TrackReport.fixed(p95, 2)) m"
+                )
+            }
         }
         return .success
     }

@@ -31,6 +31,8 @@ enum RunReport {
             ("departureDelaySeconds", optional(metrics.departureDelaySeconds)),
             ("arrivalDelaySeconds", optional(metrics.arrivalDelaySeconds)),
             ("gpsOnSeconds", .number(rounded(metrics.gpsOnSeconds, 3))),
+            ("positionErrorMedianMeters", optional(metrics.positionErrorMedianMeters)),
+            ("positionErrorP95Meters", optional(metrics.positionErrorP95Meters)),
         ])
         return .object([
             ("trace", .string(trace)),
