@@ -1,6 +1,8 @@
+import Dispatch
 import Engine
 import Geometry
 import SimulationCore
+import Synchronization
 import Traces
 
 /// Parameter sweeps over the engine, for engineers tuning filters on real traces.
@@ -83,40 +85,47 @@ public enum Tuning {
     public static func run(_ traces: [Trace], sweeps: [Sweep], truth: Trace?) -> [Point] {
         var combinations: [[Double]] = [[]]
         for sweep in sweeps { combinations = combinations.flatMap { prefix in sweep.values.map { prefix + [$0] } } }
-        var points: [Point] = []
-        for values in combinations {
-            var configuration = EngineConfiguration()
-            configuration.startsMoving = true
-            for (sweep, value) in zip(sweeps, values) { sweep.parameter.apply(&configuration, value) }
-            var kept = 0
-            var delivered = 0
-            var errors: [Double] = []
-            var inflation: [Double] = []
-            for trace in traces {
-                guard let scenario = Scenario.preset(named: "ideal") else { continue }
-                var tuned = scenario
-                tuned.engine = configuration
-                guard let run = try? ScenarioRunner.run(trace, tuned, fences: []) else { continue }
-                kept += run.recorder.acceptedFixCount
-                delivered += run.recorder.deliveredFixCount
-                if let truth {
-                    errors += Self.errors(run.recorder, against: truth)
-                    let length = pathLength(truth.fixes, every: 1)
-                    if length > 0 { inflation.append(run.odometerMeters / length) }
-                } else {
-                    let length = pathLength(trace.fixes, every: 10)
-                    if length > 0 { inflation.append(run.odometerMeters / length) }
-                }
-            }
-            errors.sort()
-            points.append(
-                Point(
-                    values: values, kept: kept, delivered: delivered, medianError: percentile(errors, 0.5),
-                    p95Error: percentile(errors, 0.95),
-                    distanceInflation: inflation.isEmpty ? nil : inflation.reduce(0, +) / Double(inflation.count)))
+        // Combinations are independent: run them on every core, store each by its index.
+        let planned = combinations
+        let results = Mutex([Point?](repeating: nil, count: planned.count))
+        DispatchQueue.concurrentPerform(iterations: planned.count) { index in
+            let point = evaluate(planned[index], sweeps: sweeps, traces: traces, truth: truth)
+            results.withLock { $0[index] = point }
         }
+        var points = results.withLock { $0 }.compactMap { $0 }
         markFront(&points, truth: truth != nil)
         return points
+    }
+
+    private static func evaluate(_ values: [Double], sweeps: [Sweep], traces: [Trace], truth: Trace?) -> Point {
+        var configuration = EngineConfiguration()
+        configuration.startsMoving = true
+        for (sweep, value) in zip(sweeps, values) { sweep.parameter.apply(&configuration, value) }
+        var kept = 0
+        var delivered = 0
+        var errors: [Double] = []
+        var inflation: [Double] = []
+        for trace in traces {
+            guard let scenario = Scenario.preset(named: "ideal") else { continue }
+            var tuned = scenario
+            tuned.engine = configuration
+            guard let run = try? ScenarioRunner.run(trace, tuned, fences: []) else { continue }
+            kept += run.recorder.acceptedFixCount
+            delivered += run.recorder.deliveredFixCount
+            if let truth {
+                errors += Self.errors(run.recorder, against: truth)
+                let length = pathLength(truth.fixes, every: 1)
+                if length > 0 { inflation.append(run.odometerMeters / length) }
+            } else {
+                let length = pathLength(trace.fixes, every: 10)
+                if length > 0 { inflation.append(run.odometerMeters / length) }
+            }
+        }
+        errors.sort()
+        return Point(
+            values: values, kept: kept, delivered: delivered, medianError: percentile(errors, 0.5),
+            p95Error: percentile(errors, 0.95),
+            distanceInflation: inflation.isEmpty ? nil : inflation.reduce(0, +) / Double(inflation.count))
     }
 
     /// Distances of accepted fixes from the truth interpolated at their times; fixes outside the
