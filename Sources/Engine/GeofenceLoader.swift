@@ -49,7 +49,7 @@ public enum GeofenceLoader {
     // MARK: GeoJSON
 
     private static func geoJSON(_ root: ConfigJSONNode, _ reader: ConfigReader) throws(TraceFormatError) -> [Located] {
-        let members = try looseObject(root, "$", reader)
+        let members = try reader.object(root, "$", allowed: nil)
         let type = try reader.string(try reader.required(members, "type", in: root, "$"), "$.type")
         switch type {
         case "FeatureCollection":
@@ -70,10 +70,10 @@ public enum GeofenceLoader {
     private static func feature(_ node: ConfigJSONNode, _ path: String, _ reader: ConfigReader) throws(TraceFormatError)
         -> Geofence
     {
-        let members = try looseObject(node, path, reader)
+        let members = try reader.object(node, path, allowed: nil)
         let properties =
             try members["properties"].map { (properties) throws(TraceFormatError) in
-                properties.value == .null ? [:] : try looseObject(properties, "\(path).properties", reader)
+                properties.value == .null ? [:] : try reader.object(properties, "\(path).properties", allowed: nil)
             } ?? [:]
         let identifier: String
         if let id = members["id"] {
@@ -91,7 +91,7 @@ public enum GeofenceLoader {
         guard !identifier.isEmpty else { throw reader.fail(node, path, "the geofence identifier is empty") }
         let geometry = try reader.required(members, "geometry", in: node, path)
         let geometryPath = "\(path).geometry"
-        let geometryMembers = try looseObject(geometry, geometryPath, reader)
+        let geometryMembers = try reader.object(geometry, geometryPath, allowed: nil)
         let type = try reader.string(
             try reader.required(geometryMembers, "type", in: geometry, geometryPath), "\(geometryPath).type")
         let coordinates = try reader.required(geometryMembers, "coordinates", in: geometry, geometryPath)
@@ -164,20 +164,6 @@ public enum GeofenceLoader {
             fence.loiteringDelaySeconds = try reader.number(node, "\(path).loiteringDelay", in: 0...86_400)
         }
         return fence
-    }
-
-    /// An object whose unknown keys are allowed (GeoJSON foreign members), but not twice.
-    private static func looseObject(_ node: ConfigJSONNode, _ path: String, _ reader: ConfigReader)
-        throws(TraceFormatError)
-        -> [String: ConfigJSONNode]
-    {
-        guard case .object(let members) = node.value else { throw reader.fail(node, path, "expected an object") }
-        var result: [String: ConfigJSONNode] = [:]
-        for (key, value) in members {
-            guard result[key] == nil else { throw reader.fail(value, "\(path).\(key)", "appears twice") }
-            result[key] = value
-        }
-        return result
     }
 
     /// A `[longitude, latitude]` position (RFC 7946 order; an altitude is allowed and ignored).

@@ -87,9 +87,11 @@ public enum Tuning {
         for sweep in sweeps { combinations = combinations.flatMap { prefix in sweep.values.map { prefix + [$0] } } }
         // Combinations are independent: run them on every core, store each by its index.
         let planned = combinations
+        // The reference lengths do not depend on the settings: measure them once.
+        let lengths = truth.map { [pathLength($0.fixes, every: 1)] } ?? traces.map { pathLength($0.fixes, every: 10) }
         let results = Mutex([Point?](repeating: nil, count: planned.count))
         DispatchQueue.concurrentPerform(iterations: planned.count) { index in
-            let point = evaluate(planned[index], sweeps: sweeps, traces: traces, truth: truth)
+            let point = evaluate(planned[index], sweeps: sweeps, traces: traces, truth: truth, lengths: lengths)
             results.withLock { $0[index] = point }
         }
         var points = results.withLock { $0 }.compactMap { $0 }
@@ -97,7 +99,10 @@ public enum Tuning {
         return points
     }
 
-    private static func evaluate(_ values: [Double], sweeps: [Sweep], traces: [Trace], truth: Trace?) -> Point {
+    /// One combination on every trace; `lengths` are the truth's path length, or each trace's.
+    private static func evaluate(_ values: [Double], sweeps: [Sweep], traces: [Trace], truth: Trace?, lengths: [Double])
+        -> Point
+    {
         var configuration = EngineConfiguration()
         configuration.startsMoving = true
         for (sweep, value) in zip(sweeps, values) { sweep.parameter.apply(&configuration, value) }
@@ -105,21 +110,16 @@ public enum Tuning {
         var delivered = 0
         var errors: [Double] = []
         var inflation: [Double] = []
-        for trace in traces {
+        for (index, trace) in traces.enumerated() {
             guard let scenario = Scenario.preset(named: "ideal") else { continue }
             var tuned = scenario
             tuned.engine = configuration
             guard let run = try? ScenarioRunner.run(trace, tuned, fences: []) else { continue }
             kept += run.recorder.acceptedFixCount
             delivered += run.recorder.deliveredFixCount
-            if let truth {
-                errors += Self.errors(run.recorder, against: truth)
-                let length = pathLength(truth.fixes, every: 1)
-                if length > 0 { inflation.append(run.odometerMeters / length) }
-            } else {
-                let length = pathLength(trace.fixes, every: 10)
-                if length > 0 { inflation.append(run.odometerMeters / length) }
-            }
+            if let truth { errors += Self.errors(run.recorder, against: truth) }
+            let length = truth == nil ? lengths[index] : lengths[0]
+            if length > 0 { inflation.append(run.odometerMeters / length) }
         }
         errors.sort()
         return Point(

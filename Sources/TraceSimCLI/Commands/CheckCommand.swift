@@ -67,23 +67,16 @@ enum CheckCommand {
         case .failed(let code): return code
         case .loaded(let chosen): scenarios = chosen
         }
-        var fences: [Geofence] = []
-        if let path = parsed.value("fences") {
-            switch ConfigFiles.load(path, console, GeofenceLoader.load) {
-            case .failed(let code): return code
-            case .loaded(let loaded): fences = loaded
-            }
+        let fences: [Geofence]
+        switch ConfigFiles.load(parsed.value("fences"), console, GeofenceLoader.load, absent: []) {
+        case .failed(let code): return code
+        case .loaded(let loaded): fences = loaded
         }
         var traces: [(path: String, trace: Trace)] = []
         for path in parsed.positionals {
-            switch TraceLoading.load(path, options: options, console: console) {
+            switch TraceLoading.loadReplayable(path, options: options, console: console) {
             case .failed(let code): return code
-            case .loaded(let trace):
-                guard !trace.fixes.isEmpty else {
-                    console.warn("error: \(path): no timed fixes to replay")
-                    return .dataError
-                }
-                traces.append((path, trace))
+            case .loaded(let trace): traces.append((path, trace))
             }
         }
         let cells: [MatrixCommand.Cell]

@@ -57,6 +57,16 @@ enum TraceLoading {
         case failed(ExitCode)
     }
 
+    /// Loads a trace to replay: one without a timed fix is reported here and fails with 65.
+    static func loadReplayable(_ path: String, options: ImportOptions, console: Console) -> Outcome {
+        let outcome = load(path, options: options, console: console)
+        if case .loaded(let trace) = outcome, trace.fixes.isEmpty {
+            console.warn("error: \(path): no timed fixes to replay")
+            return .failed(.dataError)
+        }
+        return outcome
+    }
+
     static func load(_ path: String, options: ImportOptions, console: Console) -> Outcome {
         do {
             return .loaded(try TraceImporter.load(path: path, options: options))

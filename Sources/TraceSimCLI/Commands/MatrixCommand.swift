@@ -72,25 +72,17 @@ enum MatrixCommand {
         }
         let seed = try ReplayArguments.seed(parsed, command: name)
         let options = try ImportArguments.options(from: parsed, command: name)
-        var fences: [Geofence] = []
-        if let path = parsed.value("fences") {
-            switch ConfigFiles.load(path, console, GeofenceLoader.load) {
-            case .failed(let code): return code
-            case .loaded(let loaded): fences = loaded
-            }
+        let fences: [Geofence]
+        switch ConfigFiles.load(parsed.value("fences"), console, GeofenceLoader.load, absent: []) {
+        case .failed(let code): return code
+        case .loaded(let loaded): fences = loaded
         }
         var exitCode = ExitCode.success
         var traces: [(path: String, trace: Trace)] = []
         for path in parsed.positionals {
-            switch TraceLoading.load(path, options: options, console: console) {
+            switch TraceLoading.loadReplayable(path, options: options, console: console) {
             case .failed(let code): exitCode = exitCode == .success ? code : exitCode
-            case .loaded(let trace):
-                if trace.fixes.isEmpty {
-                    console.warn("error: \(path): no timed fixes to replay")
-                    exitCode = exitCode == .success ? .dataError : exitCode
-                } else {
-                    traces.append((path, trace))
-                }
+            case .loaded(let trace): traces.append((path, trace))
             }
         }
         var only: Set<Int>?

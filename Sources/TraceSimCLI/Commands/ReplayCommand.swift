@@ -64,22 +64,16 @@ enum ReplayCommand {
         }
         let seed = try ReplayArguments.seed(parsed, command: name)
         let options = try ImportArguments.options(from: parsed, command: name)
-        var fences: [Geofence] = []
-        if let path = parsed.value("fences") {
-            switch ConfigFiles.load(path, console, GeofenceLoader.load) {
-            case .failed(let code): return code
-            case .loaded(let loaded): fences = loaded
-            }
+        let fences: [Geofence]
+        switch ConfigFiles.load(parsed.value("fences"), console, GeofenceLoader.load, absent: []) {
+        case .failed(let code): return code
+        case .loaded(let loaded): fences = loaded
         }
         let path = parsed.positionals[0]
         let trace: Trace
-        switch TraceLoading.load(path, options: options, console: console) {
+        switch TraceLoading.loadReplayable(path, options: options, console: console) {
         case .failed(let code): return code
         case .loaded(let loaded): trace = loaded
-        }
-        guard !trace.fixes.isEmpty else {
-            console.warn("error: \(path): no timed fixes to replay")
-            return .dataError
         }
         let cells: [MatrixCommand.Cell]
         do {

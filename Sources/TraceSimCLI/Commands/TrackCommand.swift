@@ -3,6 +3,7 @@ import Engine
 import Foundation
 import Geometry
 import Permissions
+import Scenarios
 import SimulationCore
 import Traces
 
@@ -75,7 +76,7 @@ enum TrackCommand {
         let options = try ImportArguments.options(from: parsed, command: name)
         let path = parsed.positionals[0]
 
-        var deviceConfiguration = idealDevice
+        var deviceConfiguration = Scenario.idealDevice
         if let devicePath = parsed.value("device") {
             switch ConfigFiles.load(devicePath, console, DeviceSetup.parse) {
             case .failed(let code): return code
@@ -90,22 +91,17 @@ enum TrackCommand {
             case .loaded(let script): lifecycle = script.lifecycle
             }
         }
-        var fences: [Geofence] = []
-        if let fencesPath = parsed.value("fences") {
-            switch ConfigFiles.load(fencesPath, console, GeofenceLoader.load) {
-            case .failed(let code): return code
-            case .loaded(let loaded): fences = loaded
-            }
+        let fences: [Geofence]
+        switch ConfigFiles.load(parsed.value("fences"), console, GeofenceLoader.load, absent: []) {
+        case .failed(let code): return code
+        case .loaded(let loaded): fences = loaded
         }
         let trace: Trace
-        switch TraceLoading.load(path, options: options, console: console) {
+        switch TraceLoading.loadReplayable(path, options: options, console: console) {
         case .failed(let code): return code
         case .loaded(let loaded): trace = loaded
         }
-        guard let first = trace.fixes.first else {
-            console.warn("error: \(path): no timed fixes to replay")
-            return .dataError
-        }
+        guard let first = trace.fixes.first else { return .dataError }
         deviceConfiguration.traceHasMotionSamples = !trace.motionSamples.isEmpty
         let engine: TrackingEngine
         do {
@@ -125,14 +121,6 @@ enum TrackCommand {
         let report = TrackReport(file: path, trace: trace, engine: engine, fenceCount: fences.count)
         console.print(format == "json" ? report.json.rendered : report.text)
         return .success
-    }
-
-    /// Always + Precise, motion authorized, a complete Info.plist: the reference run.
-    static var idealDevice: Device.Configuration {
-        var configuration = Device.Configuration()
-        configuration.authorization.storedStatus = .authorizedAlways
-        configuration.authorization.motionStatus = .authorized
-        return configuration
     }
 
     private static func engineConfiguration(_ parsed: ParsedArguments) throws(UsageError) -> EngineConfiguration {

@@ -9,6 +9,15 @@ enum ConfigFiles {
         case failed(ExitCode)
     }
 
+    /// `load`, or `absent` when no path was given.
+    static func load<Value>(
+        _ path: String?, _ console: Console, _ parse: ([UInt8], String) throws(TraceFormatError) -> Value,
+        absent: Value
+    ) -> Outcome<Value> {
+        guard let path else { return .loaded(absent) }
+        return load(path, console, parse)
+    }
+
     static func load<Value>(
         _ path: String, _ console: Console, _ parse: ([UInt8], String) throws(TraceFormatError) -> Value
     ) -> Outcome<Value> {

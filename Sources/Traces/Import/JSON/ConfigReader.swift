@@ -13,14 +13,15 @@ public struct ConfigReader: Sendable {
             file: file, line: node.line, column: node.column, problem: .configuration(path: path, message: message))
     }
 
-    /// An object's members by key; any key outside `allowed` is an error.
-    public func object(_ node: ConfigJSONNode, _ path: String, allowed: [String]) throws(TraceFormatError) -> [String:
+    /// An object's members by key; any key outside `allowed` is an error, and `nil` allows any
+    /// key (formats with foreign members, such as GeoJSON). A key given twice is always an error.
+    public func object(_ node: ConfigJSONNode, _ path: String, allowed: [String]?) throws(TraceFormatError) -> [String:
         ConfigJSONNode]
     {
         guard case .object(let members) = node.value else { throw fail(node, path, "expected an object") }
         var result: [String: ConfigJSONNode] = [:]
         for (key, value) in members {
-            guard allowed.contains(key) else {
+            if let allowed, !allowed.contains(key) {
                 throw fail(value, "\(path).\(key)", "unknown key (expected one of: \(allowed.joined(separator: ", ")))")
             }
             guard result[key] == nil else { throw fail(value, "\(path).\(key)", "appears twice") }
