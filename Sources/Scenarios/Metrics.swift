@@ -23,8 +23,16 @@ public struct Metrics: Sendable, Equatable {
     public var distanceMeters: Double
     /// Distance ÷ the ideal run's distance; `nil` when the ideal moved none.
     public var distanceRatio: Double?
-    /// Rejections by reason code.
-    public var rejectedByReason: [(reason: String, count: Int)]
+    /// A rejection reason code and how often it occurred.
+    public struct ReasonCount: Sendable, Equatable {
+        /// The stable reason code.
+        public var reason: String
+        /// How many fixes were rejected for it.
+        public var count: Int
+    }
+
+    /// Rejections by reason code, in code order.
+    public var rejectedByReason: [ReasonCount]
     /// Geofence events reported.
     public var geofenceEvents: Int
     /// Ideal events with no matching event (same fence and action) here.
@@ -69,7 +77,7 @@ public struct Metrics: Sendable, Equatable {
         (maxGapSeconds, maxGapStartSeconds) = Self.longestGap(accepted, span: span)
         distanceMeters = run.odometerMeters
         distanceRatio = ideal.odometerMeters <= 0 ? nil : run.odometerMeters / ideal.odometerMeters
-        rejectedByReason = recorder.rejections.map { ($0.reason.rawValue, $0.count) }
+        rejectedByReason = recorder.rejections.map { ReasonCount(reason: $0.reason.rawValue, count: $0.count) }
         geofenceEvents = recorder.geofenceEvents.count
         var unmatched = recorder.geofenceEvents
         var delays: [Double] = []
@@ -93,25 +101,6 @@ public struct Metrics: Sendable, Equatable {
         arrivalDelaySeconds = Self.delay(of: .stationary, run, ideal)
         gpsOnSeconds = recorder.gpsOnSeconds(closingAt: run.traceEnd)
         idealGpsOnSeconds = ideal.recorder.gpsOnSeconds(closingAt: ideal.traceEnd)
-    }
-
-    /// Equal field by field.
-    public static func == (lhs: Metrics, rhs: Metrics) -> Bool {
-        lhs.recordedFixes == rhs.recordedFixes && lhs.deliveredFixes == rhs.deliveredFixes
-            && lhs.acceptedFixes == rhs.acceptedFixes && lhs.collectionRatio == rhs.collectionRatio
-            && lhs.timeCoverage == rhs.timeCoverage && lhs.maxGapSeconds == rhs.maxGapSeconds
-            && lhs.maxGapStartSeconds == rhs.maxGapStartSeconds && lhs.distanceMeters == rhs.distanceMeters
-            && lhs.distanceRatio == rhs.distanceRatio
-            && lhs.rejectedByReason.elementsEqual(rhs.rejectedByReason, by: { $0 == $1 })
-            && lhs.geofenceEvents == rhs.geofenceEvents && lhs.geofenceMissed == rhs.geofenceMissed
-            && lhs.geofenceSpurious == rhs.geofenceSpurious
-            && lhs.geofenceMeanDelaySeconds == rhs.geofenceMeanDelaySeconds
-            && lhs.geofenceMaxDelaySeconds == rhs.geofenceMaxDelaySeconds
-            && lhs.departureDelaySeconds == rhs.departureDelaySeconds
-            && lhs.arrivalDelaySeconds == rhs.arrivalDelaySeconds
-            && lhs.gpsOnSeconds == rhs.gpsOnSeconds && lhs.idealGpsOnSeconds == rhs.idealGpsOnSeconds
-            && lhs.positionErrorMedianMeters == rhs.positionErrorMedianMeters
-            && lhs.positionErrorP95Meters == rhs.positionErrorP95Meters
     }
 
     /// The share of `0...span` within `reach` seconds of some time in `times` (sorted).
