@@ -231,14 +231,9 @@ enum HTMLReport {
 
     /// Scenarios down, metrics across; the cell colour runs from red (nothing) to green (ideal).
     static func heatmap(_ rows: [(scenario: String, metrics: [Metrics])]) -> String {
-        let columns: [(String, ([Metrics]) -> Double?)] = [
-            ("collected", { average($0.compactMap(\.collectionRatio)) }),
-            ("coverage", { average($0.map(\.timeCoverage)) }),
-            ("distance", { average($0.compactMap(\.distanceRatio)) }),
-            (
-                "GPS vs ideal",
-                { average($0.filter { $0.idealGpsOnSeconds > 0 }.map { $0.gpsOnSeconds / $0.idealGpsOnSeconds }) }
-            ),
+        let columns: [(String, (MetricsSummary) -> Double?)] = [
+            ("collected", \.collected), ("coverage", \.coverage), ("distance", \.distance),
+            ("GPS vs ideal", \.gpsVsIdeal),
         ]
         let cell = (width: 150.0, height: 28.0)
         let left = 230.0
@@ -254,8 +249,9 @@ enum HTMLReport {
             let top = 40 + Double(rowIndex) * cell.height
             svg +=
                 "<text class=\"label\" x=\"\(TrackReport.fixed(left - 10, 1))\" y=\"\(TrackReport.fixed(top + 19, 1))\">\(escape(row.scenario))</text>"
+            let summary = MetricsSummary(row.metrics)
             for (index, column) in columns.enumerated() {
-                let value = column.1(row.metrics)
+                let value = column.1(summary)
                 let share = min(max(value ?? 0, 0), 1)
                 let hue = Int((share * 120).rounded())
                 let fill = value == nil ? "#ddd" : "hsl(\(hue),62%,\(value == nil ? 80 : 58)%)"
@@ -268,10 +264,6 @@ enum HTMLReport {
             }
         }
         return svg + "</svg>"
-    }
-
-    private static func average(_ values: [Double]) -> Double? {
-        values.isEmpty ? nil : values.reduce(0, +) / Double(values.count)
     }
 
     private static func page(title: String, body: String) -> String {

@@ -111,29 +111,18 @@ enum RunReport {
         ]
         var lines: [[String]] = [header]
         for row in rows {
-            let metrics = row.metrics
-            let gaps = metrics.map(\.maxGapSeconds).sorted()
-            let medianGap =
-                gaps.isEmpty
-                ? 0 : gaps.count % 2 == 1 ? gaps[gaps.count / 2] : (gaps[gaps.count / 2 - 1] + gaps[gaps.count / 2]) / 2
-            let delays = metrics.compactMap(\.departureDelaySeconds)
-            let departure =
-                delays.isEmpty ? "-" : "+" + TrackReport.fixed(delays.reduce(0, +) / Double(delays.count), 0) + " s"
-            let gps = mean(metrics.filter { $0.idealGpsOnSeconds > 0 }.map { $0.gpsOnSeconds / $0.idealGpsOnSeconds })
-            let rejected = metrics.reduce(0) { $0 + $1.rejectedByReason.reduce(0) { $0 + $1.count } }
+            let summary = MetricsSummary(row.metrics)
+            let departure = summary.departureDelaySeconds.map { "+" + TrackReport.fixed($0, 0) + " s" } ?? "-"
             lines.append([
-                row.scenario, mean(metrics.compactMap(\.collectionRatio)),
-                percent(metrics.reduce(0) { $0 + $1.timeCoverage } / Double(max(metrics.count, 1))),
-                mean(metrics.compactMap(\.distanceRatio)), TrackReport.duration(medianGap), departure, gps,
-                String(rejected),
+                row.scenario, ratio(summary.collected), percent(summary.coverage ?? 0), ratio(summary.distance),
+                TrackReport.duration(summary.medianLongestGapSeconds), departure, ratio(summary.gpsVsIdeal),
+                String(summary.rejected),
             ])
         }
         return lines
     }
 
-    private static func mean(_ ratios: [Double]) -> String {
-        ratios.isEmpty ? "-" : percent(ratios.reduce(0, +) / Double(ratios.count))
-    }
+    private static func ratio(_ share: Double?) -> String { share.map(percent) ?? "-" }
 
     private static func percent(_ share: Double) -> String { TrackReport.fixed(share * 100, 1) + " %" }
 
