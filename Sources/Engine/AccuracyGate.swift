@@ -62,8 +62,14 @@ public struct AccuracyGate: Sendable {
 
     /// The settings.
     public var configuration: Configuration
-    private var lastAccepted: Fix?
+    /// The fix later fixes are judged against: the last accepted one, or the held first fix.
+    /// Only its time and position matter, so only they are kept.
+    private var referenceTime = SimInstant(nanosecondsSinceEpoch: 0)
+    private var referencePosition = Coordinate(latitude: 0, longitude: 0)
+    private var hasReference = false
+    private var hasAccepted = false
     private var held: Fix?
+    private var impliedSpeed = ImpliedSpeedCheck()
 
     /// Creates a gate.
     public init(configuration: Configuration = Configuration()) {
@@ -73,43 +79,47 @@ public struct AccuracyGate: Sendable {
     /// Judges a fix delivered at `deliveredAt`.
     /// - Complexity: O(1), no allocation.
     public mutating func evaluate(_ fix: Fix, deliveredAt: SimInstant) -> Decision {
-        if let accuracy = fix.horizontalAccuracy {
-            let value: Double
-            switch accuracy {
-            case .meters(let meters): value = meters
-            case .dilution(let dilution): value = dilution
-            }
-            if !value.isFinite || value < 0 { return .reject(.invalidAccuracy) }
-        }
-        if let meters = fix.horizontalAccuracyMeters(uere: configuration.uere)?.meters,
-            meters > configuration.maximumAccuracyMeters
-        {
-            return .reject(.lowAccuracy)
+        if let figure = fix.storedHorizontalAccuracyFigure {
+            // The figure as recorded (metres or HDOP): negative or non-finite is invalid.
+            if !figure.isFinite || figure < 0 { return .reject(.invalidAccuracy) }
+            let meters =
+                fix.horizontalAccuracyKind == .dilution ? figure * configuration.uere.horizontalMeters : figure
+            if meters > configuration.maximumAccuracyMeters { return .reject(.lowAccuracy) }
         }
         if deliveredAt.seconds(since: fix.timestamp) > configuration.maximumAgeSeconds { return .reject(.stale) }
-        let reference = lastAccepted ?? held
-        if let reference {
-            if fix.timestamp == reference.timestamp { return .reject(.duplicate) }
-            if fix.timestamp < reference.timestamp { return .reject(.outOfOrder) }
-            let seconds = fix.timestamp.seconds(since: reference.timestamp)
-            let distance = Geodesy.distanceMeters(
-                Coordinate(latitude: reference.latitude, longitude: reference.longitude),
-                Coordinate(latitude: fix.latitude, longitude: fix.longitude))
-            if distance / seconds > configuration.maximumImpliedSpeedMetersPerSecond {
-                if let first = held, lastAccepted == nil, first == reference {
+        let position = Coordinate(latitude: fix.latitude, longitude: fix.longitude)
+        if hasReference {
+            if fix.timestamp == referenceTime { return .reject(.duplicate) }
+            if fix.timestamp < referenceTime { return .reject(.outOfOrder) }
+            let seconds = fix.timestamp.seconds(since: referenceTime)
+            if impliedSpeed.exceeds(
+                from: referencePosition, to: position, seconds: seconds,
+                limit: configuration.maximumImpliedSpeedMetersPerSecond)
+            {
+                if !hasAccepted, held != nil {
                     // The first fix disagrees with the second: it was the cached one.
                     held = fix
+                    referenceTime = fix.timestamp
+                    referencePosition = position
                     return .rejectHeld(.staleFirstFix)
                 }
                 return .reject(.impliedSpeed)
             }
         } else if configuration.confirmsFirstFix {
             held = fix
+            hasReference = true
+            referenceTime = fix.timestamp
+            referencePosition = position
             return .hold
         }
+        hasReference = true
+        referenceTime = fix.timestamp
+        referencePosition = position
+        // After the first acceptance nothing is held: skip copying the empty slot.
+        if hasAccepted { return .accept(fix, held: nil) }
+        hasAccepted = true
         let released = held
         held = nil
-        lastAccepted = fix
         return .accept(fix, held: released)
     }
 }

@@ -90,7 +90,7 @@ public enum Tuning {
         // The reference lengths do not depend on the settings: measure them once.
         let lengths = truth.map { [pathLength($0.fixes, every: 1)] } ?? traces.map { pathLength($0.fixes, every: 10) }
         let results = Mutex([Point?](repeating: nil, count: planned.count))
-        DispatchQueue.concurrentPerform(iterations: planned.count) { index in
+        ParallelLoop.run(iterations: planned.count) { index in
             let point = evaluate(planned[index], sweeps: sweeps, traces: traces, truth: truth, lengths: lengths)
             results.withLock { $0[index] = point }
         }

@@ -45,6 +45,18 @@ struct MatrixCommandTests {
         #expect(denied["acceptedFixes"] as? Int == 0)
     }
 
+    @Test("matrix --jobs: one, two or three workers print exactly what every core prints; zero is a usage error")
+    func jobsDoNotChangeOutput() {
+        let arguments = ["matrix", Self.drive, Self.bike, "--scenarios", "allow-once,denied,always-precise", "--format", "json"]
+        let everyCore = runCommand(arguments)
+        #expect(everyCore.exitCode == 0 && !everyCore.output.isEmpty)
+        for jobs in ["1", "2", "3"] {
+            #expect(runCommand(arguments + ["--jobs", jobs]).output == everyCore.output, "--jobs \(jobs)")
+        }
+        let zero = runCommand(arguments + ["--jobs", "0"])
+        #expect(zero.exitCode == 64 && zero.error.contains("--jobs must be a whole number of at least 1, not '0'"))
+    }
+
     @Test("the same inputs and seed print byte-identical output, in two processes")
     func deterministicAcrossProcesses() throws {
         let arguments = [

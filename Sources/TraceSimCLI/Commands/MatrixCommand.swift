@@ -2,6 +2,7 @@ import Dispatch
 import Engine
 import Geometry
 import Scenarios
+import SimulationCore
 import Synchronization
 import Traces
 
@@ -16,7 +17,7 @@ enum MatrixCommand {
 
         USAGE: tracesim matrix <trace> ... [--scenarios all|<name>,<name>...] [--fences <file>]
                                [--seed <n>] [--format text|json|csv|markdown|html] [--shard <K/N>] [--date <YYYY-MM-DD>]
-                               [--input-format <name>]
+                               [--input-format <name>] [--jobs <n>]
 
         ARGUMENTS:
           <trace>                 Trace files in any format 'tracesim inspect' reads. Files with no
@@ -37,9 +38,10 @@ enum MatrixCommand {
           --shard <K/N>           Run only the K-th of N deterministic slices of the trace × scenario
                                   runs, as a JSON part; 'tracesim merge' joins the parts into exactly
                                   what one unsharded run prints. Needs --format json.
+          --jobs <n>              Run at most n replays at a time (default: one per core).
           -h, --help              Show this help.
 
-        Runs go to every core; the output does not depend on how many. A progress bar appears on
+        Runs go to every core unless --jobs says otherwise; the output does not depend on how many. A progress bar appears on
         standard error when it is a terminal.
 
         EXIT STATUS:
@@ -48,7 +50,7 @@ enum MatrixCommand {
 
     static func run(_ arguments: [String], console: Console) throws(UsageError) -> ExitCode {
         let spec = ArgumentSpec(
-            valued: ImportArguments.optionNames.union(["scenarios", "fences", "seed", "format", "shard"]))
+            valued: ImportArguments.optionNames.union(["scenarios", "fences", "seed", "format", "shard", "jobs"]))
         let parsed = try spec.parse(arguments, command: name)
         if parsed.flag("help") {
             console.print(help)
@@ -71,6 +73,12 @@ enum MatrixCommand {
         case .loaded(let chosen): scenarios = chosen
         }
         let seed = try ReplayArguments.seed(parsed, command: name)
+        let jobs = try parsed.value("jobs").map { (text) throws(UsageError) -> Int in
+            guard let jobs = Int(text), jobs >= 1 else {
+                throw UsageError("--jobs must be a whole number of at least 1, not '\(text)'", command: name)
+            }
+            return jobs
+        }
         let options = try ImportArguments.options(from: parsed, command: name)
         let fences: [Geofence]
         switch ConfigFiles.load(parsed.value("fences"), console, GeofenceLoader.load, absent: []) {
@@ -93,7 +101,8 @@ enum MatrixCommand {
         let cells: [Cell]
         do {
             cells = try runAll(
-                traces.map(\.trace), scenarios: scenarios, seed: seed, fences: fences, console: console, only: only)
+                traces.map(\.trace), scenarios: scenarios, seed: seed, fences: fences, console: console, only: only,
+                width: jobs)
         } catch {
             console.warn("error: \(parsed.value("fences") ?? "geofences"): \(error)")
             return .dataError
@@ -164,10 +173,11 @@ enum MatrixCommand {
     }
 
     /// Runs `scenarios` on every trace in parallel, each with its ideal run, and returns the
-    /// cells in position order. `only` restricts the work to some positions (a shard).
+    /// cells in position order. `only` restricts the work to some positions (a shard); `width`
+    /// caps the replays running at once (`nil`: one per core).
     static func runAll(
         _ traces: [Trace], scenarios: [ReplayArguments.Chosen], seed: UInt64?, fences: [Geofence], console: Console,
-        only: Set<Int>? = nil
+        only: Set<Int>? = nil, width: Int? = nil
     ) throws(GeometryError) -> [Cell] {
         guard let idealPreset = Scenario.preset(named: "ideal") else { return [] }
         // Every scenario is compared with an ideal run of the same seed and geofences; scenarios
@@ -204,7 +214,7 @@ enum MatrixCommand {
         let results = Mutex([Int: Result<ScenarioRun, GeometryError>]())
         let done = Atomic<Int>(0)
         let progress = Progress(total: jobs.count, console: console)
-        DispatchQueue.concurrentPerform(iterations: jobs.count) { job in
+        ParallelLoop.run(iterations: jobs.count, width: width) { job in
             let (trace, run) = jobs[job].quotientAndRemainder(dividingBy: planned.count)
             let result = Result { () throws(GeometryError) in
                 try ScenarioRunner.run(traces[trace], planned[run].scenario, fences: planned[run].fences)

@@ -113,6 +113,13 @@ public struct Fix: Sendable {
         set { storedCourseAccuracy = newValue ?? .nan }
     }
 
+    /// The horizontal accuracy figure as stored: metres or HDOP, as `horizontalAccuracyKind`
+    /// says. The same information as `horizontalAccuracy`, without building an enum, for
+    /// stages that judge every fix.
+    @inlinable public var storedHorizontalAccuracyFigure: Double? {
+        horizontalAccuracyKind == .none ? nil : storedHorizontalAccuracy
+    }
+
     /// Horizontal accuracy in metres: measured, or estimated as HDOP × UERE and flagged so.
     ///
     /// - Parameter uere: the range-error model for turning a dilution into metres.
