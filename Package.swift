@@ -10,6 +10,11 @@ let package = Package(
         .executable(name: "tracesim", targets: ["tracesim"]),
         .library(name: "Traces", targets: ["Traces"]),
         .library(name: "TraceSimCLI", targets: ["TraceSimCLI"]),
+        // The benchmark package (Benchmarks/) drives these stages directly.
+        .library(name: "SimulationCore", targets: ["SimulationCore"]),
+        .library(name: "Geometry", targets: ["Geometry"]),
+        .library(name: "Engine", targets: ["Engine"]),
+        .library(name: "Scenarios", targets: ["Scenarios"]),
     ],
     targets: [
         // libgeos's C API. GEOS is the geometric authority for geofences.
@@ -33,9 +38,6 @@ let package = Package(
         .target(name: "Scenarios", dependencies: ["SimulationCore", "Traces", "Geometry", "Device", "Permissions", "Engine"]),
         .target(name: "TraceSimCLI", dependencies: ["Traces", "SimulationCore", "Device", "Permissions", "Geometry", "Engine", "Scenarios"]),
         .executableTarget(name: "tracesim", dependencies: ["TraceSimCLI"]),
-        .executableTarget(
-            name: "geofence-throughput", dependencies: ["Geometry", "SimulationCore"],
-            path: "Benchmarks/GeofenceThroughput"),
 
         .testTarget(name: "CGEOSTests", dependencies: ["CGEOS"]),
         .testTarget(name: "SimulationCoreTests", dependencies: ["SimulationCore"]),

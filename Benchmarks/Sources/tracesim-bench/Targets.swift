@@ -1,0 +1,46 @@
+import BenchmarkKit
+
+/// The specification's targets, judged on this run's rows. A ratio is taken at the largest
+/// input both sides ran.
+enum Targets {
+    static func judge(_ rows: [BenchmarkRow]) -> [TargetCheck] {
+        var checks: [TargetCheck] = []
+        checks.append(ratio(rows, suite: "import", name: "GPX", peer: "gpxpy", work: "GPX import", at: 20))
+        checks.append(
+            ratio(rows, suite: "import", name: "canonical CSV", peer: "pandas", work: "CSV import", at: 2))
+        checks.append(
+            ratio(rows, suite: "geofencing", name: "10,000 polygons", peer: "shapely", work: "10k-polygon geofencing", at: 3))
+        checks.append(
+            ratio(
+                rows, suite: "pipeline", name: "accuracy gate + odometer", peer: "NumPy",
+                work: "Pipeline (gate + odometer, the work NumPy does)", at: 10))
+        checks.append(
+            ratio(rows, suite: "pipeline", name: "ideal", peer: "NumPy", work: "Pipeline (whole ideal replay)", at: 10))
+        for name in ["accuracy gate + odometer", "ideal"] {
+            guard let row = rows.last(where: { $0.suite == "pipeline" && $0.name == name }) else { continue }
+            let factor = row.figures["realTimeFactor"] ?? 0
+            checks.append(
+                TargetCheck(
+                    work: "Pipeline absolute (\(name), one core, no geofences)",
+                    target: "≥ 25 M fixes/s, real-time factor > 10⁶",
+                    measured: "\(BenchmarkReport.number(row.rate)) fixes/s, real-time factor \(BenchmarkReport.number(factor))",
+                    met: row.rate >= 25e6 && factor > 1e6))
+        }
+        return checks
+    }
+
+    static func ratio(_ rows: [BenchmarkRow], suite: String, name: String, peer: String, work: String, at target: Double)
+        -> TargetCheck
+    {
+        let candidates = rows.filter { $0.suite == suite && $0.name == name }
+        let measured = candidates.compactMap { row in row.peers.first { $0.peer.contains(peer) }.map { (row, $0) } }
+        guard let (row, comparison) = measured.last else {
+            return TargetCheck(work: work, target: "≥ \(Int(target))× \(peer)", measured: "peer not run", met: nil)
+        }
+        return TargetCheck(
+            work: work, target: "≥ \(Int(target))× \(peer)",
+            measured: "\(BenchmarkReport.ratio(comparison.ratio)) on \(row.input)"
+                + (comparison.agrees ? "" : " (answers differ)"),
+            met: comparison.agrees && comparison.ratio >= target)
+    }
+}
