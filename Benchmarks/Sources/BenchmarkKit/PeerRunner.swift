@@ -64,7 +64,8 @@ public struct PeerRunner: Sendable {
             let seconds = object["seconds"] as? [Double], !seconds.isEmpty,
             let answer = object["answer"] as? [String: Any]
         else {
-            throw PeerFailure(description: "\(script) printed no measurement: \(String(decoding: outputData, as: UTF8.self))")
+            throw PeerFailure(
+                description: "\(script) printed no measurement: \(String(decoding: outputData, as: UTF8.self))")
         }
         var numbers: [String: Double] = [:]
         for (key, value) in answer {

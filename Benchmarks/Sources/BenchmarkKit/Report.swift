@@ -155,17 +155,21 @@ public struct BenchmarkReport: Codable, Sendable {
     public func markdown() -> String {
         var text = "Measured \(date) on \(machine.cpu), \(machine.cores) cores, \(machine.memoryGiB) GiB"
         text += " (median of \(runs) runs after \(warmups) warm-up).\n\n"
-        text += "| Suite | Case | Input | TraceSim | Peer | Peer rate | TraceSim ÷ peer |\n"
-        text += "|---|---|---|---:|---|---:|---:|\n"
+        text +=
+            "| Suite | Case | Input | TraceSim | Share of the streaming limit | Peer | Peer rate | TraceSim ÷ peer |\n"
+        text += "|---|---|---|---:|---:|---|---:|---:|\n"
         for row in rows {
             let traceSim = "\(Self.number(row.rate)) \(row.unit)"
-            if row.peers.isEmpty {
-                text += "| \(row.suite) | \(row.name) | \(row.input) | \(traceSim) | | | |\n"
-            }
+            let limitShare =
+                (row.figures["fractionOfStreamingLimit"] ?? row.figures["fractionOfMemoryStreamingLimit"]).map {
+                    Self.percent($0)
+                } ?? ""
+            let lead = "| \(row.suite) | \(row.name) | \(row.input) | \(traceSim) | \(limitShare) |"
+            if row.peers.isEmpty { text += lead + " | | |\n" }
             for peer in row.peers {
                 let verdict = peer.agrees ? "" : " (answers differ)"
-                text += "| \(row.suite) | \(row.name) | \(row.input) | \(traceSim) | \(peer.peer) \(peer.version)"
-                text += " | \(Self.number(peer.rate)) \(row.unit) | \(Self.ratio(peer.ratio))\(verdict) |\n"
+                text += lead + " \(peer.peer) \(peer.version) | \(Self.number(peer.rate)) \(row.unit)"
+                text += " | \(Self.ratio(peer.ratio))\(verdict) |\n"
             }
         }
         text += "\n| Work | Target | Measured | Met |\n|---|---|---|---|\n"
@@ -187,6 +191,11 @@ public struct BenchmarkReport: Codable, Sendable {
             }
         let digits = abs(scaled) >= 100 ? 0 : abs(scaled) >= 10 ? 1 : 2
         return String(format: "%.\(digits)f", scaled) + suffix
+    }
+
+    /// A share as "2.8 %".
+    public static func percent(_ value: Double) -> String {
+        String(format: value * 100 >= 10 ? "%.0f %%" : "%.1f %%", value * 100)
     }
 
     /// A ratio as "12.3×".

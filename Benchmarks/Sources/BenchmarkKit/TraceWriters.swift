@@ -54,13 +54,15 @@ enum NMEAWriter {
             let knots = Double(fix.speedMetersPerSecond ?? 0) * 3600 / 1852
             let course = Double(fix.courseDegrees ?? 0)
             let day = twoDigits(date.day) + twoDigits(date.month) + twoDigits(date.year % 100)
-            text += sentence("GPRMC,\(time),A,\(latitude),\(longitude),\(fixed(knots, 2)),\(fixed(course, 1)),\(day),,,A")
+            text += sentence(
+                "GPRMC,\(time),A,\(latitude),\(longitude),\(fixed(knots, 2)),\(fixed(course, 1)),\(day),,,A")
             text += sentence(
                 "GPGGA,\(time),\(latitude),\(longitude),1,09,\(fixed(accuracy / 5, 1)),\(fixed(fix.altitudeMeters ?? 0, 1)),M,-25.0,M,,"
             )
             let sigma = accuracy / 2.squareRoot()
             text += sentence(
-                "GPGST,\(time),\(fixed(accuracy, 1)),,,,\(fixed(sigma, 2)),\(fixed(sigma, 2)),\(fixed(accuracy * 1.5, 2))")
+                "GPGST,\(time),\(fixed(accuracy, 1)),,,,\(fixed(sigma, 2)),\(fixed(sigma, 2)),\(fixed(accuracy * 1.5, 2))"
+            )
         }
         return text
     }

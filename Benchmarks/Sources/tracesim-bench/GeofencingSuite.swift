@@ -10,7 +10,9 @@ enum GeofencingSuite {
         for polygons in bench.options.polygons {
             let workload = FenceWorkload(polygons: polygons, points: bench.options.points, seed: bench.options.seed)
             let context = GEOSContext()
-            let (build, index) = try measure(RunPlan(warmups: 0, runs: 1)) { try GeofenceIndex(workload.fences, context: context) }
+            let (build, index) = try measure(RunPlan(warmups: 0, runs: 1)) {
+                try GeofenceIndex(workload.fences, context: context)
+            }
             let (timing, answer) = try measure(bench.options.plan) { try indexAnswer(index, workload.points) }
             let rate = Double(workload.points.count) / timing.median
             var peers: [PeerComparison] = []
@@ -18,7 +20,9 @@ enum GeofencingSuite {
             // The plain GEOS scan is O(polygons) per point: give it a slice of the same walk.
             let slice = Array(workload.points.prefix(max(2_000, 20_000_000 / polygons)))
             let prepared = try workload.fences.map { fence throws(GeometryError) -> PreparedPolygon in
-                guard case .polygon(let shape) = fence.shape else { preconditionFailure("generated fences are polygons") }
+                guard case .polygon(let shape) = fence.shape else {
+                    preconditionFailure("generated fences are polygons")
+                }
                 return try PreparedPolygon(shape, name: fence.identifier, context: context)
             }
             let (scan, scanAnswer) = try measure(RunPlan(warmups: 0, runs: min(3, bench.options.plan.runs))) {
@@ -37,7 +41,9 @@ enum GeofencingSuite {
                 if let peer = bench.peer("geofence_peer.py", [geoJSON, points]) {
                     let agrees =
                         peer.answer["hits"] == Double(answer.hits) && peer.answer["checksum"] == Double(answer.checksum)
-                    if !agrees { bench.fail("shapely answered \(peer.answer) on \(polygons) polygons, TraceSim \(answer)") }
+                    if !agrees {
+                        bench.fail("shapely answered \(peer.answer) on \(polygons) polygons, TraceSim \(answer)")
+                    }
                     peers.append(
                         PeerComparison(
                             peer: peer.peer, version: peer.version, timing: peer.timing,

@@ -54,7 +54,8 @@ enum PipelineSuite {
             }
             // A second run must be identical (determinism), and nothing collects more than ideal.
             let again = try ScenarioRunner.run(trace, preset)
-            if again.recorder.acceptedTimes != run.recorder.acceptedTimes || again.odometerMeters != run.odometerMeters {
+            if again.recorder.acceptedTimes != run.recorder.acceptedTimes || again.odometerMeters != run.odometerMeters
+            {
                 bench.fail("preset \(preset.name) gave different runs for the same seed")
             }
             if preset.name == "ideal" {

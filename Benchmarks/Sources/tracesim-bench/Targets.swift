@@ -9,7 +9,9 @@ enum Targets {
         checks.append(
             ratio(rows, suite: "import", name: "canonical CSV", peer: "pandas", work: "CSV import", at: 2))
         checks.append(
-            ratio(rows, suite: "geofencing", name: "10,000 polygons", peer: "shapely", work: "10k-polygon geofencing", at: 3))
+            ratio(
+                rows, suite: "geofencing", name: "10,000 polygons", peer: "shapely", work: "10k-polygon geofencing",
+                at: 3))
         checks.append(
             ratio(
                 rows, suite: "pipeline", name: "accuracy gate + odometer", peer: "NumPy",
@@ -21,15 +23,19 @@ enum Targets {
             let factor = row.figures["realTimeFactor"] ?? 0
             checks.append(
                 TargetCheck(
-                    work: "Pipeline absolute (\(name), one core, no geofences)",
-                    target: "≥ 25 M fixes/s, real-time factor > 10⁶",
-                    measured: "\(BenchmarkReport.number(row.rate)) fixes/s, real-time factor \(BenchmarkReport.number(factor))",
-                    met: row.rate >= 25e6 && factor > 1e6))
+                    work: "Pipeline absolute (\(name), one core, no geofences)", target: "≥ 25 M fixes/s",
+                    measured: "\(BenchmarkReport.number(row.rate)) fixes/s", met: row.rate >= 25e6))
+            checks.append(
+                TargetCheck(
+                    work: "Pipeline real-time factor (\(name))", target: "> 10⁶",
+                    measured: BenchmarkReport.number(factor), met: factor > 1e6))
         }
         return checks
     }
 
-    static func ratio(_ rows: [BenchmarkRow], suite: String, name: String, peer: String, work: String, at target: Double)
+    static func ratio(
+        _ rows: [BenchmarkRow], suite: String, name: String, peer: String, work: String, at target: Double
+    )
         -> TargetCheck
     {
         let candidates = rows.filter { $0.suite == suite && $0.name == name }

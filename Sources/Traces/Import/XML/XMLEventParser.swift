@@ -55,7 +55,10 @@ enum XMLEventParser {
                 end: { code, text, line throws(TraceFormatError) in
                     try handlerPointer.pointee.didEnd(code, text: text, line: line)
                 })
-            defer { bridge.text.deallocate() }
+            defer {
+                bridge.text.deallocate()
+                bridge.cache.deallocate()
+            }
             return withUnsafeMutablePointer(to: &bridge) { bridgePointer in
                 run(base: base, count: source.bytes.count, bridge: bridgePointer)
             }
@@ -79,8 +82,9 @@ enum XMLEventParser {
         var hasFailed = false
         /// libxml2 interns element names, so a name's address identifies it: a
         /// direct-mapped table from address to code.
-        var cacheKeys = [UnsafePointer<xmlChar>?](repeating: nil, count: Bridge.cacheSlots)
-        var cacheCodes = [Int](repeating: -1, count: Bridge.cacheSlots)
+        /// Raw memory rather than arrays: an array read through the bridge pointer retains and
+        /// releases its buffer, on every element of the file.
+        let cache: UnsafeMutableBufferPointer<(key: UnsafePointer<xmlChar>?, code: Int)>
         static let cacheSlots = 256
 
         init(
@@ -93,6 +97,8 @@ enum XMLEventParser {
             self.start = start
             self.end = end
             text = .allocate(capacity: 256)
+            cache = .allocate(capacity: Bridge.cacheSlots)
+            cache.initialize(repeating: (nil, -1))
         }
 
         var line: Int { context.map { Int(xmlSAX2GetLineNumber($0)) } ?? 0 }
@@ -112,7 +118,8 @@ enum XMLEventParser {
         mutating func code(for name: UnsafePointer<xmlChar>) -> Int {
             let address = UInt(bitPattern: name)
             let slot = Int((address >> 3 ^ address >> 11) & UInt(Bridge.cacheSlots - 1))
-            if cacheKeys[slot] == name { return cacheCodes[slot] }
+            let cached = cache[slot]
+            if cached.key == name { return cached.code }
             let code =
                 names.firstIndex { candidate in
                     candidate.withUnsafeBufferPointer { bytes in
@@ -120,8 +127,7 @@ enum XMLEventParser {
                         return name[bytes.count] == 0
                     }
                 } ?? -1
-            cacheKeys[slot] = name
-            cacheCodes[slot] = code
+            cache[slot] = (name, code)
             return code
         }
 
