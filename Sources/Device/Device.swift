@@ -95,8 +95,15 @@ public struct Device: Sendable {
 
     /// Applies an event at `now` and returns what the device does, in order.
     public mutating func handle(_ event: DeviceEvent, at now: SimInstant) -> [DeviceAction] {
-        lastEventTime = now
         var actions: [DeviceAction] = []
+        handle(event, at: now, into: &actions)
+        return actions
+    }
+
+    /// Applies an event at `now` and appends what the device does to `actions`, in order. The
+    /// replay loop passes a reused buffer, so a fix costs no allocation.
+    public mutating func handle(_ event: DeviceEvent, at now: SimInstant, into actions: inout [DeviceAction]) {
+        lastEventTime = now
         switch event {
         case .appRequestedWhenInUse,
             .appRequestedAlways,
@@ -114,7 +121,7 @@ public struct Device: Sendable {
             .appStartedBackgroundSession,
             .appEndedBackgroundSession:
             // App code runs only while the process runs.
-            guard lifecycle.phase.isRunning else { return [] }
+            guard lifecycle.phase.isRunning else { return }
             handleRequest(event, at: now, into: &actions)
         case .userLaunchedApp, .userMovedAppToBackground, .userMovedAppToForeground, .screenLocked, .screenUnlocked,
             .userForceQuitApp, .systemSuspendedApp, .systemTerminatedApp, .timerFired:
@@ -135,7 +142,6 @@ public struct Device: Sendable {
                 actions.append(.deliverMotion(sample))
             }
         }
-        return actions
     }
 
     private var context: AuthorizationStateMachine.Context {

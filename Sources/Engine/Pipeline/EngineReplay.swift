@@ -38,6 +38,9 @@ public struct EngineReplay {
     private var timers: [(time: SimInstant, sequence: Int, timer: Timer)] = []
     private var timerSequence = 0
     private var requests: [EngineRequest] = []
+    /// Emptied action buffers kept for the next event. `send` runs re-entrantly (an engine
+    /// request becomes a device event), so each level takes its own buffer.
+    private var spareActionBuffers: [[DeviceAction]] = []
     private var wasUpdatingLocation = false
 
     private enum Timer {
@@ -135,7 +138,12 @@ public struct EngineReplay {
     }
 
     private mutating func send(_ event: DeviceEvent, at now: SimInstant) {
-        let actions = device.handle(event, at: now)
+        var actions = spareActionBuffers.popLast() ?? []
+        device.handle(event, at: now, into: &actions)
+        defer {
+            actions.removeAll(keepingCapacity: true)
+            spareActionBuffers.append(actions)
+        }
         let running = isReceiverRunning(at: now)
         if running != wasUpdatingLocation {
             wasUpdatingLocation = running
