@@ -127,7 +127,7 @@ public struct MotionStateMachine: Sendable {
         case .radar(let stopDistance, let stopDuration):
             let position = Self.position(fix)
             guard let anchor = lastMovedPosition, let anchorTime = lastMovedAt,
-                Geodesy.distanceMeters(anchor, position) <= stopDistance
+                DistanceComparison(anchor, position).isAtMost(stopDistance)
             else {
                 lastMovedPosition = position
                 lastMovedAt = fix.timestamp

@@ -180,14 +180,19 @@ public struct BenchmarkReport: Codable, Sendable {
         return text
     }
 
-    /// Three significant figures with a k/M/G suffix: 1.23 M, 456 k, 7.89.
+    /// Three significant figures with a k/M/G suffix: 1.23 M, 456 k, 7.89. Rounding happens
+    /// first, so 999,600 is "1.00 M", not "1000 k".
     public static func number(_ value: Double) -> String {
+        guard value.isFinite, value != 0 else { return String(format: "%.2f", value) }
+        let magnitude = Foundation.floor(Foundation.log10(abs(value)))
+        let scale = Foundation.pow(10, magnitude - 2)
+        let rounded = (value / scale).rounded() * scale
         let (scaled, suffix): (Double, String) =
-            switch abs(value) {
-            case 1e9...: (value / 1e9, " G")
-            case 1e6...: (value / 1e6, " M")
-            case 1e4...: (value / 1e3, " k")
-            default: (value, "")
+            switch abs(rounded) {
+            case 1e9...: (rounded / 1e9, " G")
+            case 1e6...: (rounded / 1e6, " M")
+            case 1e4...: (rounded / 1e3, " k")
+            default: (rounded, "")
             }
         let digits = abs(scaled) >= 100 ? 0 : abs(scaled) >= 10 ? 1 : 2
         return String(format: "%.\(digits)f", scaled) + suffix

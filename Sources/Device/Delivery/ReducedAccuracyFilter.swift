@@ -46,7 +46,7 @@ struct AutoPauseTracker: Sendable, Equatable {
     mutating func shouldPause(after fix: Fix, parameters: DeviceParameters) -> Bool {
         let position = Coordinate(latitude: fix.latitude, longitude: fix.longitude)
         guard let anchor, let anchorTime,
-            Geodesy.distanceMeters(anchor, position) <= parameters.autoPauseStationaryRadiusMeters
+            DistanceComparison(anchor, position).isAtMost(parameters.autoPauseStationaryRadiusMeters)
         else {
             self.anchor = position
             self.anchorTime = fix.timestamp

@@ -70,11 +70,11 @@ struct RegionMonitor: Sendable, Equatable {
         var crossings: [(String, RegionCrossing)] = []
         for index in tracked.indices {
             let region = tracked[index].region
-            let distance = Geodesy.distanceMeters(region.center, position)
+            let distance = DistanceComparison(region.center, position)
             let entryDistance = max(region.radiusMeters, parameters.regionMinimumEffectiveRadiusMeters)
             let exitDistance = region.radiusMeters + parameters.regionCushionMeters
-            let isWellInside = distance <= entryDistance
-            let isWellOutside = distance >= exitDistance
+            let isWellInside = distance.isAtMost(entryDistance)
+            let isWellOutside = distance.isAtLeast(exitDistance)
             guard let isInside = tracked[index].isInside else {
                 // The initial state uses the same effective radius as entry: a small region
                 // registered just after the device moved a few metres still holds it.
@@ -119,7 +119,7 @@ struct SignificantChangeMonitor: Sendable, Equatable {
     mutating func observe(_ position: Coordinate, at now: SimInstant, parameters: DeviceParameters) -> Bool {
         guard isRunning else { return false }
         if let lastPosition = lastEventPosition, let lastTime = lastEventTime {
-            guard Geodesy.distanceMeters(lastPosition, position) >= parameters.significantChangeDistanceMeters,
+            guard DistanceComparison(lastPosition, position).isAtLeast(parameters.significantChangeDistanceMeters),
                 now.seconds(since: lastTime) >= parameters.significantChangeIntervalSeconds
             else { return false }
         }
@@ -179,7 +179,7 @@ struct VisitMonitor: Sendable, Equatable {
     /// The visit event this position completes, if any.
     mutating func observe(_ position: Coordinate, at now: SimInstant, parameters: DeviceParameters) -> VisitEvent? {
         guard isRunning else { return nil }
-        guard let place, let since, Geodesy.distanceMeters(place, position) <= parameters.visitRadiusMeters else {
+        guard let place, let since, DistanceComparison(place, position).isAtMost(parameters.visitRadiusMeters) else {
             let departed =
                 isVisiting
                 ? self.place.flatMap { place in
