@@ -89,12 +89,9 @@ public enum Tuning {
         let planned = combinations
         // The reference lengths do not depend on the settings: measure them once.
         let lengths = truth.map { [pathLength($0.fixes, every: 1)] } ?? traces.map { pathLength($0.fixes, every: 10) }
-        let results = Mutex([Point?](repeating: nil, count: planned.count))
-        ParallelLoop.run(iterations: planned.count) { index in
-            let point = evaluate(planned[index], sweeps: sweeps, traces: traces, truth: truth, lengths: lengths)
-            results.withLock { $0[index] = point }
-        }
-        var points = results.withLock { $0 }.compactMap { $0 }
+        var points = ParallelLoop.map(iterations: planned.count) { index in
+            evaluate(planned[index], sweeps: sweeps, traces: traces, truth: truth, lengths: lengths)
+        }.compactMap { $0 }
         markFront(&points, truth: truth != nil)
         return points
     }

@@ -18,6 +18,8 @@ public enum ParallelLoop {
             return
         }
         let next = Atomic<Int>(0)
+        // Dispatch waits for every worker before returning, which orders their writes before
+        // the caller's reads; the counter hands each index to exactly one worker.
         DispatchQueue.concurrentPerform(iterations: min(width, iterations)) { _ in
             while true {
                 let index = next.add(1, ordering: .relaxed).oldValue
@@ -26,4 +28,30 @@ public enum ParallelLoop {
             }
         }
     }
+
+    /// `body(index)` for every index in `0..<iterations`, computed on at most `width` threads
+    /// and returned in index order. Each result goes to its own slot, so no lock is taken: a
+    /// futex-based `Mutex` would be invisible to ThreadSanitizer, which then reports races.
+    public static func map<Result: Sendable>(
+        iterations: Int, width: Int? = nil, _ body: @Sendable (Int) -> Result
+    ) -> [Result] {
+        let slots = UnsafeMutableBufferPointer<Result?>.allocate(capacity: max(iterations, 0))
+        slots.initialize(repeating: nil)
+        defer {
+            slots.deinitialize()
+            slots.deallocate()
+        }
+        let shared = SendableSlots(base: slots)
+        run(iterations: iterations, width: width) { index in shared.base[index] = body(index) }
+        return slots.map { slot in
+            guard let result = slot else { preconditionFailure("ParallelLoop ran every index") }
+            return result
+        }
+    }
+}
+
+/// The result slots, shared with the workers; each worker writes only the slots of the
+/// indices it was handed.
+private struct SendableSlots<Result>: @unchecked Sendable {
+    let base: UnsafeMutableBufferPointer<Result?>
 }

@@ -4,19 +4,26 @@ import Testing
 
 @Suite("ParallelLoop")
 struct ParallelLoopTests {
-    @Test("every index runs exactly once, whatever the width", arguments: [nil, 1, 2, 3, 64] as [Int?])
-    func everyIndexOnce(width: Int?) {
-        let counts = Mutex([Int](repeating: 0, count: 1_000))
-        ParallelLoop.run(iterations: 1_000, width: width) { index in counts.withLock { $0[index] += 1 } }
-        #expect(counts.withLock { $0 } == [Int](repeating: 1, count: 1_000))
+    @Test("map runs every index exactly once and returns results in index order", arguments: [nil, 1, 2, 3, 64] as [Int?])
+    func mapInOrder(width: Int?) {
+        let calls = Atomic<Int>(0)
+        let squares = ParallelLoop.map(iterations: 1_000, width: width) { index in
+            calls.add(1, ordering: .relaxed)
+            return index * index
+        }
+        #expect(squares == (0..<1_000).map { $0 * $0 })
+        #expect(calls.load(ordering: .relaxed) == 1_000)
     }
 
     @Test("a width of one runs in order on the calling thread; no iterations run nothing")
     func serialWidth() {
-        let order = Mutex([Int]())
-        ParallelLoop.run(iterations: 5, width: 1) { index in order.withLock { $0.append(index) } }
-        #expect(order.withLock { $0 } == [0, 1, 2, 3, 4])
+        let next = Atomic<Int>(0)
+        let inOrder = ParallelLoop.map(iterations: 5, width: 1) { index in
+            next.add(1, ordering: .relaxed).oldValue == index
+        }
+        #expect(inOrder == [true, true, true, true, true])
         ParallelLoop.run(iterations: 0, width: 2) { _ in Issue.record("ran with no iterations") }
+        #expect(ParallelLoop.map(iterations: 0) { $0 }.isEmpty)
     }
 
     @Test("never more workers at once than the width")

@@ -211,19 +211,18 @@ enum MatrixCommand {
             needed.insert(trace * planned.count + idealOf[scenario])
         }
         let jobs = needed.sorted()
-        let results = Mutex([Int: Result<ScenarioRun, GeometryError>]())
         let done = Atomic<Int>(0)
         let progress = Progress(total: jobs.count, console: console)
-        ParallelLoop.run(iterations: jobs.count, width: width) { job in
+        let outcomes = ParallelLoop.map(iterations: jobs.count, width: width) { job in
             let (trace, run) = jobs[job].quotientAndRemainder(dividingBy: planned.count)
             let result = Result { () throws(GeometryError) in
                 try ScenarioRunner.run(traces[trace], planned[run].scenario, fences: planned[run].fences)
             }
-            results.withLock { $0[jobs[job]] = result }
             progress.update(done.add(1, ordering: .relaxed).newValue)
+            return result
         }
         progress.finish()
-        let finished = results.withLock { $0 }
+        let finished = Dictionary(uniqueKeysWithValues: zip(jobs, outcomes))
         var cells: [Cell] = []
         for position in positions {
             let (trace, scenario) = position.quotientAndRemainder(dividingBy: scenarios.count)

@@ -21,12 +21,15 @@ enum ConfigFiles {
     static func load<Value>(
         _ path: String, _ console: Console, _ parse: ([UInt8], String) throws(TraceFormatError) -> Value
     ) -> Outcome<Value> {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            console.warn("error: \(path): no such file or not readable")
+        let bytes: [UInt8]
+        do {
+            bytes = try TraceFile.contents(ofPath: path)
+        } catch {
+            console.warn("error: \(error)")
             return .failed(.noInput)
         }
         do {
-            return .loaded(try parse(Array(data), path))
+            return .loaded(try parse(bytes, path))
         } catch {
             console.warn("error: \(error)")
             return .failed(.dataError)

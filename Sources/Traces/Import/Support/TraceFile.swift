@@ -8,11 +8,12 @@
 ///
 /// Traces are parsed once and replayed many times, and the largest real ones are a few
 /// megabytes, so one buffer sized from `fstat` is both the simplest and the fastest way in.
-/// Nothing here touches the network.
-enum TraceFile {
+/// Nothing here touches the network. Configuration files are read the same way (Foundation's
+/// `FileManager.contents(atPath:)` leaks a buffer on empty files on Linux).
+public enum TraceFile {
     /// The file's bytes.
     /// - Throws: `TraceFileError` when the file is missing, unreadable or a directory.
-    static func contents(ofPath path: String) throws(TraceFileError) -> [UInt8] {
+    public static func contents(ofPath path: String) throws(TraceFileError) -> [UInt8] {
         let descriptor = open(path, O_RDONLY)
         guard descriptor >= 0 else { throw TraceFileError(file: path, reason: describeErrno()) }
         defer { close(descriptor) }

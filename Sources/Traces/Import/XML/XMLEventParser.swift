@@ -158,7 +158,15 @@ enum XMLEventParser {
         else {
             return TraceFormatError(file: file, problem: .invalidXML("libxml2 could not create a parser"))
         }
-        defer { xmlFreeParserCtxt(context) }
+        defer {
+            // A DOCTYPE makes libxml2 build a document for its DTD even with these callbacks;
+            // freeing the parser context does not free it.
+            if let document = context.pointee.myDoc {
+                xmlFreeDoc(document)
+                context.pointee.myDoc = nil
+            }
+            xmlFreeParserCtxt(context)
+        }
         bridge.pointee.context = context
         defer { bridge.pointee.context = nil }
 
