@@ -9,7 +9,8 @@ public enum ISO8601 {
     /// GPX, TCX and KML define their times to be. Fractions finer than a nanosecond are truncated.
     ///
     /// - Parameter bytes: the timestamp's UTF-8 bytes, with no surrounding whitespace.
-    /// - Returns: the instant, or `nil` when the text is not a valid timestamp.
+    /// - Returns: the instant, or `nil` when the text is not a valid timestamp or lies outside
+    ///   the instants `SimInstant` holds (1677-09-21 to 2262-04-11).
     /// - Complexity: O(n) in the length of the text, with no allocation.
     @inlinable
     public static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> SimInstant? {
@@ -53,7 +54,16 @@ public enum ISO8601 {
 
         let days = CivilTime.daysSinceEpoch(year: year, month: month, day: day)
         let seconds = Int64(days) * 86_400 + Int64(hour * 3600 + minute * 60 + second) - offsetSeconds
-        return SimInstant(nanosecondsSinceEpoch: seconds * 1_000_000_000 + nanoseconds)
+        // Nanoseconds in an Int64 reach from 1677 to 2262; anything outside is refused, not
+        // wrapped or trapped on.
+        // Before 1970 the fraction is added to a negative second: borrow it first, so the
+        // earliest representable instant does not overflow on the way.
+        let borrows = seconds < 0 && nanoseconds > 0
+        let (whole, overflow) = (borrows ? seconds + 1 : seconds).multipliedReportingOverflow(by: 1_000_000_000)
+        guard !overflow else { return nil }
+        let (total, carry) = whole.addingReportingOverflow(borrows ? nanoseconds - 1_000_000_000 : nanoseconds)
+        guard !carry else { return nil }
+        return SimInstant(nanosecondsSinceEpoch: total)
     }
 
     /// Parses a timestamp held in a `String`.

@@ -22,6 +22,16 @@ struct ISO8601Tests {
         #expect(ISO8601.parse(text)?.nanosecondsSinceEpoch == nanoseconds)
     }
 
+    @Test("the representable range ends at 1677 and 2262: beyond it, nil rather than a trap or a wrapped time")
+    func representableRange() {
+        #expect(ISO8601.parse("2262-04-11T23:47:16.854775807Z")?.nanosecondsSinceEpoch == Int64.max)
+        #expect(ISO8601.parse("2262-04-11T23:47:16.854775808Z") == nil)
+        #expect(ISO8601.parse("1677-09-21T00:12:43.145224192Z")?.nanosecondsSinceEpoch == Int64.min)
+        #expect(ISO8601.parse("1677-09-21T00:12:43.145224191Z") == nil)
+        #expect(ISO8601.parse("9999-12-31T23:59:59Z") == nil)
+        #expect(ISO8601.parse("0001-01-01T00:00:00Z") == nil)
+    }
+
     @Test(
         "rejects malformed and impossible timestamps",
         arguments: [
