@@ -6,7 +6,7 @@
 #
 # The report is also written to Benchmarks/Results/latest.md and latest.json. Extra
 # arguments go to `tracesim-bench run` (see `--help`), for example `--suites import` or
-# `--sizes 10000,100000`. Takes about ten minutes with the defaults.
+# `--sizes 10000,100000`. Takes about five minutes with the defaults (the first run also builds and installs the peers).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . Scripts/bootstrap.sh
