@@ -66,9 +66,10 @@ public struct AccuracyGate: Sendable {
     /// Only its time and position matter, so only they are kept.
     private var referenceTime = SimInstant(nanosecondsSinceEpoch: 0)
     private var referencePosition = Coordinate(latitude: 0, longitude: 0)
-    private var hasReference = false
     private var hasAccepted = false
     private var held: Fix?
+    /// A reference exists once a fix was held or accepted.
+    private var hasReference: Bool { hasAccepted || held != nil }
     private var impliedSpeed = ImpliedSpeedCheck()
 
     /// Creates a gate.
@@ -99,27 +100,27 @@ public struct AccuracyGate: Sendable {
                 if !hasAccepted, held != nil {
                     // The first fix disagrees with the second: it was the cached one.
                     held = fix
-                    referenceTime = fix.timestamp
-                    referencePosition = position
+                    makeReference(fix, position)
                     return .rejectHeld(.staleFirstFix)
                 }
                 return .reject(.impliedSpeed)
             }
         } else if configuration.confirmsFirstFix {
             held = fix
-            hasReference = true
-            referenceTime = fix.timestamp
-            referencePosition = position
+            makeReference(fix, position)
             return .hold
         }
-        hasReference = true
-        referenceTime = fix.timestamp
-        referencePosition = position
+        makeReference(fix, position)
         // After the first acceptance nothing is held: skip copying the empty slot.
         if hasAccepted { return .accept(fix, held: nil) }
         hasAccepted = true
         let released = held
         held = nil
         return .accept(fix, held: released)
+    }
+
+    private mutating func makeReference(_ fix: Fix, _ position: Coordinate) {
+        referenceTime = fix.timestamp
+        referencePosition = position
     }
 }

@@ -1,4 +1,3 @@
-import Foundation
 import Traces
 
 /// Reads and parses configuration files, printing errors with the CLI's exit codes.
