@@ -35,6 +35,14 @@ tracesim_apt_install() {
     "${runner[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@" >/dev/null
 }
 
+# Builds the benchmark runner in release mode. SwiftPM plans a path dependency's sources
+# once, so the plan is forgotten first: files added to the root package since the last
+# benchmark build are then seen.
+tracesim_build_benchmarks() {
+    rm -f Benchmarks/.build/release.yaml Benchmarks/.build/release/description.json
+    swift build -c release --package-path Benchmarks --product tracesim-bench >&2
+}
+
 tracesim_bootstrap() {
     case "$(uname -s)" in
     Darwin)

@@ -27,10 +27,7 @@ if ! command -v valgrind >/dev/null 2>&1; then
     esac
 fi
 
-# SwiftPM plans a path dependency's sources once; forget the plan so files added to the
-# root package since the last build are seen.
-rm -f Benchmarks/.build/release.yaml Benchmarks/.build/release/description.json
-swift build -c release --package-path Benchmarks --product tracesim-bench >&2
+tracesim_build_benchmarks
 bench=Benchmarks/.build/release/tracesim-bench
 
 work=$(mktemp -d)

@@ -22,10 +22,7 @@ if [ ! -x "$venv/bin/python" ] || ! "$venv/bin/python" -c 'import gpxpy, pandas,
     "$venv/bin/python" -m pip install --quiet --disable-pip-version-check -r Benchmarks/peers/requirements.txt
 fi
 
-# SwiftPM plans a path dependency's sources once; forget the plan so files added to the
-# root package since the last build are seen.
-rm -f Benchmarks/.build/release.yaml Benchmarks/.build/release/description.json
-swift build -c release --package-path Benchmarks --product tracesim-bench >&2
+tracesim_build_benchmarks
 
 mkdir -p Benchmarks/Results
 exec Benchmarks/.build/release/tracesim-bench run --python "$venv/bin/python" --root . \

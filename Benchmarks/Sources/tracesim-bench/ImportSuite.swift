@@ -1,5 +1,4 @@
 import BenchmarkKit
-import Foundation
 import Traces
 
 /// Import per format and size: MB/s and fixes/s from bytes already in memory, against the
@@ -18,11 +17,7 @@ enum ImportSuite {
     }
 
     static func measure(_ format: BenchFormat, path: String, expected: [Fix], _ bench: Bench) throws {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            bench.fail("cannot read \(path)")
-            return
-        }
-        let bytes = [UInt8](data)
+        let bytes = try TraceFile.contents(ofPath: path)
         let megabytes = Double(bytes.count) / 1e6
         let (timing, trace) = try BenchmarkKit.measure(bench.options.plan) {
             try TraceImporter.read(bytes, name: path)

@@ -28,15 +28,19 @@ enum PipelineSuite {
 
         let (timing, answer) = measure(bench.options.plan) { gateAndOdometer(fixes) }
         let rate = Double(count) / timing.median
-        var peers: [PeerComparison] = []
         let csv = try bench.driveFile(.csv, fixes: fixes)
-        if let peer = bench.peer("pipeline_peer.py", [csv]) {
-            let agrees = agree(answer, peer.answer)
-            if !agrees { bench.fail("the NumPy gate answered \(peer.answer), TraceSim \(answer)") }
-            peers.append(
-                PeerComparison(
-                    peer: peer.peer, version: peer.version, timing: peer.timing, work: Double(count),
-                    traceSimRate: rate, agrees: agrees))
+        let numpy = bench.peer("pipeline_peer.py", [csv])
+        let numpyAgrees = numpy.map { agree(answer, $0.answer) } ?? false
+        if let numpy, !numpyAgrees { bench.fail("the NumPy gate answered \(numpy.answer), TraceSim \(answer)") }
+        // The NumPy peer beside a TraceSim rate over the same fixes.
+        func comparedWithNumPy(_ traceSimRate: Double) -> [PeerComparison] {
+            numpy.map {
+                [
+                    PeerComparison(
+                        peer: $0.peer, version: $0.version, timing: $0.timing, work: Double(count),
+                        traceSimRate: traceSimRate, agrees: numpyAgrees)
+                ]
+            } ?? []
         }
         bench.record(
             BenchmarkRow(
@@ -45,7 +49,7 @@ enum PipelineSuite {
                 figures: [
                     "realTimeFactor": traceSeconds / timing.median,
                     "fractionOfMemoryStreamingLimit": rate * Double(MemoryLayout<Fix>.stride) / memoryLimit,
-                ], peers: peers))
+                ], peers: comparedWithNumPy(rate)))
 
         var idealAccepted: Int?
         for preset in Scenario.presets {
@@ -80,13 +84,7 @@ enum PipelineSuite {
                         "fractionOfMemoryStreamingLimit": rate * Double(MemoryLayout<Fix>.stride) / memoryLimit,
                     ],
                     // The NumPy peer does far less than a whole replay; the ideal run shows the gap.
-                    peers: preset.name == "ideal"
-                        ? peers.map {
-                            PeerComparison(
-                                peer: $0.peer, version: $0.version,
-                                timing: Timing(seconds: [$0.medianSeconds]), work: Double(count),
-                                traceSimRate: rate, agrees: $0.agrees)
-                        } : []))
+                    peers: preset.name == "ideal" ? comparedWithNumPy(rate) : []))
         }
     }
 
