@@ -29,7 +29,7 @@ public struct Scenario: Sendable {
             case .seconds(let value): seconds = value
             case .fraction(let share): seconds = end.seconds(since: start) * share
             }
-            return start.advanced(byNanoseconds: Int64((seconds * 1e9).rounded()))
+            return start.advanced(bySeconds: seconds)
         }
     }
 

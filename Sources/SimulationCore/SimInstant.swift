@@ -41,8 +41,15 @@ public struct SimInstant: Hashable, Comparable, Sendable {
     }
 
     /// The interval from `earlier` to this instant, in seconds.
+    ///
+    /// Exact to the nanosecond for intervals under 292 years; longer ones (a trace with one
+    /// fix in 1700 and the next in 2200) do not fit an `Int64` of nanoseconds and are
+    /// computed in floating point instead of trapping.
+    @inline(__always)
     public func seconds(since earlier: SimInstant) -> Double {
-        Double(nanosecondsSinceEpoch - earlier.nanosecondsSinceEpoch) / 1e9
+        let (difference, overflow) = nanosecondsSinceEpoch.subtractingReportingOverflow(earlier.nanosecondsSinceEpoch)
+        if _slowPath(overflow) { return secondsSinceEpoch - earlier.secondsSinceEpoch }
+        return Double(difference) / 1e9
     }
 
     /// Orders by declaration (or by time), for stable output.
@@ -52,8 +59,23 @@ public struct SimInstant: Hashable, Comparable, Sendable {
 }
 
 extension SimInstant {
-    /// The instant `nanoseconds` later (earlier when negative).
+    /// The instant `nanoseconds` later (earlier when negative), held at the ends of the
+    /// representable range (a timer set near the year 2262 fires at its end, not in a trap).
+    @inline(__always)
     public func advanced(byNanoseconds nanoseconds: Int64) -> SimInstant {
-        SimInstant(nanosecondsSinceEpoch: nanosecondsSinceEpoch + nanoseconds)
+        let (sum, overflow) = nanosecondsSinceEpoch.addingReportingOverflow(nanoseconds)
+        if _slowPath(overflow) { return SimInstant(nanosecondsSinceEpoch: nanoseconds > 0 ? .max : .min) }
+        return SimInstant(nanosecondsSinceEpoch: sum)
+    }
+
+    /// The instant `seconds` later, rounded to the nanosecond and held at the ends of the
+    /// representable range like `advanced(byNanoseconds:)`; NaN leaves the instant as it is.
+    public func advanced(bySeconds seconds: Double) -> SimInstant {
+        let nanoseconds = (seconds * 1e9).rounded()
+        guard !nanoseconds.isNaN else { return self }
+        guard abs(nanoseconds) < 9.2e18 else {
+            return SimInstant(nanosecondsSinceEpoch: nanoseconds > 0 ? .max : .min)
+        }
+        return advanced(byNanoseconds: Int64(nanoseconds))
     }
 }

@@ -162,7 +162,7 @@ public struct EngineReplay {
                 schedule(.device(timer), at: due)
             case .promptShown(let kind):
                 if case .answer(let answer, let delay)? = user?.respond(to: kind) {
-                    schedule(.answer(answer), at: now.advanced(byNanoseconds: Int64((delay * 1e9).rounded())))
+                    schedule(.answer(answer), at: now.advanced(bySeconds: delay))
                 }
                 engine.handle(action, at: now, into: &requests)
             case .deliverLocation:

@@ -76,7 +76,7 @@ public struct PermissionSession: Sendable {
 
     /// The instant `seconds` after the start.
     public func time(afterStart seconds: Double) -> SimInstant {
-        start.advanced(byNanoseconds: Int64((seconds * 1e9).rounded()))
+        start.advanced(bySeconds: seconds)
     }
 
     /// Sends an event to the device now and handles what follows (answers, timers).
@@ -92,7 +92,7 @@ public struct PermissionSession: Sendable {
             case .promptShown(let kind):
                 if case .answer(let answer, let delay) = user.respond(to: kind) {
                     enqueue(
-                        .userAnsweredPrompt(answer), at: now.advanced(byNanoseconds: Int64((delay * 1e9).rounded())))
+                        .userAnsweredPrompt(answer), at: now.advanced(bySeconds: delay))
                 }
             default:
                 break
@@ -105,7 +105,7 @@ public struct PermissionSession: Sendable {
     /// - Returns: whether the condition held.
     @discardableResult
     public mutating func wait(atMost seconds: Double, until condition: (Device) -> Bool) -> Bool {
-        let deadline = now.advanced(byNanoseconds: Int64((seconds * 1e9).rounded()))
+        let deadline = now.advanced(bySeconds: seconds)
         while !condition(device) {
             guard let next = nextPending(), next.time <= deadline else {
                 now = max(now, deadline)
@@ -131,7 +131,7 @@ public struct PermissionSession: Sendable {
         afterSeconds seconds: Double, _ call: @escaping @Sendable (inout PermissionSession) -> Void
     ) {
         sequence += 1
-        pending.append((now.advanced(byNanoseconds: Int64((seconds * 1e9).rounded())), sequence, .call(call)))
+        pending.append((now.advanced(bySeconds: seconds), sequence, .call(call)))
     }
 
     private mutating func run(_ next: (time: SimInstant, sequence: Int, item: Item)) {

@@ -114,7 +114,7 @@ enum TrackCommand {
         }
         let script = lifecycle.map {
             EngineReplay.ScriptedEvent(
-                time: first.timestamp.advanced(byNanoseconds: Int64(($0.atSeconds * 1e9).rounded())), event: $0.event)
+                time: first.timestamp.advanced(bySeconds: $0.atSeconds), event: $0.event)
         }
         var replay = EngineReplay(device: Device(configuration: deviceConfiguration), engine: engine)
         replay.run(trace, script: script)

@@ -64,7 +64,10 @@ public struct TraceSummary: Sendable, Equatable {
             let slot = Int(fix.provider.rawValue)
             counts[slot] += 1
             if let previous = lastByProvider[slot] {
-                intervals.append(fix.timestamp.nanosecondsSinceEpoch - previous.nanosecondsSinceEpoch)
+                // Saturating: two fixes centuries apart do not fit an Int64 of nanoseconds.
+                let (interval, overflow) = fix.timestamp.nanosecondsSinceEpoch.subtractingReportingOverflow(
+                    previous.nanosecondsSinceEpoch)
+                intervals.append(overflow ? .max : interval)
             }
             lastByProvider[slot] = fix.timestamp
             byKind[Int(fix.horizontalAccuracyKind.rawValue)] += 1
