@@ -35,4 +35,17 @@ struct ConvertCommandTests {
         #expect(runCommand(["convert", "missing.tcx", Self.temporaryPath("x.csv")]).exitCode == 66)
         #expect(runCommand(["convert", tracePath("gpsbabel/bike.tcx"), "/nonexistent-dir/out.csv"]).exitCode == 73)
     }
+
+    @Test("a trace whose every line was skipped is refused rather than written as an unreadable empty file")
+    func nothingToConvert() throws {
+        let input = Self.temporaryPath("bad-checksum.nmea")
+        let output = Self.temporaryPath("out.jsonl")
+        defer { for path in [input, output] { try? FileManager.default.removeItem(atPath: path) } }
+        // Found by the detect fuzzing harness: one sentence, checksum wrong, so zero fixes.
+        try Data("$GPGGA,bad*00\n".utf8).write(to: URL(fileURLWithPath: input))
+        let result = runCommand(["convert", input, output])
+        #expect(result.exitCode == 65)
+        #expect(result.error == "error: \(input): no fixes to convert (`tracesim inspect` shows what was skipped)\n")
+        #expect(!FileManager.default.fileExists(atPath: output))
+    }
 }

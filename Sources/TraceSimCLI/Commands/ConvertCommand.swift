@@ -23,8 +23,8 @@ enum ConvertCommand {
           -h, --help              Show this help.
 
         EXIT STATUS:
-          0 written; 64 usage error; 65 the input's content is invalid; 66 the input is missing or
-          unreadable; 73 the output cannot be written.
+          0 written; 64 usage error; 65 the input's content is invalid or holds no fixes; 66 the
+          input is missing or unreadable; 73 the output cannot be written.
         """
 
     static func run(_ arguments: [String], console: Console) throws(UsageError) -> ExitCode {
@@ -48,6 +48,11 @@ enum ConvertCommand {
         switch TraceLoading.load(input, options: options, console: console) {
         case .failed(let code): return code
         case .loaded(let loaded): trace = loaded
+        }
+        // An empty output would be a file no importer accepts back: refuse instead.
+        guard !trace.fixes.isEmpty || !trace.motionSamples.isEmpty else {
+            console.warn("error: \(input): no fixes to convert (`tracesim inspect` shows what was skipped)")
+            return .dataError
         }
 
         let text = TraceExporter.export(trace, as: format)
