@@ -66,7 +66,7 @@ public struct Metrics: Sendable, Equatable {
     /// Compares `run` with `ideal`.
     public init(_ run: ScenarioRun, ideal: ScenarioRun) {
         let recorder = run.recorder
-        recordedFixes = recorder.recordedFixes.count
+        recordedFixes = recorder.recordedFixCount
         deliveredFixes = recorder.deliveredFixCount
         acceptedFixes = recorder.acceptedFixCount
         let idealAccepted = ideal.recorder.acceptedFixCount

@@ -69,10 +69,10 @@ struct OdometerAndFilterTests {
         let (elastic, _) = try EngineHarness.replay(trace, configuration: configuration)
         // 14 m/s: threshold ceil(14 / 5) x 10 m = 30 m; fixes are 14 m apart, so every third.
         #expect(elastic.recorder.acceptedFixCount == 300)
-        #expect(elastic.recorder.recordedFixes.count == 100)
+        #expect(elastic.recorder.recordedFixCount == 100)
         configuration.distanceFilter.elasticity = .none
         let (flat, _) = try EngineHarness.replay(trace, configuration: configuration)
-        #expect(flat.recorder.recordedFixes.count == 300)
+        #expect(flat.recorder.recordedFixCount == 300)
     }
 
     @Test("adjust smoothing pulls noisy fixes toward the true line; conservative rejects a jump")

@@ -34,7 +34,9 @@ struct PropertyTests {
             let first = try ScenarioRunner.run(trace, scenario)
             let second = try ScenarioRunner.run(trace, scenario)
             #expect(first.recorder.acceptedTimes == second.recorder.acceptedTimes, "seed \(seed)")
-            #expect(first.recorder.recordedFixes == second.recorder.recordedFixes, "seed \(seed)")
+            #expect(
+                first.recorder.recordedIndices == second.recorder.recordedIndices
+                    && first.recorder.acceptedPositions == second.recorder.acceptedPositions, "seed \(seed)")
             #expect(first.odometerMeters == second.odometerMeters && first.deliveryTimes == second.deliveryTimes)
         }
     }

@@ -8,6 +8,8 @@ struct Options {
         USAGE: tracesim-bench run [options]
                tracesim-bench workload <import|pipeline|geofencing>
                                        (the fixed small workloads whose instruction counts are gated)
+               tracesim-bench generate <gpx|csv|jsonl|nmea|gnsslogger> <fixes> <file>
+                                       (a seeded drive of any length, written in slices)
 
         OPTIONS:
           --suites <list>         Comma-separated: import, pipeline, geofencing, matrix

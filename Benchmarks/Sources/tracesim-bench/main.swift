@@ -27,6 +27,20 @@ case "workload":
         fail("workload needs one of: \(Workloads.names.joined(separator: ", "))", status: 64)
     }
     exit(Workloads.run(arguments[1]))
+case "generate":
+    // tracesim-bench generate FORMAT FIXES OUT: a seeded drive for the memory measurement.
+    guard arguments.count == 4, let format = BenchFormat(rawValue: arguments[1]), let fixes = Int(arguments[2]),
+        fixes > 0
+    else {
+        fail(
+            "generate needs FORMAT (\(BenchFormat.allCases.map(\.rawValue).joined(separator: "|"))) FIXES OUT",
+            status: 64)
+    }
+    do {
+        try HugeTraceWriter.write(format, fixes: fixes, seed: 7, to: arguments[3])
+    } catch {
+        fail("cannot write \(arguments[3]): \(error)", status: 73)
+    }
 case "run":
     let options: Options
     do {
@@ -60,5 +74,5 @@ case "run":
         fail("\(bench.failures.count) check(s) failed:\n  " + bench.failures.joined(separator: "\n  "), status: 1)
     }
 default:
-    fail("unknown command '\(arguments[0])'; use 'run' or 'workload' (see --help)", status: 64)
+    fail("unknown command '\(arguments[0])'; use 'run', 'workload' or 'generate' (see --help)", status: 64)
 }

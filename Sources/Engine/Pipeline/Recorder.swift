@@ -4,8 +4,10 @@ import Traces
 
 /// What the engine produced during one replay, kept for the scenario runner and reports.
 ///
-/// Counters are fixed-size so the per-fix path appends only to `recordedFixes`, whose
-/// capacity the replay reserves up front.
+/// Counters are fixed-size, and the per-fix path appends only to arrays whose capacity the
+/// replay reserves up front. Recorded fixes are kept as positions in the accepted arrays
+/// (every recorded fix is the fix accepted just before it): four bytes each instead of a
+/// copy of the fix, which keeps a ten-million-fix replay within its memory bound.
 public struct Recorder: Sendable {
     /// A change of the motion state.
     public struct MotionTransition: Sendable, Equatable {
@@ -41,8 +43,13 @@ public struct Recorder: Sendable {
     public private(set) var acceptedTimes: [SimInstant] = []
     /// Where each accepted fix was, in the same order (after smoothing when it is on).
     public private(set) var acceptedPositions: [Coordinate] = []
-    /// Accepted fixes that also passed the distance filter: what the SDK would upload.
-    public private(set) var recordedFixes: [Fix] = []
+    /// Accepted fixes that also passed the distance filter, what the SDK would upload, as
+    /// positions in `acceptedTimes` and `acceptedPositions`.
+    public private(set) var recordedIndices: [UInt32] = []
+    /// How many fixes were recorded.
+    public var recordedFixCount: Int { recordedIndices.count }
+    /// When each recorded fix was measured, in order.
+    public var recordedTimes: [SimInstant] { recordedIndices.map { acceptedTimes[Int($0)] } }
     /// Motion state changes in order.
     public private(set) var motionTransitions: [MotionTransition] = []
     /// Geofence events in order.
@@ -59,7 +66,7 @@ public struct Recorder: Sendable {
     /// Creates an empty recorder.
     public init(gapThresholdSeconds: Double = 10, expectedFixCount: Int = 0) {
         self.gapThresholdSeconds = gapThresholdSeconds
-        recordedFixes.reserveCapacity(expectedFixCount)
+        recordedIndices.reserveCapacity(expectedFixCount)
         acceptedTimes.reserveCapacity(expectedFixCount)
         acceptedPositions.reserveCapacity(expectedFixCount)
     }
@@ -95,7 +102,8 @@ public struct Recorder: Sendable {
         lastAcceptedTime = fix.timestamp
     }
 
-    mutating func recorded(_ fix: Fix) { recordedFixes.append(fix) }
+    /// Records the fix accepted last.
+    mutating func recordedLastAccepted() { recordedIndices.append(UInt32(acceptedTimes.count - 1)) }
 
     mutating func motionChanged(to state: MotionStateMachine.State, at time: SimInstant) {
         motionTransitions.append(MotionTransition(time: time, state: state))

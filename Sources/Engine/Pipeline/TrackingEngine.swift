@@ -202,7 +202,7 @@ public final class TrackingEngine {
         odometer.add(fix, accuracyMeters: accuracy)
         if passesDistanceFilter(fix) {
             lastRecorded = fix
-            recorder.recorded(fix)
+            recorder.recordedLastAccepted()
         }
         if feedsMotion {
             apply(motion.handle(.fixAccepted(fix), at: now), at: now, into: &requests)

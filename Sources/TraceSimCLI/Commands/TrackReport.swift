@@ -29,7 +29,7 @@ struct TrackReport {
             row(
                 "fixes",
                 "delivered \(recorder.deliveredFixCount) · accepted \(recorder.acceptedFixCount) · "
-                    + "recorded \(recorder.recordedFixes.count)"))
+                    + "recorded \(recorder.recordedFixCount)"))
         let rejections = recorder.rejections.map { "\($0.reason.rawValue) \($0.count)" }
         lines.append(row("rejected", rejections.isEmpty ? "none" : rejections.joined(separator: " · ")))
         lines.append(row("distance", Self.fixed(engine.odometerMeters / 1000, 2) + " km"))
@@ -68,7 +68,7 @@ struct TrackReport {
                 .object([
                     ("trace", .integer(trace.fixes.count)), ("delivered", .integer(recorder.deliveredFixCount)),
                     ("accepted", .integer(recorder.acceptedFixCount)),
-                    ("recorded", .integer(recorder.recordedFixes.count)),
+                    ("recorded", .integer(recorder.recordedFixCount)),
                 ])
             ),
             ("rejections", .object(recorder.rejections.map { ($0.reason.rawValue, .integer($0.count)) })),

@@ -9,7 +9,7 @@ struct CanonicalCSVImporter {
         let bytes = source.bytes
         var builder = TraceBuilder(expectedFixes: bytes.count / 40)
         var splitter = FieldSplitter()
-        var lines = TextLines(bytes)
+        var lines = source.lines
         var headerLine: TextLine?
         while let line = lines.next() {
             if line.isEmpty || bytes[line.start] == UInt8(ascii: "#") { continue }

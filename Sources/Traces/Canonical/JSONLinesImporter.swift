@@ -8,7 +8,7 @@ struct JSONLinesImporter {
     static func read(_ source: TextSource) throws(TraceFormatError) -> Trace {
         var builder = TraceBuilder(expectedFixes: source.bytes.count / 60)
         var timestamps = ISO8601.Reader()
-        for line in TextLines(source.bytes) {
+        for line in source.lines {
             var scanner = JSONScanner(source: source, start: line.start, end: line.end)
             guard scanner.peek() != nil else { continue }
             try readLine(&scanner, line: line, timestamps: &timestamps, into: &builder)

@@ -53,7 +53,7 @@ extension TraceFormatError.Problem {
         case .invalidJSON(let detail):
             "invalid JSON: \(detail)"
         case .nestingTooDeep(let limit):
-            "JSON nested deeper than \(limit) levels"
+            "nested deeper than \(limit) levels"
         case .invalidXML(let detail):
             "invalid XML: \(detail)"
         case .entityDeclaration(let detail):

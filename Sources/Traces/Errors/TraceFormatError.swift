@@ -59,7 +59,7 @@ public struct TraceFormatError: Error, Sendable, Equatable {
         case unknownToken(field: String, token: String)
         /// The bytes are not valid JSON.
         case invalidJSON(String)
-        /// JSON nested deeper than the reader allows.
+        /// JSON arrays and objects, or XML elements, nested deeper than the reader allows.
         case nestingTooDeep(limit: Int)
         /// The bytes are not well-formed XML, in libxml2's words.
         case invalidXML(String)

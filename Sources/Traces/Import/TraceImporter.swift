@@ -8,6 +8,9 @@ public enum TraceImporter {
     /// - Throws: `TraceFileError` when the file cannot be read (exit 66), `TraceFormatError`
     ///   when its content is not a valid trace (exit 65).
     public static func load(path: String, options: ImportOptions = ImportOptions()) throws -> Trace {
+        if let mapping = try TraceFile.mapping(ofPath: path) {
+            return try read(mapping.bytes, name: path, options: options, mapping: mapping)
+        }
         let bytes = try TraceFile.contents(ofPath: path)
         return try read(bytes, name: path, options: options)
     }
@@ -23,16 +26,22 @@ public enum TraceImporter {
         _ bytes: [UInt8], name: String, options: ImportOptions = ImportOptions()
     ) throws(TraceFormatError) -> Trace {
         try bytes.withUnsafeBufferPointer { buffer throws(TraceFormatError) in
-            let source = TextSource(file: name, bytes: buffer)
-            try source.checkIsText()
-            let fileName = name.split(separator: "/").last ?? Substring(name)
-            let pathExtension =
-                fileName.lastIndex(of: ".").map { fileName[fileName.index(after: $0)...].lowercased() } ?? ""
-            guard let resolved = options.format ?? FormatDetector.detect(source, pathExtension: pathExtension) else {
-                throw TraceFormatError(file: name, line: 1, problem: .unrecognizedFormat)
-            }
-            return try read(source, as: resolved, options: options)
+            try read(buffer, name: name, options: options, mapping: nil)
         }
+    }
+
+    private static func read(
+        _ buffer: UnsafeBufferPointer<UInt8>, name: String, options: ImportOptions, mapping: MappedFile?
+    ) throws(TraceFormatError) -> Trace {
+        let source = TextSource(file: name, bytes: buffer, mapping: mapping)
+        try source.checkIsText()
+        let fileName = name.split(separator: "/").last ?? Substring(name)
+        let pathExtension =
+            fileName.lastIndex(of: ".").map { fileName[fileName.index(after: $0)...].lowercased() } ?? ""
+        guard let resolved = options.format ?? FormatDetector.detect(source, pathExtension: pathExtension) else {
+            throw TraceFormatError(file: name, line: 1, problem: .unrecognizedFormat)
+        }
+        return try read(source, as: resolved, options: options)
     }
 
     static func read(_ source: TextSource, as format: TraceFormat, options: ImportOptions) throws(TraceFormatError)

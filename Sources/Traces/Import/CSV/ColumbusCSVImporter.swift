@@ -12,7 +12,7 @@ struct ColumbusCSVImporter {
     static func read(_ source: TextSource) throws(TraceFormatError) -> Trace {
         var builder = TraceBuilder(expectedFixes: source.bytes.count / 60)
         var splitter = FieldSplitter()
-        var lines = TextLines(source.bytes)
+        var lines = source.lines
         guard let headerLine = lines.next() else { throw TraceFormatError(file: source.file, problem: .emptyFile) }
         let columns = try ColumnMap(source: source, line: headerLine, splitter: &splitter)
         let date = try columns.required("DATE", source: source, line: 1)

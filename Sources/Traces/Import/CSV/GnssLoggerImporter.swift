@@ -62,7 +62,7 @@ struct GnssLoggerImporter {
         var sawNMEARecord = false
         let bytes = source.bytes
 
-        for line in TextLines(bytes) where !line.isEmpty {
+        for line in source.lines where !line.isEmpty {
             if bytes[line.start] == UInt8(ascii: "#") {
                 let text = source.string(line.start, line.end)
                 if let header = text.range(of: "Fix,"),

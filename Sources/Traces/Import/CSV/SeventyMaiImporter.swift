@@ -15,7 +15,7 @@ struct SeventyMaiImporter {
         var splitter = FieldSplitter()
         let bytes = source.bytes
         var sawHeader = false
-        for line in TextLines(bytes) where !line.isEmpty {
+        for line in source.lines where !line.isEmpty {
             if bytes[line.start] == UInt8(ascii: "$") {
                 guard source.string(line.start, line.end).hasPrefix("$V0") else {
                     throw source.error(line: line.number, column: 1, .unexpectedContent("expected a '$V02' header"))

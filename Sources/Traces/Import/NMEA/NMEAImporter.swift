@@ -48,7 +48,7 @@ struct NMEAImporter {
         -> Trace
     {
         var importer = NMEAImporter(source: source, format: format, startDate: startDate)
-        for line in TextLines(source.bytes) {
+        for line in source.lines {
             try importer.readLine(line)
         }
         guard importer.sawSentence else {

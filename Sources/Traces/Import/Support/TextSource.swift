@@ -13,9 +13,13 @@ struct TextSource {
     let file: String
     /// The whole file, a leading UTF-8 byte-order mark removed.
     let bytes: UnsafeBufferPointer<UInt8>
+    /// The mapping `bytes` lies in, when the file was mapped: importers that read front to
+    /// back hand its pages back as they go.
+    let mapping: MappedFile?
 
-    init(file: String, bytes: UnsafeBufferPointer<UInt8>) {
+    init(file: String, bytes: UnsafeBufferPointer<UInt8>, mapping: MappedFile? = nil) {
         self.file = file
+        self.mapping = mapping
         if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF {
             self.bytes = UnsafeBufferPointer(rebasing: bytes[3...])
         } else {
@@ -54,13 +58,24 @@ struct TextSource {
     func checkIsText() throws(TraceFormatError) {
         guard bytes.count > 0 else { throw TraceFormatError(file: file, problem: .emptyFile) }
         guard let base = bytes.baseAddress else { return }
-        if let hit = memchr(base, 0, bytes.count) {
-            throw error(atOffset: UnsafeRawPointer(hit) - UnsafeRawPointer(base), .nulByte)
+        // In slices, so a mapped file's pages go back as soon as they are checked.
+        let slice = 1 << 20
+        var start = 0
+        while start < bytes.count {
+            let count = min(slice, bytes.count - start)
+            if let hit = memchr(base + start, 0, count) {
+                throw error(atOffset: UnsafeRawPointer(hit) - UnsafeRawPointer(base), .nulByte)
+            }
+            start += count
+            mapping?.release(before: base + start)
         }
         if bytes.allSatisfy({ $0 == UInt8(ascii: " ") || $0 == 9 || $0 == 10 || $0 == 13 }) {
             throw TraceFormatError(file: file, problem: .emptyFile)
         }
     }
+
+    /// The file's lines, handing a mapped file's pages back behind the reader.
+    var lines: TextLines { TextLines(bytes, mapping: mapping) }
 
     /// A sub-range of the file as its own buffer.
     @inline(__always)
@@ -83,20 +98,25 @@ struct TextLine {
     var isEmpty: Bool { start == end }
 }
 
-/// Iterates a buffer's lines, accepting `\n` and `\r\n` endings and a last line without one.
+/// Iterates a buffer's lines, accepting `\n`, `\r\n` and `\r\r\n` endings, mixed in one
+/// file, and a last line without one.
 struct TextLines: Sequence, IteratorProtocol {
     private let bytes: UnsafeBufferPointer<UInt8>
+    private let mapping: MappedFile?
     private var position = 0
     private var number = 0
 
-    init(_ bytes: UnsafeBufferPointer<UInt8>) {
+    init(_ bytes: UnsafeBufferPointer<UInt8>, mapping: MappedFile? = nil) {
         self.bytes = bytes
+        self.mapping = mapping
     }
 
     mutating func next() -> TextLine? {
         guard position < bytes.count, let base = bytes.baseAddress else { return nil }
         number += 1
         let start = position
+        // Lines before the previous one are never read again by the line importers.
+        mapping?.release(before: base + start)
         var end: Int
         if let hit = memchr(base + start, Int32(UInt8(ascii: "\n")), bytes.count - start) {
             end = UnsafeRawPointer(hit) - UnsafeRawPointer(base)
@@ -105,7 +125,8 @@ struct TextLines: Sequence, IteratorProtocol {
             end = bytes.count
             position = end
         }
-        if end > start, bytes[end - 1] == UInt8(ascii: "\r") { end -= 1 }
+        // CR LF, and CR CR LF from a CRLF file passed once more through a text-mode copy.
+        while end > start, bytes[end - 1] == UInt8(ascii: "\r") { end -= 1 }
         return TextLine(number: number, start: start, end: end)
     }
 }

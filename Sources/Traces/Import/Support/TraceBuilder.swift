@@ -47,9 +47,13 @@ struct TraceBuilder {
     }
 
     /// The finished trace: sorted by (timestamp, provider), one fix per epoch and provider.
-    consuming func build(provenance: TraceProvenance) -> Trace {
-        var fixes = self.fixes
-        var lines = self.lines
+    /// Moves the fixes out rather than copying them (the builder is left empty), so merging
+    /// duplicates in place never copies a million-fix array.
+    mutating func build(provenance: TraceProvenance) -> Trace {
+        var fixes: [Fix] = []
+        var lines: [Int32] = []
+        swap(&fixes, &self.fixes)
+        swap(&lines, &self.lines)
         if !isSorted {
             let order = fixes.indices.sorted { lhs, rhs in
                 if Self.precedes(fixes[lhs], fixes[rhs]) { return true }

@@ -4,25 +4,17 @@
     import Darwin
 #endif
 
-/// Reads a whole trace file into memory with plain POSIX calls.
+/// Reads trace files with plain POSIX calls: mapped when they are regular files, so the
+/// importers can hand back what they have read, and read whole otherwise.
 ///
-/// Traces are parsed once and replayed many times, and the largest real ones are a few
-/// megabytes, so one buffer sized from `fstat` is both the simplest and the fastest way in.
 /// Nothing here touches the network. Configuration files are read the same way (Foundation's
 /// `FileManager.contents(atPath:)` leaks a buffer on empty files on Linux).
 public enum TraceFile {
     /// The file's bytes.
     /// - Throws: `TraceFileError` when the file is missing, unreadable or a directory.
     public static func contents(ofPath path: String) throws(TraceFileError) -> [UInt8] {
-        let descriptor = open(path, O_RDONLY)
-        guard descriptor >= 0 else { throw TraceFileError(file: path, reason: describeErrno()) }
+        let (descriptor, status) = try openForReading(path)
         defer { close(descriptor) }
-
-        var status = stat()
-        guard fstat(descriptor, &status) == 0 else { throw TraceFileError(file: path, reason: describeErrno()) }
-        guard (status.st_mode & S_IFMT) != S_IFDIR else {
-            throw TraceFileError(file: path, reason: "is a directory, not a trace file")
-        }
 
         // Sized from fstat and left uninitialised (zeroing 100 MB costs as much as parsing
         // some of it); pipes and files that grow while being read take the slower path.
@@ -59,6 +51,33 @@ public enum TraceFile {
             throw TraceFileError(file: path, reason: describeErrno())
         }
         return bytes
+    }
+
+    /// The file mapped into memory when it is a regular, non-empty file the system will map;
+    /// `nil` for anything else (pipes, devices, empty files), which `contents(ofPath:)` reads.
+    /// Mapping lets an importer hand back the pages it has read (see `MappedFile`), so
+    /// import memory does not grow with the file.
+    static func mapping(ofPath path: String) throws(TraceFileError) -> MappedFile? {
+        let (descriptor, status) = try openForReading(path)
+        defer { close(descriptor) }
+        guard (status.st_mode & S_IFMT) == S_IFREG else { return nil }
+        return MappedFile(descriptor: descriptor, count: Int(status.st_size))
+    }
+
+    private static func openForReading(_ path: String) throws(TraceFileError) -> (Int32, stat) {
+        let descriptor = open(path, O_RDONLY)
+        guard descriptor >= 0 else { throw TraceFileError(file: path, reason: describeErrno()) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else {
+            let reason = describeErrno()
+            close(descriptor)
+            throw TraceFileError(file: path, reason: reason)
+        }
+        guard (status.st_mode & S_IFMT) != S_IFDIR else {
+            close(descriptor)
+            throw TraceFileError(file: path, reason: "is a directory, not a trace file")
+        }
+        return (descriptor, status)
     }
 
     private static func describeErrno() -> String {

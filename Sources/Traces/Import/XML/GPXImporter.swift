@@ -20,7 +20,7 @@ struct GPXImporter: XMLTraceHandler {
     }
 
     private let values: XMLValues
-    private var builder = TraceBuilder()
+    private var builder: TraceBuilder
     private var format = TraceFormat.gpx11
     private var sawRoot = false
     private var point: PointState?
@@ -45,12 +45,14 @@ struct GPXImporter: XMLTraceHandler {
 
     static let elementNames = Element.byCode.map(\.rawValue)
 
-    private init(file: String) {
+    /// - Parameter fileBytes: sizes the fix array up front (the smallest timed <trkpt> is about 60 bytes).
+    private init(file: String, fileBytes: Int) {
         values = XMLValues(file: file)
+        builder = TraceBuilder(expectedFixes: fileBytes / 50)
     }
 
     static func read(_ source: TextSource) throws(TraceFormatError) -> Trace {
-        var importer = GPXImporter(file: source.file)
+        var importer = GPXImporter(file: source.file, fileBytes: source.bytes.count)
         try XMLEventParser.parse(source, handler: &importer)
         guard importer.sawRoot else {
             throw TraceFormatError(file: source.file, problem: .unexpectedContent("no <gpx> root element"))

@@ -12,7 +12,7 @@ struct KMLImporter: XMLTraceHandler {
     }
 
     private let values: XMLValues
-    private var builder = TraceBuilder()
+    private var builder: TraceBuilder
     private var sawRoot = false
     private var track: TrackState?
 
@@ -24,12 +24,14 @@ struct KMLImporter: XMLTraceHandler {
 
     static let elementNames = Element.byCode.map(\.rawValue)
 
-    private init(file: String) {
+    /// - Parameter fileBytes: sizes the fix array up front (a <when> and its <gx:coord> take at least 45 bytes).
+    private init(file: String, fileBytes: Int) {
         values = XMLValues(file: file)
+        builder = TraceBuilder(expectedFixes: fileBytes / 40)
     }
 
     static func read(_ source: TextSource) throws(TraceFormatError) -> Trace {
-        var importer = KMLImporter(file: source.file)
+        var importer = KMLImporter(file: source.file, fileBytes: source.bytes.count)
         try XMLEventParser.parse(source, handler: &importer)
         guard importer.sawRoot else {
             throw TraceFormatError(file: source.file, problem: .unexpectedContent("no <kml> root element"))

@@ -18,7 +18,7 @@ struct TCXImporter: XMLTraceHandler {
     }
 
     private let values: XMLValues
-    private var builder = TraceBuilder()
+    private var builder: TraceBuilder
     private var sawRoot = false
     private var point: PointState?
 
@@ -33,12 +33,14 @@ struct TCXImporter: XMLTraceHandler {
 
     static let elementNames = Element.byCode.map(\.rawValue)
 
-    private init(file: String) {
+    /// - Parameter fileBytes: sizes the fix array up front (a timed <Trackpoint> with a <Position> takes over 120 bytes).
+    private init(file: String, fileBytes: Int) {
         values = XMLValues(file: file)
+        builder = TraceBuilder(expectedFixes: fileBytes / 100)
     }
 
     static func read(_ source: TextSource) throws(TraceFormatError) -> Trace {
-        var importer = TCXImporter(file: source.file)
+        var importer = TCXImporter(file: source.file, fileBytes: source.bytes.count)
         try XMLEventParser.parse(source, handler: &importer)
         guard importer.sawRoot else {
             throw TraceFormatError(

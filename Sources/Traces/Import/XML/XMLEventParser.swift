@@ -41,13 +41,14 @@ enum XMLEventParser {
     static func parse<Handler: XMLTraceHandler>(
         _ source: TextSource, handler: inout Handler
     ) throws(TraceFormatError) {
-        guard let base = source.bytes.baseAddress, source.bytes.count < Int(Int32.max) else {
-            throw TraceFormatError(
-                file: source.file, problem: .invalidXML("the file is too large for one XML document"))
+        // Fed to libxml2 in slices, so a document may be larger than its 2 GB chunk limit.
+        guard let base = source.bytes.baseAddress else {
+            throw TraceFormatError(file: source.file, problem: .emptyFile)
         }
         let outcome: TraceFormatError? = withUnsafeMutablePointer(to: &handler) { handlerPointer in
             var bridge = Bridge(
                 file: source.file,
+                mapping: source.mapping,
                 names: Handler.elementNames,
                 start: { code, attributes, line throws(TraceFormatError) in
                     try handlerPointer.pointee.didStart(code, attributes: attributes, line: line)
@@ -70,6 +71,12 @@ enum XMLEventParser {
     /// element, the name-to-code cache and the first failure.
     fileprivate struct Bridge {
         let file: String
+        /// The mapped file being parsed, whose pages go back behind the parser.
+        let mapping: MappedFile?
+        /// Elements open at the moment. GPX, TCX and KML need a dozen levels; a file nesting
+        /// deeper than `maximumDepth` is refused rather than walked.
+        var depth = 0
+        static let maximumDepth = 256
         let names: [[UInt8]]
         let start: (Int, XMLAttributes, Int) throws(TraceFormatError) -> Void
         let end: (Int, UnsafeBufferPointer<UInt8>, Int) throws(TraceFormatError) -> Void
@@ -88,11 +95,12 @@ enum XMLEventParser {
         static let cacheSlots = 256
 
         init(
-            file: String, names: [String],
+            file: String, mapping: MappedFile?, names: [String],
             start: @escaping (Int, XMLAttributes, Int) throws(TraceFormatError) -> Void,
             end: @escaping (Int, UnsafeBufferPointer<UInt8>, Int) throws(TraceFormatError) -> Void
         ) {
             self.file = file
+            self.mapping = mapping
             self.names = names.map { Array($0.utf8) }
             self.start = start
             self.end = end
@@ -145,17 +153,17 @@ enum XMLEventParser {
         }
     }
 
+    /// How much of the file libxml2 is given at a time.
+    static let sliceBytes = 1 << 20
+
     private static func run(base: UnsafePointer<UInt8>, count: Int, bridge: UnsafeMutablePointer<Bridge>)
         -> TraceFormatError?
     {
         let file = bridge.pointee.file
-        guard
-            let context = base.withMemoryRebound(
-                to: CChar.self, capacity: count,
-                {
-                    xmlCreateMemoryParserCtxt($0, Int32(count))
-                })
-        else {
+        // A push parser fed the file a slice at a time: libxml2's memory parser would first
+        // copy the whole file into a buffer of its own, doubling a large GPX's footprint,
+        // while a push parser holds only the slice it is working on.
+        guard let context = xmlCreatePushParserCtxt(nil, nil, nil, 0, nil) else {
             return TraceFormatError(file: file, problem: .invalidXML("libxml2 could not create a parser"))
         }
         defer {
@@ -203,6 +211,11 @@ enum XMLEventParser {
             guard let state = XMLEventParser.state(of: userData), let localName, !state.pointee.hasFailed else {
                 return
             }
+            state.pointee.depth += 1
+            guard state.pointee.depth <= Bridge.maximumDepth else {
+                state.pointee.fail(.nestingTooDeep(limit: Bridge.maximumDepth))
+                return
+            }
             let code = state.pointee.code(for: localName)
             state.pointee.textCount = 0
             state.pointee.isCapturingText = code >= 0
@@ -218,6 +231,7 @@ enum XMLEventParser {
             guard let state = XMLEventParser.state(of: userData), let localName, !state.pointee.hasFailed else {
                 return
             }
+            state.pointee.depth -= 1
             let code = state.pointee.code(for: localName)
             guard code >= 0 else { return }
             let captured = UnsafeBufferPointer(rebasing: state.pointee.text[0..<state.pointee.textCount])
@@ -240,7 +254,19 @@ enum XMLEventParser {
         context.pointee.userData = UnsafeMutableRawPointer(bridge)
         let options = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_NOERROR.rawValue | XML_PARSE_NOWARNING.rawValue)
         xmlCtxtUseOptions(context, options)
-        let status = xmlParseDocument(context)
+        var offset = 0
+        var status: Int32 = 0
+        while status == 0, !bridge.pointee.hasFailed {
+            let length = min(sliceBytes, count - offset)
+            let isLast = offset + length == count
+            status = base.advanced(by: offset).withMemoryRebound(to: CChar.self, capacity: length) {
+                xmlParseChunk(context, $0, Int32(length), isLast ? 1 : 0)
+            }
+            offset += length
+            // libxml2 has copied what it was given, so the file's pages can go back.
+            bridge.pointee.mapping?.release(before: base + offset)
+            if isLast { break }
+        }
 
         if bridge.pointee.hasFailed { return bridge.pointee.failure }
         if status != 0 || context.pointee.wellFormed == 0 { return libxmlError(context, file: file) }
@@ -252,7 +278,11 @@ enum XMLEventParser {
             return TraceFormatError(file: file, problem: .invalidXML("not well-formed"))
         }
         let message = error.pointee.message.map { String(cString: $0) } ?? "not well-formed"
-        let trimmed = message.hasSuffix("\n") ? String(message.dropLast()) : message
+        var trimmed = message.hasSuffix("\n") ? String(message.dropLast()) : message
+        if trimmed.contains("Huge input lookup") || trimmed.contains("length too long") {
+            // libxml2's words for a single name, attribute or text over its 10 MB limit.
+            trimmed = "a single name, attribute or text is longer than libxml2's 10 MB limit"
+        }
         let line = Int(error.pointee.line)
         let column = Int(error.pointee.int2)
         let isTruncated =
