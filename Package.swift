@@ -10,8 +10,10 @@ let package = Package(
         .executable(name: "tracesim", targets: ["tracesim"]),
         .library(name: "Traces", targets: ["Traces"]),
         .library(name: "TraceSimCLI", targets: ["TraceSimCLI"]),
-        // The benchmark package (Benchmarks/) drives these stages directly.
+        // The benchmark package (Benchmarks/) and the fuzzing package (Tests/Fuzzing/) drive
+        // these stages directly.
         .library(name: "SimulationCore", targets: ["SimulationCore"]),
+        .library(name: "Permissions", targets: ["Permissions"]),
         .library(name: "Geometry", targets: ["Geometry"]),
         .library(name: "Engine", targets: ["Engine"]),
         .library(name: "Scenarios", targets: ["Scenarios"]),
@@ -51,7 +53,7 @@ let package = Package(
             dependencies: ["Traces", "SimulationCore"],
             exclude: ["Fixtures"]
         ),
-        .testTarget(name: "TraceSimCLITests", dependencies: ["TraceSimCLI", "Traces", "Device", "tracesim"]),
+        .testTarget(name: "TraceSimCLITests", dependencies: ["TraceSimCLI", "Traces", "Device", "SimulationCore", "tracesim"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,3 +1,4 @@
+import Foundation
 import Geometry
 import SimulationCore
 import Testing
@@ -92,6 +93,56 @@ struct GeofenceGeometryTests {
         #expect(index.cellFallbacks < index.cellDecisions, "\(index.cellFallbacks) cell fallbacks")
         // The fast path decides most points; GEOS only breaks near-edge ties.
         #expect(index.geosFallbacks > 0 && index.geosFallbacks < compared / 2, "\(index.geosFallbacks) fallbacks")
+    }
+
+    @Test("on generated fence sets, every grid answer equals GEOS, or the haversine for circles")
+    func generatedFenceSets() throws {
+        // A few sets by default, many more with TRACESIM_LONG_TESTS=1.
+        let isLong = ProcessInfo.processInfo.environment["TRACESIM_LONG_TESTS"] != nil
+        for seed in 0..<UInt64(isLong ? 60 : 5) {
+            var random = SplitMix64(seed: 1_000 + seed)
+            let context = GEOSContext()
+            let origin = Coordinate(latitude: random.uniform(-60...60), longitude: random.uniform(-170...170))
+            var fences: [Geofence] = []
+            for index in 0..<Int(random.uniform(5...40)) {
+                // Close enough to overlap, so cells hold several fences.
+                let center = Coordinate(
+                    latitude: origin.latitude + random.uniform(-0.03...0.03),
+                    longitude: origin.longitude + random.uniform(-0.03...0.03))
+                if random.next() % 4 == 0 {
+                    fences.append(
+                        Geofence(identifier: "c\(index)", shape: .circle(center: center, radiusMeters: random.uniform(20...2_000))))
+                } else {
+                    let vertices = Int(random.uniform(3...30))
+                    let shape = star(&random, center: center, vertices: vertices, hole: random.next() % 3 == 0)
+                    fences.append(Geofence(identifier: "p\(index)", shape: .polygon(shape)))
+                }
+            }
+            let index = try GeofenceIndex(fences, context: context)
+            for (position, fence) in fences.enumerated() {
+                let points: [Coordinate]
+                let expected: (Coordinate) throws -> Bool
+                switch fence.shape {
+                case .polygon(let shape):
+                    let reference = try PreparedPolygon(shape, name: fence.identifier, context: context)
+                    points = probes(shape, &random)
+                    expected = { try reference.contains($0) }
+                case .circle(let center, let radius):
+                    points = (0..<60).map { step in
+                        Geodesy.destination(
+                            from: center, bearingDegrees: Double(step) * 6,
+                            distanceMeters: radius * (1 + [-1e-9, 0, 1e-9, -1e-3, 1e-3][step % 5]))
+                    }
+                    expected = { Geodesy.distanceMeters(center, $0) <= radius }
+                }
+                for point in points {
+                    let found = try index.fencesContaining(point).contains(position)
+                    if try found != expected(point) {
+                        Issue.record("seed \(seed), \(fence.identifier) at \(point.latitude), \(point.longitude)")
+                    }
+                }
+            }
+        }
     }
 
     @Test("a self-intersecting polygon is an error naming the fence")
