@@ -131,6 +131,20 @@ struct NMEAImporterTests {
             ])
     }
 
+    @Test("the same time of day on two different dates is two epochs, not one with the later date")
+    func sameTimeOtherDate() throws {
+        let text = [
+            nmea("GPRMC,120000.00,A,4807.038,N,01131.000,E,0.0,0.0,311279,,,A"),
+            nmea("GPGGA,120000.00,4807.0381,N,01131.0001,E,1,08,0.9,545.4,M,46.9,M,,"),
+            nmea("GPRMC,120000.00,A,4808.038,N,01131.000,E,0.0,0.0,010180,,,A"),
+        ].joined(separator: "\n")
+        let trace = try importText(text, name: "dates.nmea")
+        #expect(trace.fixes.map { ISO8601.format($0.timestamp) } == ["1980-01-01T12:00:00.000Z", "2079-12-31T12:00:00.000Z"])
+        // The GGA joined the 2079 epoch it followed, so that fix has its altitude.
+        #expect(trace.fixes.map(\.altitudeMeters) == [nil, 545.4])
+        #expect(trace.diagnostics.outOfOrder.count == 1)
+    }
+
     @Test("an epoch seen again later merges into the first one and is counted")
     func repeatedEpoch() throws {
         let trace = try importText(

@@ -129,8 +129,9 @@ struct NMEAImporter {
     /// RMC: time, status, lat, N/S, lon, E/W, speed (knots), course, date, variation, E/W, mode.
     private mutating func readRMC(_ sentence: NMEASentence) throws(TraceFormatError) {
         guard let time = try sentence.timeOfDay(1) else { return }
-        try beginEpoch(at: time, line: sentence.line.number)
-        if let day = try sentence.date(9) { epoch?.daysSinceEpoch = day }
+        let day = try sentence.date(9)
+        try beginEpoch(at: time, day: day, line: sentence.line.number)
+        if let day { epoch?.daysSinceEpoch = day }
         let isValid = sentence.flag(2, is: "A") && !sentence.flag(12, is: "N")
         guard isValid else {
             epoch?.sawVoidPosition = true
@@ -207,14 +208,21 @@ struct NMEAImporter {
     /// ZDA: time, day, month, year, zone hours, zone minutes.
     private mutating func readZDA(_ sentence: NMEASentence) throws(TraceFormatError) {
         guard let time = try sentence.timeOfDay(1) else { return }
-        try beginEpoch(at: time, line: sentence.line.number)
-        if let day = try sentence.calendarDay(day: 2, month: 3, year: 4) { epoch?.daysSinceEpoch = day }
+        let day = try sentence.calendarDay(day: 2, month: 3, year: 4)
+        try beginEpoch(at: time, day: day, line: sentence.line.number)
+        if let day { epoch?.daysSinceEpoch = day }
     }
 
     // MARK: Epochs and dates
 
-    private mutating func beginEpoch(at timeOfDay: Int64, line: Int) throws(TraceFormatError) {
-        if let current = epoch, current.timeOfDayNanoseconds == timeOfDay { return }
+    /// Continues the open epoch when `timeOfDay` is its time and `day`, if given, does not
+    /// contradict a date it already has; otherwise closes it and opens a new one. The same
+    /// time of day on another date is another epoch (a log spanning midnight twice, or a
+    /// receiver replaying its buffer), not more sentences of this one.
+    private mutating func beginEpoch(at timeOfDay: Int64, day: Int? = nil, line: Int) throws(TraceFormatError) {
+        if let current = epoch, current.timeOfDayNanoseconds == timeOfDay {
+            guard let day, let currentDay = current.daysSinceEpoch, currentDay != day else { return }
+        }
         closeEpoch()
         epoch = NMEAEpoch(timeOfDayNanoseconds: timeOfDay, firstLine: line)
     }
