@@ -155,6 +155,28 @@ struct NMEAImporterTests {
         #expect(trace.diagnostics.outOfOrder.count == 1)
     }
 
+    @Test("a speed beyond Float's range is an error, never an infinite speed (found by fuzzing)")
+    func speedBeyondFloat() throws {
+        let knots = String(repeating: "4", count: 40) + ".0"
+        let text = nmea("GPRMC,123519.00,A,4807.038,N,01131.000,E,\(knots),1.7,230394,,,A")
+        let error = try #require(formatError(text, name: "fast.nmea"))
+        #expect(error.problem == .nonFiniteNumber(field: "speed"))
+        #expect(error.line == 1)
+    }
+
+    @Test("GST sigmas too large to square still give a finite accuracy")
+    func hugeGSTSigmas() throws {
+        let sigma = "3" + String(repeating: "0", count: 200)
+        let lines = [
+            Self.rmc, nmea("GPGGA,123519.00,4807.038,N,01131.000,E,1,08,0.9,545.4,M,46.9,M,,"),
+            nmea("GPGST,123519.00,1.0,,,,\(sigma),\(sigma),1.0"),
+        ]
+        let fix = try #require(try importText(lines.joined(separator: "\n")).fixes.first)
+        let meters = try #require(fix.horizontalAccuracyMeters(uere: .standard)?.meters)
+        #expect(meters.isFinite)
+        #expect(abs(meters / (3e200 * 2.0.squareRoot()) - 1) < 1e-12)
+    }
+
     @Test("GST without sigmas leaves HDOP in place; HDOP 0 means none")
     func emptyGST() throws {
         let lines = [

@@ -70,8 +70,14 @@ struct NMEAEpoch {
             provider: .gps
         )
         if let sigmaLatitudeMeters, let sigmaLongitudeMeters {
-            let radius = (sigmaLatitudeMeters * sigmaLatitudeMeters + sigmaLongitudeMeters * sigmaLongitudeMeters)
+            var radius = (sigmaLatitudeMeters * sigmaLatitudeMeters + sigmaLongitudeMeters * sigmaLongitudeMeters)
                 .squareRoot()
+            if !radius.isFinite {
+                // Sigmas past 1e154 m overflow when squared; scaled, the radius is finite.
+                let larger = max(sigmaLatitudeMeters, sigmaLongitudeMeters)
+                let ratio = min(sigmaLatitudeMeters, sigmaLongitudeMeters) / larger
+                radius = larger * (1 + ratio * ratio).squareRoot()
+            }
             fix.horizontalAccuracy = .meters(radius)
         } else if let hdop {
             fix.horizontalAccuracy = .dilution(hdop)

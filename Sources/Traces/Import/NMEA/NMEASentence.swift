@@ -40,9 +40,13 @@ struct NMEASentence {
         return value
     }
 
+    /// Rounded once to `Float`, like every importer's single-precision fields; a value beyond
+    /// `Float`'s range is an error, never an infinite speed.
     func nonNegativeFloat(_ index: Int, field: String) throws(TraceFormatError) -> Float? {
-        guard let value = try nonNegativeDouble(index, field: field) else { return nil }
-        return Float(value)
+        guard let (start, end) = range(index) else { return nil }
+        let value = try NumberParser.float(source.slice(start, end)).value(field: field) { fail(index, $0) }
+        if let problem = FixRules.negativeProblem(Double(value), field: field) { throw fail(index, problem) }
+        return value
     }
 
     /// A dilution of precision. Receivers write 0 when they have none, so 0 reads as absent.
