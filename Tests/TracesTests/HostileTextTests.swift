@@ -116,4 +116,20 @@ struct HostileTextTests {
         #expect(ISO8601.format(late.fixes[0].timestamp) == "2079-12-31T12:00:00.000Z")
         #expect(ISO8601.format(early.fixes[0].timestamp) == "1980-01-01T12:00:00.000Z")
     }
+
+    @Test("a vertical accuracy beyond Float's range is an error, never an infinity (found by fuzzing)")
+    func verticalAccuracyBeyondFloat() throws {
+        let huge = "4" + String(repeating: "6", count: 38)
+        let json = #"[{"lat":3,"lng":9,"timestamp":"2017-09-29T14:59:51Z","verticalAccuracy":"# + huge + "}]"
+        let jsonError = try #require(formatError(json, name: "vertical.json", format: .clLocationJSON))
+        #expect(jsonError.problem == .nonFiniteNumber(field: "verticalAccuracy"))
+        #expect(jsonError.line == 1)
+        let sentences = [
+            nmea("GPRMC,123519.00,A,4807.038,N,01131.000,E,022.4,084.4,230394,003.1,W,A"),
+            nmea("GPGST,123519.00,1.0,,,,2.0,2.0,\(huge)"),
+        ]
+        let nmeaError = try #require(formatError(sentences.joined(separator: "\n"), name: "vertical.nmea"))
+        #expect(nmeaError.problem == .nonFiniteNumber(field: "altitude sigma"))
+        #expect(nmeaError.line == 2)
+    }
 }

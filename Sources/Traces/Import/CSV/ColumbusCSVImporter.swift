@@ -57,10 +57,11 @@ struct ColumbusCSVImporter {
             {
                 fix.horizontalAccuracy = .dilution(value)
             }
-            if let value = try source.nonNegativeDouble(optionalField(vdop).0, optionalField(vdop).1, field: "VDOP"),
+            // Single precision, like every vertical figure in a Fix.
+            if let value = try source.nonNegativeFloat(optionalField(vdop).0, optionalField(vdop).1, field: "VDOP"),
                 value > 0
             {
-                fix.verticalAccuracy = .dilution(value)
+                fix.verticalAccuracy = .dilution(Double(value))
             }
             builder.add(fix, line: line.number)
         }

@@ -81,7 +81,8 @@ struct CLLocationJSONImporter {
             } else if scanner.matches(key, "horizontalAccuracy") {
                 record.horizontalAccuracy = try scanner.readDouble(field: "horizontalAccuracy")
             } else if scanner.matches(key, "verticalAccuracy") {
-                record.verticalAccuracy = try scanner.readDouble(field: "verticalAccuracy")
+                // Single precision in a Fix: a value beyond Float's range is an error here.
+                record.verticalAccuracy = try scanner.readFloat(field: "verticalAccuracy").map(Double.init)
             } else if scanner.matches(key, "speed") {
                 record.speed = try scanner.readFloat(field: "speed")
             } else if scanner.matches(key, "speedAccuracy") {

@@ -180,7 +180,11 @@ struct NMEAImporter {
     private mutating func readGSA(_ sentence: NMEASentence) throws(TraceFormatError) {
         guard epoch != nil, sentence.count >= 18 else { return }
         if epoch?.hdop == nil, let hdop = try sentence.dilution(16, field: "HDOP") { epoch?.hdop = hdop }
-        if epoch?.vdop == nil, let vdop = try sentence.dilution(17, field: "VDOP") { epoch?.vdop = vdop }
+        // Vertical figures are single precision in a Fix: read them as Float, so one too large
+        // for it is an error here rather than an infinity later.
+        if epoch?.vdop == nil, let vdop = try sentence.nonNegativeFloat(17, field: "VDOP"), vdop > 0 {
+            epoch?.vdop = Double(vdop)
+        }
     }
 
     /// GST: time, RMS, σ major, σ minor, orientation, σ latitude, σ longitude, σ altitude (metres).
@@ -189,7 +193,7 @@ struct NMEAImporter {
         try beginEpoch(at: time, line: sentence.line.number)
         epoch?.sigmaLatitudeMeters = try sentence.nonNegativeDouble(6, field: "latitude sigma")
         epoch?.sigmaLongitudeMeters = try sentence.nonNegativeDouble(7, field: "longitude sigma")
-        epoch?.sigmaAltitudeMeters = try sentence.nonNegativeDouble(8, field: "altitude sigma")
+        epoch?.sigmaAltitudeMeters = try sentence.nonNegativeFloat(8, field: "altitude sigma").map(Double.init)
     }
 
     /// VTG: course true, T, course magnetic, M, speed knots, N, speed km/h, K[, mode].
