@@ -8,11 +8,10 @@ public enum TraceImporter {
     /// - Throws: `TraceFileError` when the file cannot be read (exit 66), `TraceFormatError`
     ///   when its content is not a valid trace (exit 65).
     public static func load(path: String, options: ImportOptions = ImportOptions()) throws -> Trace {
-        if let mapping = try TraceFile.mapping(ofPath: path) {
-            return try read(mapping.bytes, name: path, options: options, mapping: mapping)
+        switch try TraceFile.openForImport(path: path) {
+        case .mapped(let mapping): return try read(mapping.bytes, name: path, options: options, mapping: mapping)
+        case .read(let bytes): return try read(bytes, name: path, options: options)
         }
-        let bytes = try TraceFile.contents(ofPath: path)
-        return try read(bytes, name: path, options: options)
     }
 
     /// Imports a trace held in memory.

@@ -15,7 +15,32 @@ public enum TraceFile {
     public static func contents(ofPath path: String) throws(TraceFileError) -> [UInt8] {
         let (descriptor, status) = try openForReading(path)
         defer { close(descriptor) }
+        return try readAll(descriptor, status, path: path)
+    }
 
+    /// A trace file's bytes as the importers get them.
+    enum Opened {
+        /// A regular file, mapped: importers hand back its pages as they pass them (see
+        /// `MappedFile`), so import memory does not grow with the file.
+        case mapped(MappedFile)
+        /// Anything the system will not map (pipes, devices, empty files), read whole.
+        case read([UInt8])
+    }
+
+    /// Opens the file once and maps it when it can, reading it otherwise: a pipe or FIFO
+    /// can be opened only once, so there is no second attempt by path.
+    static func openForImport(path: String) throws(TraceFileError) -> Opened {
+        let (descriptor, status) = try openForReading(path)
+        defer { close(descriptor) }
+        if (status.st_mode & S_IFMT) == S_IFREG,
+            let mapping = MappedFile(descriptor: descriptor, count: Int(status.st_size))
+        {
+            return .mapped(mapping)
+        }
+        return .read(try readAll(descriptor, status, path: path))
+    }
+
+    private static func readAll(_ descriptor: Int32, _ status: stat, path: String) throws(TraceFileError) -> [UInt8] {
         // Sized from fstat and left uninitialised (zeroing 100 MB costs as much as parsing
         // some of it); pipes and files that grow while being read take the slower path.
         let expected = max(Int(status.st_size), 0)
@@ -51,17 +76,6 @@ public enum TraceFile {
             throw TraceFileError(file: path, reason: describeErrno())
         }
         return bytes
-    }
-
-    /// The file mapped into memory when it is a regular, non-empty file the system will map;
-    /// `nil` for anything else (pipes, devices, empty files), which `contents(ofPath:)` reads.
-    /// Mapping lets an importer hand back the pages it has read (see `MappedFile`), so
-    /// import memory does not grow with the file.
-    static func mapping(ofPath path: String) throws(TraceFileError) -> MappedFile? {
-        let (descriptor, status) = try openForReading(path)
-        defer { close(descriptor) }
-        guard (status.st_mode & S_IFMT) == S_IFREG else { return nil }
-        return MappedFile(descriptor: descriptor, count: Int(status.st_size))
     }
 
     private static func openForReading(_ path: String) throws(TraceFileError) -> (Int32, stat) {
