@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Coverage-guided fuzzing of every file TraceSim reads from users: each trace importer, format
-# detection, the scenario, user-script, device, population and expectations files, and GeoJSON
-# geofences. One libFuzzer binary (Tests/Fuzzing) is built with AddressSanitizer, then each
+# detection, the scenario, user-script, device, population and expectations files, GeoJSON
+# geofences, the JSON parts `merge` joins, and whole command lines (run in a scratch folder). One libFuzzer binary (Tests/Fuzzing) is built with AddressSanitizer, then each
 # harness runs for SECONDS, as many at once as there are cores.
 #
 #   Scripts/fuzz.sh                 every harness, 60 s each
@@ -53,6 +53,12 @@ seed_folder() {
     population) cp Documentation/Examples/population.json "$folder/" ;;
     expectations) cp Documentation/Examples/expectations.json "$folder/" ;;
     geojson) cp Documentation/Examples/fences.geojson "$folder/" ;;
+    # Argument vectors, and the parts of a real sharded matrix, written by the binary itself
+    # so they follow the commands and the part format as those change.
+    cli | merge)
+        ASAN_OPTIONS=detect_leaks=0 TRACESIM_FUZZ_HARNESS="$harness" TRACESIM_FUZZ_WRITE_SEEDS="$folder" \
+            "$binary" >/dev/null
+        ;;
     esac
     if [ -d "Tests/Fuzzing/Regressions/$harness" ]; then cp "Tests/Fuzzing/Regressions/$harness"/* "$folder/"; fi
     echo "$folder"
@@ -64,6 +70,7 @@ dictionary_for() {
     import-nmea | import-gnsslogger* | import-columbus-csv | import-70mai | import-tracesim-csv)
         echo Tests/Fuzzing/Dictionaries/text.dict
         ;;
+    cli) echo Tests/Fuzzing/Dictionaries/cli.dict ;;
     *) echo Tests/Fuzzing/Dictionaries/json.dict ;;
     esac
 }

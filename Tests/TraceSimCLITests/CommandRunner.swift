@@ -20,11 +20,11 @@ func runCommand(_ arguments: [String]) -> CommandResult {
 }
 
 /// Runs the built `tracesim` binary, for the few checks that need a real process.
-func runBinary(_ arguments: [String]) throws -> CommandResult {
+func runBinary(_ arguments: [String], in folder: URL = repositoryRoot) throws -> CommandResult {
     let process = Process()
     process.executableURL = productsFolder.appendingPathComponent("tracesim")
     process.arguments = arguments
-    process.currentDirectoryURL = repositoryRoot
+    process.currentDirectoryURL = folder
     let output = Pipe()
     let error = Pipe()
     process.standardOutput = output

@@ -33,6 +33,8 @@ struct FuzzRegressionTests {
         case "population": return [["permissions", "--compare", "--population", file]]
         case "expectations": return [["check", drive, "--expect", file]]
         case "geojson": return [["track", drive, "--fences", file]]
+        // Whole command lines and merge parts are replayed by `replayCommandLine` below.
+        case "cli", "merge": return [[]]
         default: return []
         }
     }
@@ -44,6 +46,10 @@ struct FuzzRegressionTests {
         for (harness, file) in findings {
             let commands = Self.commands(harness: harness, file: file)
             #expect(!commands.isEmpty, "no command reads \(harness) inputs")
+            if harness == "cli" || harness == "merge" {
+                replayCommandLine(harness: harness, file: file)
+                continue
+            }
             for command in commands {
                 let result = runCommand(command)
                 #expect(result.exitCode == 0 || result.exitCode == 65, "\(command): \(result.error)")
@@ -61,4 +67,49 @@ struct FuzzRegressionTests {
         let tracked = runCommand(["track", file, "--format", "json"])
         #expect(tracked.exitCode == 0, "\(tracked.error)")
     }
+
+    /// Replays a `cli` or `merge` finding as the harness ran it: in a scratch folder holding the
+    /// harness's sandbox files, as a real process (the working folder is per process).
+    func replayCommandLine(harness: String, file: String) {
+        let manager = FileManager.default
+        let sandbox = manager.temporaryDirectory.appendingPathComponent("tracesim-fuzz-replay-\(UUID().uuidString)")
+        defer { try? manager.removeItem(at: sandbox) }
+        do {
+            try manager.createDirectory(at: sandbox, withIntermediateDirectories: true)
+            for (name, source) in Self.sandboxFiles {
+                try manager.copyItem(
+                    at: repositoryRoot.appendingPathComponent(source), to: sandbox.appendingPathComponent(name))
+            }
+            let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: file)))
+            var arguments: [String]
+            if harness == "merge" {
+                arguments = ["merge"]
+                for (index, part) in bytes.split(separator: 0x1E, omittingEmptySubsequences: false).prefix(8).enumerated() {
+                    let name = "part-\(index).json"
+                    try Data(part).write(to: sandbox.appendingPathComponent(name))
+                    arguments.append(name)
+                }
+            } else {
+                arguments = bytes.split(separator: 0, omittingEmptySubsequences: false).map {
+                    String(decoding: $0, as: UTF8.self)
+                }
+            }
+            let result = try runBinary(arguments, in: sandbox)
+            #expect([0, 1, 64, 65, 66, 73, 74].contains(result.exitCode), "\(file): \(result.error)")
+        } catch {
+            Issue.record("\(file): \(error)")
+        }
+    }
+
+    /// The files a `cli` or `merge` harness finds in its scratch folder (as in the fuzzing package).
+    static let sandboxFiles: [String: String] = [
+        "walk.csv": "Tests/Fuzzing/Seeds/walk.csv",
+        "walk.gpx": "Tests/Fuzzing/Seeds/walk.gpx",
+        "scenario.json": "Documentation/Examples/scenario.json",
+        "user.json": "Documentation/Examples/user.json",
+        "device.json": "Documentation/Examples/device.json",
+        "population.json": "Documentation/Examples/population.json",
+        "expectations.json": "Documentation/Examples/expectations.json",
+        "fences.geojson": "Documentation/Examples/fences.geojson",
+    ]
 }

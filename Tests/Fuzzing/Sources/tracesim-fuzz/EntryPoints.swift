@@ -16,6 +16,10 @@ let selectedSurface: Surface = {
         FileHandle.standardError.write(Data("set TRACESIM_FUZZ_HARNESS to one of: \(known)\n".utf8))
         exit(64)
     }
+    if let folder = ProcessInfo.processInfo.environment["TRACESIM_FUZZ_WRITE_SEEDS"] {
+        CommandLineChecks.writeSeeds(for: surface, to: URL(fileURLWithPath: folder))
+        exit(0)
+    }
     return surface
 }()
 

@@ -30,6 +30,10 @@ enum Surface: String, CaseIterable {
     case population
     case expectations
     case geojson
+    /// The JSON parts `merge` joins, separated by ASCII record separators (0x1E).
+    case merge
+    /// Whole argument vectors, separated by NUL bytes, run in a scratch folder.
+    case commandLine = "cli"
 
     /// The importer a trace harness forces, so each one is fuzzed even where detection
     /// would pick another.
@@ -49,6 +53,8 @@ enum Surface: String, CaseIterable {
             case .population: _ = try Population.parse(bytes, file: "fuzz.json")
             case .expectations: _ = try Expectations.parse(bytes, file: "fuzz.json")
             case .geojson: GeofenceChecks.check(try GeofenceLoader.load(bytes, file: "fuzz.geojson"))
+            case .merge: CommandLineChecks.merge(bytes)
+            case .commandLine: CommandLineChecks.runArguments(bytes)
             default:
                 let options = ImportOptions(format: forcedFormat)
                 let trace = try TraceImporter.read(bytes, name: "fuzz", options: options)
