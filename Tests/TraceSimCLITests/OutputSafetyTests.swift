@@ -68,12 +68,14 @@ struct OutputSafetyTests {
 
     // MARK: - standard output and error
 
-    @Test("`scenarios > full device` exits 74 with an output error instead of trapping", .enabled(if: isRoot))
-    func standardOutputFull() throws {
+    @Test(
+        "`scenarios > full device` and `matrix --format json > full device` exit 74 with an output error, not a trap",
+        .enabled(if: isRoot), arguments: [["scenarios"], ["matrix", bike, "--format", "json"]])
+    func standardOutputFull(arguments: [String]) throws {
         let folder = try Self.makeFolder()
         defer { Self.cleanUp(folder) }
         let full = try #require(FileHandle(forWritingAtPath: try Self.device("full", minor: 7, in: folder)))
-        let result = try Self.run(["scenarios"], output: full)
+        let result = try Self.run(arguments, output: full)
         #expect(result.status == 74)
         #expect(Self.firstLine(result.error) == "output error: stdout: No space left on device")
     }
@@ -203,6 +205,25 @@ struct OutputSafetyTests {
             "\(result.error)")
         #expect(try Self.read(output) == "precious")
         #expect(Self.mode(output) & 0o7777 == 0o444)
+    }
+
+    @Test("a writable file in a folder that is not cannot be replaced whole: refused (73), untouched", .disabled(if: isRoot))
+    func lockedFolder() throws {
+        let folder = try Self.makeFolder()
+        defer {
+            chmod(folder, 0o755)
+            Self.cleanUp(folder)
+        }
+        let output = folder + "/out.csv"
+        try Self.write("old", output)
+        chmod(folder, 0o555)
+        let result = runCommand(["convert", "--quiet", Self.bike, output])
+        #expect(result.exitCode == 73)
+        #expect(
+            Self.firstLine(result.error)
+                == "error: \(output): cannot write: cannot make a temporary file in its folder to replace it whole "
+                + "(Permission denied)")
+        #expect(try Self.read(output) == "old")
     }
 
     @Test("a replaced file keeps its mode")

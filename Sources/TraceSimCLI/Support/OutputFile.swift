@@ -40,6 +40,7 @@ struct OutputFailure: Error, Sendable, Equatable {
 enum OutputFile {
     /// Writes `text` to `path`; `nil` on success.
     static func write(_ text: String, to path: String, console: Console) -> OutputFailure? {
+        guard !path.isEmpty else { return .cannotCreate("''", "the path is empty") }
         switch OutputTarget.resolve(path) {
         case .stream(.output):
             console.output(text)
@@ -102,7 +103,7 @@ enum OutputFile {
             temporary = folder + ".\(name).tracesim-" + String(UInt64.random(in: 0...UInt64.max), radix: 36)
             // 0666 before the umask, as the shell creates files; a replaced file's mode is set below.
             descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
-            if descriptor < 0 && errno != EEXIST { return .from(errno, path: path) }
+            if descriptor < 0 && errno != EEXIST { return creationFailure(errno, replacing: original != nil, path) }
         }
         guard descriptor >= 0 else { return .cannotCreate(path, "cannot create a temporary file next to it") }
         if let failure = fill(descriptor, with: text, keeping: original, reportedAs: path) {
@@ -127,6 +128,15 @@ enum OutputFile {
             close(directory)
         }
         return nil
+    }
+
+    /// A writable file in a folder that is not still cannot be replaced whole: say so, rather than
+    /// a bare "Permission denied" about a file the user may write.
+    private static func creationFailure(_ code: Int32, replacing: Bool, _ path: String) -> OutputFailure {
+        guard replacing, code == EACCES || code == EPERM || code == EROFS else { return .from(code, path: path) }
+        return .cannotCreate(
+            path, "cannot make a temporary file in its folder to replace it whole (\(DescriptorWriting.describe(code)))"
+        )
     }
 
     private static func fill(
