@@ -257,6 +257,22 @@ struct OutputSafetyTests {
         #expect(text.hasSuffix("</testsuites>\n"), "\(text)")
     }
 
+    @Test("`--junit /dev/fd/N` writes to that open descriptor, not to a file the link names")
+    func openDescriptor() throws {
+        let folder = try Self.makeFolder()
+        defer { Self.cleanUp(folder) }
+        let expect = folder + "/expect.json"
+        try Self.write(Self.expectations, expect)
+        let pipe = Pipe()
+        let descriptor = pipe.fileHandleForWriting.fileDescriptor
+        let result = runCommand(["check", Self.bike, "--expect", expect, "--junit", "/dev/fd/\(descriptor)"])
+        try pipe.fileHandleForWriting.close()
+        #expect(result.exitCode == 0)
+        let xml = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(xml.hasPrefix("<?xml"))
+        #expect(xml.hasSuffix("</testsuites>\n"))
+    }
+
     @Test("a file output that cannot be finished (file size limit) exits 74 and leaves nothing behind")
     func fileTooLarge() throws {
         let folder = try Self.makeFolder()
@@ -315,7 +331,8 @@ struct OutputSafetyTests {
             let path = folder + "/" + name
             #expect(runCommand(["convert", "--quiet", Self.bike, path]).exitCode == 0)
             let before = try Self.read(path)
-            for spelling in [path, folder + "/./" + name] {
+            try FileManager.default.linkItem(atPath: path, toPath: folder + "/hard-" + name)
+            for spelling in [path, folder + "/./" + name, folder + "/hard-" + name] {
                 let result = runCommand(["convert", path, spelling])
                 #expect(result.exitCode == 64)
                 #expect(
