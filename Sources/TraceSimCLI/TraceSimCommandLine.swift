@@ -80,14 +80,22 @@ public enum TraceSimCommandLine {
     ///   - arguments: the arguments after the program name.
     ///   - console: where output and diagnostics go.
     public static func run(_ arguments: [String], console: Console = .standard) -> Int32 {
+        let code: ExitCode
         do {
-            return try dispatch(arguments, console: console).rawValue
+            code = try dispatch(arguments, console: console)
         } catch {
             console.warn("error: \(error.message)")
             let helpCommand = error.command.map { "tracesim help \($0)" } ?? "tracesim --help"
             console.warn("Run '\(helpCommand)' for usage.")
-            return ExitCode.usage.rawValue
+            code = .usage
         }
+        // Output that was lost outranks any other outcome: what the caller read is incomplete,
+        // possibly including the diagnostic that explained another exit code.
+        if let streams = console.streams, streams.failure != nil {
+            streams.reportFailure()
+            return ExitCode.ioError.rawValue
+        }
+        return code.rawValue
     }
 
     private static func dispatch(_ arguments: [String], console: Console) throws(UsageError) -> ExitCode {

@@ -30,7 +30,8 @@ enum CheckCommand {
         EXIT STATUS:
           0 every threshold holds; 1 at least one is violated (each is printed with its trace,
           scenario, metric, value and bound); 64 usage error; 65 a file's content is invalid;
-          66 a file is missing; 73 a report file cannot be written.
+          66 a file is missing; 73 a report file cannot be written; 74 writing output failed part-way
+          (a full disk, a closed pipe).
         """
 
     static func run(_ arguments: [String], console: Console) throws(UsageError) -> ExitCode {
@@ -67,6 +68,7 @@ enum CheckCommand {
         case .failed(let code): return code
         case .loaded(let chosen): scenarios = chosen
         }
+        try checkOutputs(parsed, scenarios: names)
         let fences: [Geofence]
         switch ConfigFiles.load(parsed.value("fences"), console, GeofenceLoader.load, absent: []) {
         case .failed(let code): return code
@@ -106,12 +108,18 @@ enum CheckCommand {
     }
 
     private static func write(_ text: String, to path: String, _ console: Console) -> ExitCode? {
-        do {
-            try Data(text.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
-            return nil
-        } catch {
-            console.warn("error: \(path): cannot write: \(error.localizedDescription)")
-            return .cannotCreate
-        }
+        guard let failure = OutputFile.write(text, to: path, console: console) else { return nil }
+        console.warn(failure.message)
+        return failure.exitCode
+    }
+
+    /// The reports must not replace an input or each other.
+    private static func checkOutputs(_ parsed: ParsedArguments, scenarios: [String]) throws(UsageError) {
+        let outputs = ["junit", "markdown"].compactMap { option in parsed.value(option).map { ("--" + option, $0) } }
+        let inputs =
+            parsed.positionals.map { ("the trace", $0) }
+            + ["expect", "fences"].compactMap { option in parsed.value(option).map { ("--" + option, $0) } }
+            + scenarios.filter { $0.hasSuffix(".json") }.map { ("the scenario file", $0) }
+        try OutputCollisions.check(outputs: outputs, inputs: inputs, command: name)
     }
 }

@@ -15,7 +15,8 @@ enum ConvertCommand {
           <input>                 A trace in any format `tracesim inspect` reads.
           <output>                The file to write; its extension picks the format:
                                   .csv (TraceSim CSV), .jsonl (JSON Lines, also motion samples),
-                                  .gpx (GPX 1.1). An existing file is replaced.
+                                  .gpx (GPX 1.1). An existing file is replaced whole, never left
+                                  partial; it must not be the input.
 
         OPTIONS:
         \(ImportArguments.helpLines)
@@ -24,7 +25,8 @@ enum ConvertCommand {
 
         EXIT STATUS:
           0 written; 64 usage error; 65 the input's content is invalid or holds no fixes; 66 the
-          input is missing or unreadable; 73 the output cannot be written.
+          input is missing or unreadable; 73 the output cannot be written; 74 writing it failed
+          part-way (a full disk); the output is then as it was.
         """
 
     static func run(_ arguments: [String], console: Console) throws(UsageError) -> ExitCode {
@@ -44,6 +46,7 @@ enum ConvertCommand {
             throw UsageError("cannot tell the output format from '\(output)': use .csv, .jsonl or .gpx", command: name)
         }
         let options = try ImportArguments.options(from: parsed, command: name)
+        try OutputCollisions.check(outputs: [("the output", output)], inputs: [("the input", input)], command: name)
         let trace: Trace
         switch TraceLoading.load(input, options: options, console: console) {
         case .failed(let code): return code
@@ -56,11 +59,9 @@ enum ConvertCommand {
         }
 
         let text = TraceExporter.export(trace, as: format)
-        do {
-            try Data(text.utf8).write(to: URL(fileURLWithPath: output), options: .atomic)
-        } catch {
-            console.warn("error: \(output): cannot write: \(error.localizedDescription)")
-            return .cannotCreate
+        if let failure = OutputFile.write(text, to: output, console: console) {
+            console.warn(failure.message)
+            return failure.exitCode
         }
         if !format.carriesMotion && !trace.motionSamples.isEmpty {
             console.warn(

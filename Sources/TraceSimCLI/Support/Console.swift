@@ -11,6 +11,10 @@ public struct Console: Sendable {
     /// Whether diagnostics go to a terminal, where a progress bar may redraw itself.
     public var errorIsTerminal: Bool
 
+    /// The process streams behind `output` and `error`, which record a failed write; `nil` for
+    /// a capturing console, whose writes cannot fail.
+    var streams: StandardStreams?
+
     /// Creates a console from two sinks.
     public init(
         output: @escaping @Sendable (String) -> Void, error: @escaping @Sendable (String) -> Void,
@@ -21,12 +25,18 @@ public struct Console: Sendable {
         self.errorIsTerminal = errorIsTerminal
     }
 
-    /// The process's standard output and standard error.
-    public static let standard = Console(
-        output: { FileHandle.standardOutput.write(Data($0.utf8)) },
-        error: { FileHandle.standardError.write(Data($0.utf8)) },
-        errorIsTerminal: isatty(FileHandle.standardError.fileDescriptor) != 0
-    )
+    /// The process's standard output and standard error. A write that fails (full disk,
+    /// closed pipe) is recorded, later output is dropped, and the command line exits 74.
+    public static let standard: Console = {
+        let streams = StandardStreams.process
+        var console = Console(
+            output: { streams.write($0, to: .output) },
+            error: { streams.write($0, to: .error) },
+            errorIsTerminal: isatty(StandardStreams.Stream.error.descriptor) != 0
+        )
+        console.streams = streams
+        return console
+    }()
 
     /// Prints one line of results.
     func print(_ line: String) { output(line + "\n") }

@@ -12,4 +12,6 @@ public enum ExitCode: Int32, Sendable {
     case noInput = 66
     /// An output file cannot be written (`EX_CANTCREAT`).
     case cannotCreate = 73
+    /// Writing output failed part-way: a full disk, a closed pipe (`EX_IOERR`).
+    case ioError = 74
 }
