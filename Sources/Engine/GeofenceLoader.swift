@@ -13,7 +13,12 @@ import Traces
 /// `{"identifier", "polygon": [[[lon, lat], ...], ...]}]}` with the same optional dwell keys; unknown
 /// keys are errors there, because the format is ours.
 ///
-/// Every error names the file, line, column and JSON path; an invalid polygon names its fence.
+/// Every error names the file, line, column and JSON path, an invalid polygon included (GEOS's
+/// reason and the ring and edges where it applies, by position, never by coordinates).
+///
+/// A polygon edge spanning more than 180° of longitude is read as crossing the antimeridian the
+/// short way (179.9° → −179.9° is 0.2° wide, not 359.8°); a ring that then goes around a pole
+/// is refused (see `PolygonShape`'s antimeridian rule in Geometry).
 public enum GeofenceLoader {
     /// The largest radius accepted, in metres (a region larger than a city is a typo).
     public static let maximumRadiusMeters = 100_000.0
@@ -198,6 +203,14 @@ public enum GeofenceLoader {
             }
             rings.append(ring)
         }
-        return PolygonShape(exterior: rings[0], holes: Array(rings.dropFirst()))
+        let shape = PolygonShape(exterior: rings[0], holes: Array(rings.dropFirst()))
+        // Validated here, where the polygon's line and column are known, with the same GEOS
+        // checks the engine makes; the engine's own check then only guards library callers.
+        do {
+            _ = try PreparedPolygon(shape, name: path, context: GEOSContext())
+        } catch {
+            throw reader.fail(node, path, error.problem)
+        }
+        return shape
     }
 }
