@@ -81,6 +81,18 @@ if ! build; then
     echo "mutate: the unmutated tree does not build" >&2
     exit 2
 fi
+# A filter that matches no test passes whatever the code does: refuse it.
+if ! swift test list --skip-build --package-path "$tree" >"$scratch/tests" 2>"$log"; then
+    tail -n 20 "$log" >&2
+    echo "mutate: could not list the tests" >&2
+    exit 2
+fi
+for filter in "${filters[@]}"; do
+    if ! grep -qE -- "$filter" "$scratch/tests"; then
+        echo "mutate: the filter '$filter' matches no test" >&2
+        exit 2
+    fi
+done
 all_filters=$(printf '%s\n' "${filters[@]}" | sort -u | paste -sd '|')
 if ! run_tests "$all_filters"; then
     grep -E '✘|error:' "$log" | head -n 20 >&2

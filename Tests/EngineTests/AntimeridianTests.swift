@@ -68,6 +68,22 @@ struct AntimeridianTests {
         #expect(checked == 3000)
     }
 
+    @Test("a prepared polygon across ±180° answers for points written on either side of the line")
+    func preparedPolygonWraps() throws {
+        let fences = try load(Self.dateline)
+        guard case .polygon(let shape) = fences.first?.shape else {
+            Issue.record("not a polygon")
+            return
+        }
+        let polygon = try PreparedPolygon(shape, name: "dateline", context: GEOSContext())
+        #expect(polygon.bounds.minLongitude == 179.9)
+        #expect(abs(polygon.bounds.maxLongitude - 180.1) < 1e-9)
+        #expect(try polygon.contains(Coordinate(latitude: 0, longitude: 179.95)))
+        #expect(try polygon.contains(Coordinate(latitude: 0, longitude: -179.95)))
+        #expect(try !polygon.contains(Coordinate(latitude: 0, longitude: 0)))
+        #expect(try !polygon.contains(Coordinate(latitude: 0, longitude: -179.85)))
+    }
+
     @Test("the engine's polygon fence across ±180°: no entry at longitude 0, entry just across the line")
     func managerAcrossAntimeridian() throws {
         let fences = try load(Self.dateline)
