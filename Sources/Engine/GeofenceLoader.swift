@@ -111,7 +111,7 @@ public enum GeofenceLoader {
             shape = .circle(
                 center: try position(coordinates, "\(geometryPath).coordinates", reader), radiusMeters: radius)
         case "Polygon":
-            shape = .polygon(try polygon(coordinates, "\(geometryPath).coordinates", reader))
+            shape = .polygon(try polygon(coordinates, "\(geometryPath).coordinates", reader, fence: identifier))
         default:
             throw reader.fail(
                 geometry, "\(geometryPath).type", "'\(type)' is not supported (use Point with a radius, or Polygon)")
@@ -143,7 +143,7 @@ public enum GeofenceLoader {
                     throw reader.fail(
                         node, path, "give either 'polygon' or 'latitude', 'longitude' and 'radius', not both")
                 }
-                shape = .polygon(try polygon(polygonNode, "\(path).polygon", reader))
+                shape = .polygon(try polygon(polygonNode, "\(path).polygon", reader, fence: identifier))
             } else {
                 let latitude = try reader.number(
                     try reader.required(fence, "latitude", in: node, path), "\(path).latitude", in: -90...90)
@@ -185,7 +185,8 @@ public enum GeofenceLoader {
         return Coordinate(latitude: latitude, longitude: longitude)
     }
 
-    private static func polygon(_ node: ConfigJSONNode, _ path: String, _ reader: ConfigReader) throws(TraceFormatError)
+    private static func polygon(_ node: ConfigJSONNode, _ path: String, _ reader: ConfigReader, fence: String)
+        throws(TraceFormatError)
         -> PolygonShape
     {
         let ringNodes = try reader.array(node, path)
@@ -207,9 +208,9 @@ public enum GeofenceLoader {
         // Validated here, where the polygon's line and column are known, with the same GEOS
         // checks the engine makes; the engine's own check then only guards library callers.
         do {
-            _ = try PreparedPolygon(shape, name: path, context: GEOSContext())
+            _ = try PreparedPolygon(shape, name: fence, context: GEOSContext())
         } catch {
-            throw reader.fail(node, path, error.problem)
+            throw reader.fail(node, path, error.description)
         }
         return shape
     }

@@ -166,7 +166,7 @@ struct AntimeridianTests {
         } catch {
             #expect(
                 "\(error)"
-                    == "fences.geojson:2:17: $.geometry.coordinates: invalid polygon: the outer ring (ring 0) goes around a pole; cut it at ±180° into rings that do not, or use a circle"
+                    == "fences.geojson:2:17: $.geometry.coordinates: geofence 'cap': invalid polygon: the outer ring (ring 0) goes around a pole; cut it at ±180° into rings that do not, or use a circle"
             )
         }
     }

@@ -129,7 +129,7 @@ struct GeofenceLoaderTests {
             """)
         #expect(
             rendered
-                == "fences.geojson:2:17: $.geometry.coordinates: invalid polygon: self-intersection on edges 0-1 and 2-3 of the outer ring (ring 0)"
+                == "fences.geojson:2:17: $.geometry.coordinates: geofence 'bowtie': invalid polygon: self-intersection on edges 0-1 and 2-3 of the outer ring (ring 0)"
         )
     }
 }

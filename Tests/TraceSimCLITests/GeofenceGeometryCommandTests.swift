@@ -98,7 +98,7 @@ struct GeofenceGeometryCommandTests {
         #expect(result.exitCode == 65)
         #expect(
             firstLine(result.error)
-                == "error: \(fences):3:19: $.features[0].geometry.coordinates: invalid polygon: "
+                == "error: \(fences):3:19: $.features[0].geometry.coordinates: geofence 'bowtie': invalid polygon: "
                 + "self-intersection on edges 0-1 and 2-3 of the outer ring (ring 0)")
         #expect(!result.error.contains("0.5"), "no coordinates quoted")
     }
@@ -116,7 +116,7 @@ struct GeofenceGeometryCommandTests {
         #expect(result.exitCode == 65)
         #expect(
             firstLine(result.error)
-                == "error: \(fences):2:17: $.geometry.coordinates: invalid polygon: the outer ring (ring 0) goes "
+                == "error: \(fences):2:17: $.geometry.coordinates: geofence 'cap': invalid polygon: the outer ring (ring 0) goes "
                 + "around a pole; cut it at ±180° into rings that do not, or use a circle")
     }
 }

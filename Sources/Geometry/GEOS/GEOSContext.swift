@@ -9,16 +9,6 @@ public enum GeometryError: Error, Sendable, Equatable, CustomStringConvertible {
     /// GEOS reported an error.
     case geos(String)
 
-    /// What is wrong, without the fence's name: for a message that already says where the
-    /// polygon is (a file, line and column).
-    public var problem: String {
-        switch self {
-        case .invalidPolygon(_, let reason): "invalid polygon: \(reason)"
-        case .degeneratePolygon: "a polygon ring needs at least 3 distinct points"
-        case .geos(let message): "GEOS: \(message)"
-        }
-    }
-
     /// The message the CLI prints.
     public var description: String {
         switch self {
