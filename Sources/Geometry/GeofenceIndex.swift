@@ -174,7 +174,10 @@ public final class GeofenceIndex {
         let latitudeSpan = angular * degrees * 1.01 + 1e-9
         let south = center.latitude - latitudeSpan
         let north = center.latitude + latitudeSpan
-        let everyLongitude: Box = (-180, max(-90, south), 180, min(90, north))
+        // Latitudes are not clamped to ±90: a box is only a filter, and a point a rounding
+        // error past a pole must still reach the distance test.
+        // Likewise a little past ±180 for a circle around a pole.
+        let everyLongitude: Box = (-180 - 1e-6, south, 180 + 1e-6, north)
         guard south > -90, north < 90 else { return everyLongitude }
         // The widest longitude a spherical circle reaches from its centre's meridian.
         let ratio = sin(angular) / cos(center.latitude / degrees)

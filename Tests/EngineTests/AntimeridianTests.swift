@@ -132,6 +132,31 @@ struct AntimeridianTests {
         #expect(inside > 1000, "the probes reach inside the circles")
     }
 
+    @Test("points a rounding error past a pole or ±180° are still decided by distance")
+    func roundingPastTheEdges() throws {
+        let circles: [(Coordinate, Double)] = [
+            (Coordinate(latitude: 90, longitude: 0), 500), (Coordinate(latitude: -90, longitude: 180), 500),
+            (Coordinate(latitude: 0, longitude: 180), 100), (Coordinate(latitude: 0, longitude: -180), 100),
+        ]
+        let fences = circles.enumerated().map { index, circle in
+            Geofence(identifier: "c\(index)", shape: .circle(center: circle.0, radiusMeters: circle.1))
+        }
+        let index = try GeofenceIndex(fences, context: GEOSContext())
+        for (center, _) in circles {
+            for nudge in [0.0, 1e-9, -1e-9] {
+                for point in [
+                    Coordinate(latitude: center.latitude + nudge, longitude: center.longitude),
+                    Coordinate(latitude: center.latitude, longitude: center.longitude + nudge),
+                ] {
+                    let expected = circles.indices.filter {
+                        Geodesy.distanceMeters(circles[$0].0, point) <= circles[$0].1
+                    }
+                    #expect(try index.fencesContaining(point) == expected, "\(point.latitude), \(point.longitude)")
+                }
+            }
+        }
+    }
+
     @Test("a fix just across the line from a circle's centre enters it")
     func circleJustAcross() throws {
         let fence = Geofence(
