@@ -13,7 +13,12 @@ import Traces
 /// `{"identifier", "polygon": [[[lon, lat], ...], ...]}]}` with the same optional dwell keys; unknown
 /// keys are errors there, because the format is ours.
 ///
-/// Every error names the file, line, column and JSON path; an invalid polygon names its fence.
+/// Every error names the file, line, column and JSON path, an invalid polygon included (GEOS's
+/// reason and the ring and edges where it applies, by position, never by coordinates).
+///
+/// A polygon edge spanning more than 180° of longitude is read as crossing the antimeridian the
+/// short way (179.9° → −179.9° is 0.2° wide, not 359.8°); a ring that then goes around a pole
+/// is refused (see `PolygonShape`'s antimeridian rule in Geometry).
 public enum GeofenceLoader {
     /// The largest radius accepted, in metres (a region larger than a city is a typo).
     public static let maximumRadiusMeters = 100_000.0
@@ -106,7 +111,7 @@ public enum GeofenceLoader {
             shape = .circle(
                 center: try position(coordinates, "\(geometryPath).coordinates", reader), radiusMeters: radius)
         case "Polygon":
-            shape = .polygon(try polygon(coordinates, "\(geometryPath).coordinates", reader))
+            shape = .polygon(try polygon(coordinates, "\(geometryPath).coordinates", reader, fence: identifier))
         default:
             throw reader.fail(
                 geometry, "\(geometryPath).type", "'\(type)' is not supported (use Point with a radius, or Polygon)")
@@ -138,7 +143,7 @@ public enum GeofenceLoader {
                     throw reader.fail(
                         node, path, "give either 'polygon' or 'latitude', 'longitude' and 'radius', not both")
                 }
-                shape = .polygon(try polygon(polygonNode, "\(path).polygon", reader))
+                shape = .polygon(try polygon(polygonNode, "\(path).polygon", reader, fence: identifier))
             } else {
                 let latitude = try reader.number(
                     try reader.required(fence, "latitude", in: node, path), "\(path).latitude", in: -90...90)
@@ -180,7 +185,8 @@ public enum GeofenceLoader {
         return Coordinate(latitude: latitude, longitude: longitude)
     }
 
-    private static func polygon(_ node: ConfigJSONNode, _ path: String, _ reader: ConfigReader) throws(TraceFormatError)
+    private static func polygon(_ node: ConfigJSONNode, _ path: String, _ reader: ConfigReader, fence: String)
+        throws(TraceFormatError)
         -> PolygonShape
     {
         let ringNodes = try reader.array(node, path)
@@ -198,6 +204,14 @@ public enum GeofenceLoader {
             }
             rings.append(ring)
         }
-        return PolygonShape(exterior: rings[0], holes: Array(rings.dropFirst()))
+        let shape = PolygonShape(exterior: rings[0], holes: Array(rings.dropFirst()))
+        // Validated here, where the polygon's line and column are known, with the same GEOS
+        // checks the engine makes; the engine's own check then only guards library callers.
+        do {
+            _ = try PreparedPolygon(shape, name: fence, context: GEOSContext())
+        } catch {
+            throw reader.fail(node, path, error.description)
+        }
+        return shape
     }
 }

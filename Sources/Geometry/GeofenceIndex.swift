@@ -3,6 +3,11 @@
 /// that defers to GEOS whenever the point is within floating-point reach of an edge, so
 /// every answer equals GEOS's prepared `contains` (property-tested).
 ///
+/// Memory is bounded: the grid holds at most `maximumCellEntries` entries and
+/// `maximumCellEdges` edges, coarsening its cells (or deferring to the full test) beyond.
+/// Fences across the antimeridian sit east of 180° in the grid's plane; circles that reach a
+/// pole cover every longitude.
+///
 /// Not `Sendable`: it holds GEOS objects of one context.
 public final class GeofenceIndex {
     /// The fences, in the order given.
@@ -34,29 +39,41 @@ public final class GeofenceIndex {
     public private(set) var cellFallbacks = 0
     /// How many cell lookups the cell's own edges decided.
     public private(set) var cellDecisions = 0
+    /// How many fence-in-cell entries the grid holds (at most `maximumCellEntries`, or four
+    /// per fence when there are more fences than that).
+    public var cellEntryCount: Int { cellEntries.count }
+
+    /// The most entries (a fence listed in a cell, 16 bytes each) the grid holds: 2²¹, about
+    /// 32 MB, or four per fence when there are more fences than that. Where the finest grid
+    /// would exceed it (thousands of overlapping fences), cells are made coarser until it fits:
+    /// queries then see more candidates, with the same answers.
+    public static let maximumCellEntries = 1 << 21
+    /// The most polygon edges cells keep for the fast crossing test (32 bytes each): 2²⁰,
+    /// 32 MB. Past it, a cell crossed by edges defers to the whole-polygon test.
+    public static let maximumCellEdges = 1 << 20
+
+    private typealias Box = (minX: Double, minY: Double, maxX: Double, maxY: Double)
+
+    /// Whether any box reaches past 180° (a fence across the antimeridian): a point is then
+    /// also looked up 360° east of itself.
+    private let wraps: Bool
 
     /// Indexes fences; polygons are validated and prepared with `context`.
     /// - Throws: `GeometryError` naming the first invalid fence.
+    /// - Complexity: O(fences + cell entries), with entries bounded by `maximumCellEntries`.
     public init(_ fences: [Geofence], context: GEOSContext) throws(GeometryError) {
         self.fences = fences
         var polygons: [PreparedPolygon?] = []
         var centers: [Coordinate] = []
         var radii: [Double] = []
-        var boxes: [(Double, Double, Double, Double)] = []
+        var boxes: [Box] = []
         for fence in fences {
             switch fence.shape {
             case .circle(let center, let radius):
                 polygons.append(nil)
                 centers.append(center)
                 radii.append(radius)
-                // Degrees of latitude and longitude the radius spans, with a margin.
-                let latitudeSpan = radius / 111_000 * 1.01
-                let longitudeSpan = latitudeSpan / max(cos(center.latitude * .pi / 180), 1e-6)
-                boxes.append(
-                    (
-                        center.longitude - longitudeSpan, center.latitude - latitudeSpan,
-                        center.longitude + longitudeSpan, center.latitude + latitudeSpan
-                    ))
+                boxes.append(Self.box(center, radiusMeters: radius))
             case .polygon(let shape):
                 let prepared = try PreparedPolygon(shape, name: fence.identifier, context: context)
                 polygons.append(prepared)
@@ -74,10 +91,11 @@ public final class GeofenceIndex {
         var ringStarts: [Int32] = []
         var xs: [Double] = []
         var ys: [Double] = []
-        for fence in fences {
+        for polygon in polygons {
             fenceRings.append(Int32(ringStarts.count))
-            guard case .polygon(let shape) = fence.shape else { continue }
-            for ring in [shape.exterior] + shape.holes {
+            // The unwrapped rings, in the same plane as the boxes.
+            guard let polygon else { continue }
+            for ring in polygon.planarRings {
                 ringStarts.append(Int32(xs.count))
                 xs += ring.map(\.longitude)
                 ys += ring.map(\.latitude)
@@ -91,16 +109,25 @@ public final class GeofenceIndex {
         self.ys = ys
         circleCenters = centers
         circleRadii = radii
-        self.boxes = boxes.map { (minX: $0.0, minY: $0.1, maxX: $0.2, maxY: $0.3) }
+        self.boxes = boxes
 
-        let minX = boxes.map(\.0).min() ?? 0
-        let minY = boxes.map(\.1).min() ?? 0
-        let maxX = boxes.map(\.2).max() ?? 0
-        let maxY = boxes.map(\.3).max() ?? 0
-        // About sixteen cells per fence, at most 2048 a side: small cells keep candidates near one.
+        let minX = boxes.map(\.minX).min() ?? 0
+        let minY = boxes.map(\.minY).min() ?? 0
+        let maxX = boxes.map(\.maxX).max() ?? 0
+        let maxY = boxes.map(\.maxY).max() ?? 0
+        wraps = maxX > 180
+        // About sixteen cells per fence, at most 2048 a side: small cells keep candidates near
+        // one. Dense, overlapping fences would each cover thousands of such cells: halve the
+        // side until the entries fit the budget.
         let span = max(maxX - minX, maxY - minY, 1e-9)
-        let side = Double(min(2048, max(1, Int(Double(fences.count).squareRoot() * 8))))
-        cellSize = span / side
+        var side = min(2048, max(1, Int(Double(fences.count).squareRoot() * 8)))
+        let budget = max(Self.maximumCellEntries, 4 * fences.count)
+        while side > 1
+            && Self.entryCount(boxes, minX: minX, minY: minY, span: span, cellSize: span / Double(side)) > budget
+        {
+            side = (side + 1) / 2
+        }
+        cellSize = span / Double(side)
         originX = minX
         originY = minY
         columns = Int(((maxX - minX) / cellSize).rounded(.down)) + 1
@@ -109,31 +136,81 @@ public final class GeofenceIndex {
         // most queries need no crossing test: a polygon cell with no edge near it is wholly
         // inside (listed) or wholly outside (not listed); a cell crossed by edges keeps those
         // edges and whether its centre is inside.
-        var buckets = [[CellEntry]](repeating: [], count: columns * rows)
+        var pending: [(cell: Int32, entry: CellEntry)] = []
         var cellEdges: [Double] = []
-        for (index, box) in self.boxes.enumerated() {
-            let firstColumn = Int((box.minX - minX) / cellSize)
-            let lastColumn = min(columns - 1, Int((box.maxX - minX) / cellSize))
-            let firstRow = Int((box.minY - minY) / cellSize)
-            let lastRow = min(rows - 1, Int((box.maxY - minY) / cellSize))
-            for row in firstRow...lastRow {
-                for column in firstColumn...lastColumn {
+        for (index, box) in boxes.enumerated() {
+            let cells = Self.cells(box, minX: minX, minY: minY, cellSize: cellSize, columns: columns, rows: rows)
+            for row in cells.rows {
+                for column in cells.columns {
                     let entry = Self.classify(
                         fence: index, row: row, column: column, originX: minX, originY: minY, cellSize: cellSize,
                         rings: fenceRings, ringStarts: ringStarts, xs: xs, ys: ys, edges: &cellEdges)
-                    if let entry { buckets[row * columns + column].append(entry) }
+                    if let entry { pending.append((Int32(row * columns + column), entry)) }
                 }
             }
         }
-        var starts: [Int32] = [0]
-        var flat: [CellEntry] = []
-        for bucket in buckets {
-            flat += bucket
-            starts.append(Int32(flat.count))
+        // A counting sort by cell, stable so each cell lists its fences in fence order.
+        var starts = [Int32](repeating: 0, count: columns * rows + 1)
+        for item in pending { starts[Int(item.cell) + 1] += 1 }
+        for cell in 0..<(columns * rows) { starts[cell + 1] += starts[cell] }
+        var next = starts
+        var flat = [CellEntry](
+            repeating: CellEntry(fence: 0, kind: .fullTest, centreInside: false, edgeStart: 0, edgeCount: 0),
+            count: pending.count)
+        for item in pending {
+            flat[Int(next[Int(item.cell)])] = item.entry
+            next[Int(item.cell)] += 1
         }
         cellStarts = starts
         cellEntries = flat
         self.cellEdges = cellEdges
+    }
+
+    /// A circle's box in degrees, with a margin: every longitude when it reaches a pole;
+    /// otherwise its west edge in -180..<180 and its east edge possibly past 180.
+    private static func box(_ center: Coordinate, radiusMeters: Double) -> Box {
+        let degrees = 180 / Double.pi
+        let angular = radiusMeters / Geodesy.earthRadiusMeters
+        let latitudeSpan = angular * degrees * 1.01 + 1e-9
+        let south = center.latitude - latitudeSpan
+        let north = center.latitude + latitudeSpan
+        // Latitudes are not clamped to ±90: a box is only a filter, and a point a rounding
+        // error past a pole must still reach the distance test.
+        // Likewise a little past ±180 for a circle around a pole.
+        let everyLongitude: Box = (-180 - 1e-6, south, 180 + 1e-6, north)
+        guard south > -90, north < 90 else { return everyLongitude }
+        // The widest longitude a spherical circle reaches from its centre's meridian.
+        let ratio = sin(angular) / cos(center.latitude / degrees)
+        guard ratio < 1 else { return everyLongitude }
+        let longitudeSpan = asin(ratio) * degrees * 1.01 + 1e-9
+        guard longitudeSpan < 180 else { return everyLongitude }
+        let west = center.longitude - longitudeSpan
+        let turn = west < -180 ? 360.0 : 0
+        return (west + turn, south, center.longitude + longitudeSpan + turn, north)
+    }
+
+    /// The columns and rows a box covers.
+    private static func cells(
+        _ box: Box, minX: Double, minY: Double, cellSize: Double, columns: Int, rows: Int
+    ) -> (columns: ClosedRange<Int>, rows: ClosedRange<Int>) {
+        let firstColumn = Int((box.minX - minX) / cellSize)
+        let lastColumn = min(columns - 1, Int((box.maxX - minX) / cellSize))
+        let firstRow = Int((box.minY - minY) / cellSize)
+        let lastRow = min(rows - 1, Int((box.maxY - minY) / cellSize))
+        return (firstColumn...max(firstColumn, lastColumn), firstRow...max(firstRow, lastRow))
+    }
+
+    /// How many entries a grid of `cellSize` would hold at most (an upper bound: a polygon's
+    /// cells wholly outside it hold none), stopping early once past `Int32.max`.
+    private static func entryCount(_ boxes: [Box], minX: Double, minY: Double, span: Double, cellSize: Double) -> Int {
+        let columns = Int(((span) / cellSize).rounded(.down)) + 1
+        var total = 0
+        for box in boxes {
+            let cells = Self.cells(box, minX: minX, minY: minY, cellSize: cellSize, columns: columns, rows: columns)
+            total += cells.columns.count * cells.rows.count
+            if total > Int(Int32.max) { return total }
+        }
+        return total
     }
 
     /// What a cell knows about one fence.
@@ -191,6 +268,10 @@ public final class GeofenceIndex {
             return CellEntry(fence: Int32(fence), kind: .fullTest, centreInside: false, edgeStart: 0, edgeCount: 0)
         }
         let count = (edges.count - start) / 4
+        if count > 0 && edges.count / 4 > maximumCellEdges {
+            edges.removeSubrange(start...)
+            return CellEntry(fence: Int32(fence), kind: .fullTest, centreInside: false, edgeStart: 0, edgeCount: 0)
+        }
         if count == 0 {
             return centreInside
                 ? CellEntry(fence: Int32(fence), kind: .inside, centreInside: true, edgeStart: 0, edgeCount: 0) : nil
@@ -211,7 +292,29 @@ public final class GeofenceIndex {
     /// Calls `body` with each fence containing `point`, in fence order, without allocating:
     /// the form for hot loops.
     public func forEachFence(containing point: Coordinate, _ body: (Int) -> Void) throws(GeometryError) {
-        let column = Int(((point.longitude - originX) / cellSize).rounded(.down))
+        guard wraps else {
+            try forEachFence(containing: point, inCellAt: point.longitude, body)
+            return
+        }
+        // A fence across the antimeridian lies east of 180 in the grid: look there too, and
+        // report each fence once, in fence order.
+        var found: [Int] = []
+        try forEachFence(containing: point, inCellAt: point.longitude) { found.append($0) }
+        try forEachFence(containing: point, inCellAt: point.longitude + 360) { found.append($0) }
+        found.sort()
+        var last = -1
+        for index in found where index != last {
+            body(index)
+            last = index
+        }
+    }
+
+    /// The fences containing `point` among those listed in the cell at longitude `x` (the
+    /// point's own, or 360° east of it).
+    private func forEachFence(containing point: Coordinate, inCellAt x: Double, _ body: (Int) -> Void)
+        throws(GeometryError)
+    {
+        let column = Int(((x - originX) / cellSize).rounded(.down))
         let row = Int(((point.latitude - originY) / cellSize).rounded(.down))
         guard column >= 0, row >= 0, column < columns, row < rows else { return }
         let cell = row * columns + column
@@ -225,7 +328,7 @@ public final class GeofenceIndex {
                 let centre = Coordinate(
                     latitude: originY + (Double(row) + 0.5) * cellSize,
                     longitude: originX + (Double(column) + 0.5) * cellSize)
-                if let inside = crossingParity(point, centre, entry) {
+                if let inside = crossingParity(Coordinate(latitude: point.latitude, longitude: x), centre, entry) {
                     cellDecisions += 1
                     if inside { body(index) }
                 } else {
@@ -265,18 +368,23 @@ public final class GeofenceIndex {
         }
     }
 
-    /// Whether fence `index` contains `point` (circles: within the radius; polygons: GEOS
-    /// semantics, boundary excluded).
+    /// Whether fence `index` contains `point` (circles: within the radius on the sphere;
+    /// polygons: GEOS semantics, boundary excluded, across the antimeridian as
+    /// `PreparedPolygon` reads it).
     public func contains(_ index: Int, _ point: Coordinate) throws(GeometryError) -> Bool {
         let box = boxes[index]
-        guard point.longitude >= box.minX, point.longitude <= box.maxX, point.latitude >= box.minY,
-            point.latitude <= box.maxY
-        else { return false }
+        // The box may lie past 180 (a fence across the antimeridian): so may the point.
+        var x = point.longitude
+        if x < box.minX || x > box.maxX { x += 360 }
+        guard x >= box.minX, x <= box.maxX, point.latitude >= box.minY, point.latitude <= box.maxY else {
+            return false
+        }
         if fenceRings[index] == fenceRings[index + 1] {
             return Geodesy.distanceMeters(circleCenters[index], point) <= circleRadii[index]
         }
         let rings = Int(fenceRings[index])..<Int(fenceRings[index + 1])
-        if let answer = Self.evenOdd(point, rings: rings, ringStarts: ringStarts, xs: xs, ys: ys) { return answer }
+        let planar = Coordinate(latitude: point.latitude, longitude: x)
+        if let answer = Self.evenOdd(planar, rings: rings, ringStarts: ringStarts, xs: xs, ys: ys) { return answer }
         geosFallbacks += 1
         guard let polygon = polygons[index] else { return false }
         return try polygon.contains(point)

@@ -28,6 +28,21 @@ public enum Tuning {
         Parameter(name: "stationaryRadius", unit: "m") { $0.motion.stationaryRadiusMeters = $1 },
     ]
 
+    /// The most values one sweep may take.
+    public static let maximumValues = 1000
+
+    /// The number of combinations `sweeps` cross to, or `nil` when it exceeds `limit` (counted
+    /// with checked arithmetic, so any number of sweeps is safe to ask about).
+    public static func combinationCount(_ sweeps: [Sweep], limit: Int) -> Int? {
+        var product = 1
+        for sweep in sweeps {
+            let (next, overflow) = product.multipliedReportingOverflow(by: sweep.values.count)
+            guard !overflow, next <= limit else { return nil }
+            product = next
+        }
+        return product
+    }
+
     /// One sweep: a parameter and the values it takes.
     public struct Sweep: Sendable {
         /// The parameter.
@@ -49,8 +64,13 @@ public enum Tuning {
             guard numbers.count == 3, let from = numbers[0], let to = numbers[1], let step = numbers[2], from.isFinite,
                 to.isFinite, step.isFinite, step > 0, from <= to
             else { return .failure(SweepError("'\(pieces[1])' is not from:to:step with from <= to and step > 0")) }
-            let count = Int(((to - from) / step + 1e-9).rounded(.down)) + 1
-            guard count <= 1000 else { return .failure(SweepError("'\(text)' has \(count) values; at most 1000")) }
+            // Counted in floating point and compared before any conversion: a tiny step or a
+            // huge span gives a count (or an infinity) no `Int` can hold.
+            let steps = ((to - from) / step + 1e-9).rounded(.down)
+            guard steps.isFinite, steps < Double(maximumValues) else {
+                return .failure(SweepError("'\(text)' has more than \(maximumValues) values (use a larger step)"))
+            }
+            let count = Int(steps) + 1
             return .success(Sweep(parameter: parameter, values: (0..<count).map { from + Double($0) * step }))
         }
     }

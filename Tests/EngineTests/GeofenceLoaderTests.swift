@@ -120,18 +120,17 @@ struct GeofenceLoaderTests {
         #expect(rendered.contains("fences.geojson:3"), "\(rendered)")
     }
 
-    @Test("a GEOS-invalid polygon loads but is refused by the engine, naming the fence")
+    @Test("a GEOS-invalid polygon is refused by the loader at its line and column, naming the edges that cross")
     func invalidPolygonReachesGEOS() throws {
-        let fences = try load(
+        let rendered = message(
             """
             {"type": "Feature", "id": "bowtie", "geometry": {"type": "Polygon",
              "coordinates": [[[0, 0], [1, 1], [1, 0], [0, 1], [0, 0]]]}}
             """)
-        #expect {
-            _ = try TrackingEngine(fences: fences, context: GEOSContext())
-        } throws: { error in
-            "\(error)".hasPrefix("geofence 'bowtie': invalid polygon")
-        }
+        #expect(
+            rendered
+                == "fences.geojson:2:17: $.geometry.coordinates: geofence 'bowtie': invalid polygon: self-intersection on edges 0-1 and 2-3 of the outer ring (ring 0)"
+        )
     }
 }
 

@@ -63,7 +63,9 @@ struct TrackCommandTests {
         defer { try? FileManager.default.removeItem(at: bowtie) }
         let invalid = runCommand(["track", Self.tunnel, "--fences", bowtie.path])
         #expect(invalid.exitCode == 65)
-        #expect(invalid.error.contains("\(bowtie.path): geofence 'yard': invalid polygon"), "\(invalid.error)")
+        #expect(
+            invalid.error.contains("\(bowtie.path):1:74: $.geometry.coordinates: geofence 'yard': invalid polygon"),
+            "\(invalid.error)")
         let truncated = try temporary("{\"geofences\": [{\"identifier\": \"a\",", "json")
         defer { try? FileManager.default.removeItem(at: truncated) }
         let broken = runCommand(["track", Self.tunnel, "--fences", truncated.path])

@@ -6,6 +6,9 @@ import Traces
 enum TuneCommand {
     static let name = "tune"
 
+    /// The most combinations one run may cross to.
+    static let maximumCombinations = 10_000
+
     static let help = """
         OVERVIEW: Sweep engine settings on real traces and show, for every combination, how many fixes
         the engine keeps against how wrong they are, with the Pareto front marked.
@@ -47,14 +50,20 @@ enum TuneCommand {
         var sweeps: [Tuning.Sweep] = []
         for text in parsed.values("sweep") {
             switch Tuning.Sweep.parse(text) {
-            case .success(let sweep): sweeps.append(sweep)
+            case .success(let sweep):
+                // Crossing a setting with itself would run combinations in which the later value
+                // silently overrides the earlier one.
+                guard !sweeps.contains(where: { $0.parameter.name == sweep.parameter.name }) else {
+                    throw UsageError("--sweep: '\(sweep.parameter.name)' is swept twice", command: name)
+                }
+                sweeps.append(sweep)
             case .failure(let error): throw UsageError("--sweep: \(error)", command: name)
             }
         }
         guard !sweeps.isEmpty else { throw UsageError("tune needs at least one --sweep", command: name) }
-        let combinations = sweeps.reduce(1) { $0 * $1.values.count }
-        guard combinations <= 10_000 else {
-            throw UsageError("\(combinations) combinations; at most 10000 (use larger steps)", command: name)
+        guard Tuning.combinationCount(sweeps, limit: maximumCombinations) != nil else {
+            throw UsageError(
+                "the sweeps cross to more than \(maximumCombinations) combinations (use larger steps)", command: name)
         }
         if parsed.value("truth") != nil && parsed.positionals.count != 1 {
             throw UsageError("--truth compares with exactly one trace", command: name)

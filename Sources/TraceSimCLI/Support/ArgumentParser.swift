@@ -9,7 +9,7 @@ struct ParsedArguments {
     /// Every value of an option given more than once, in order.
     var repeated: [String: [String]] = [:]
 
-    /// The value of an option, if given (the last one when repeated).
+    /// The value of an option, if given (the last one for a repeatable option).
     func value(_ name: String) -> String? { options[name] }
 
     /// Every value given for an option, in order.
@@ -30,6 +30,11 @@ struct ArgumentSpec {
     var valued: Set<String>
     /// Options that take none.
     var flags: Set<String> = ["help", "quiet"]
+
+    /// The only valued options that may be given more than once, and what repeating them means:
+    /// `--sweep` (tune) adds a setting to cross. Any other valued option given twice is a usage
+    /// error, since taking the last silently drops what the user wrote first.
+    static let repeatable: Set<String> = ["sweep"]
 
     /// Parses `arguments` for `command`.
     /// - Throws: `UsageError` for an unknown option or a missing value.
@@ -67,6 +72,9 @@ struct ArgumentSpec {
                 }
                 parsed.options[name] = "true"
             } else if valued.contains(name) {
+                if parsed.options[name] != nil && !Self.repeatable.contains(name) {
+                    throw UsageError("option '--\(name)' is given more than once", command: command)
+                }
                 if let inlineValue {
                     parsed.record(name, inlineValue)
                 } else {
