@@ -10,4 +10,22 @@
 #include <libxml/SAX2.h>
 #include <libxml/xmlerror.h>
 
+// libxml2 prints some errors ("xmlParseChunk: encoder error") straight through its
+// per-thread generic error function, which writes to standard error by default. That
+// function is variadic, which Swift cannot define, so the silent one is written here.
+static void tracesim_discard_generic_error(void *context, const char *message, ...) {
+    (void)context;
+    (void)message;
+}
+
+// Routes this thread's generic libxml2 errors to nowhere while a parse runs.
+static inline void tracesim_silence_generic_errors(void) {
+    xmlSetGenericErrorFunc(NULL, tracesim_discard_generic_error);
+}
+
+// Restores libxml2's default generic error function for this thread.
+static inline void tracesim_restore_generic_errors(void) {
+    xmlSetGenericErrorFunc(NULL, NULL);
+}
+
 #endif
