@@ -18,14 +18,10 @@ static void tracesim_discard_generic_error(void *context, const char *message, .
     (void)message;
 }
 
-// Routes this thread's generic libxml2 errors to nowhere while a parse runs.
+// Routes libxml2's generic errors (this thread's, or every thread's when libxml2 shares
+// its globals) to nowhere: the parser turns libxml2's errors into its own.
 static inline void tracesim_silence_generic_errors(void) {
     xmlSetGenericErrorFunc(NULL, tracesim_discard_generic_error);
-}
-
-// Restores libxml2's default generic error function for this thread.
-static inline void tracesim_restore_generic_errors(void) {
-    xmlSetGenericErrorFunc(NULL, NULL);
 }
 
 #endif

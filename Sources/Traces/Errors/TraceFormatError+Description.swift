@@ -22,8 +22,6 @@ extension TraceFormatError.Problem {
                 + "Google Takeout, Columbus CSV, 70mai, TraceSim CSV or JSON Lines)"
         case .nulByte:
             "NUL byte in a text format (is this a binary file?)"
-        case .unsupportedEncoding(let encoding):
-            "\(encoding) text is not supported; convert the file to UTF-8"
         case .lineTooLong(let limit):
             "line is longer than \(limit) bytes"
         case .invalidNumber(let field):
@@ -40,8 +38,6 @@ extension TraceFormatError.Problem {
             "\(field) \(value) is outside \(range)"
         case .invalidTimestamp(let field):
             "\(field) is not a valid timestamp"
-        case .instantOutOfRange(let instant):
-            "\(instant) is outside the times TraceSim represents (1677-09-21T00:12:43Z to 2262-04-11T23:47:16Z)"
         case .missingField(let field):
             "\(field) is missing"
         case .wrongFieldCount(let expected, let found):

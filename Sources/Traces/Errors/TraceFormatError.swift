@@ -29,8 +29,6 @@ public struct TraceFormatError: Error, Sendable, Equatable {
         case unrecognizedFormat
         /// A NUL byte, which no supported text format contains.
         case nulByte
-        /// Text in an encoding TraceSim does not read (UTF-16, UTF-32), named.
-        case unsupportedEncoding(String)
         /// A line longer than the format allows.
         case lineTooLong(limitBytes: Int)
         /// A field that should be a number is not one.
@@ -47,9 +45,6 @@ public struct TraceFormatError: Error, Sendable, Equatable {
         case valueOutOfRange(field: String, value: Double, range: String)
         /// A timestamp that cannot be read.
         case invalidTimestamp(field: String)
-        /// A date and time, named in the text, that lies outside what the clock holds
-        /// (1677-09-21T00:12:43Z to 2262-04-11T23:47:16Z).
-        case instantOutOfRange(String)
         /// A required field is missing or empty.
         case missingField(String)
         /// A record with the wrong number of fields.

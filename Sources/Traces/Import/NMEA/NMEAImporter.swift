@@ -300,9 +300,10 @@ struct NMEAImporter {
             let date = CivilTime.date(daysSinceEpoch: day)
             throw source.error(
                 line: epoch.firstLine, column: epoch.timeColumn,
-                .instantOutOfRange(
-                    "\(Self.digits(date.year, 4))-\(Self.digits(date.month, 2))-\(Self.digits(date.day, 2)) at "
-                        + Self.clockText(epoch.timeOfDayNanoseconds)))
+                .invalidTimestamp(
+                    field: "\(Self.digits(date.year, 4))-\(Self.digits(date.month, 2))-\(Self.digits(date.day, 2))T"
+                        + Self.clockText(epoch.timeOfDayNanoseconds)
+                        + "Z (outside 1677-09-21T00:12:43Z...2262-04-11T23:47:16Z)"))
         }
         return epoch.makeFix(at: instant)
     }

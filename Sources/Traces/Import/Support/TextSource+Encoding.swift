@@ -8,7 +8,7 @@ extension TextSource {
     /// left to `checkIsText`.
     func checkIsNotWideText() throws(TraceFormatError) {
         guard let encoding = Self.wideEncoding(bytes) else { return }
-        throw error(line: 1, .unsupportedEncoding(encoding))
+        throw error(line: 1, .unexpectedContent("\(encoding) text is not supported; convert the file to UTF-8"))
     }
 
     static func wideEncoding(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {

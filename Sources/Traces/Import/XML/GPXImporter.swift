@@ -92,8 +92,9 @@ struct GPXImporter: XMLTraceHandler {
     {
         let element = Element.byCode[code]
         if element == .gpx, !sawRoot {
-            guard namespace == XMLNamespace.none || namespace == Namespace.gpx10.rawValue
-                || namespace == Namespace.gpx11.rawValue
+            guard
+                namespace == XMLNamespace.none || namespace == Namespace.gpx10.rawValue
+                    || namespace == Namespace.gpx11.rawValue
             else {
                 throw values.fail(line, .unexpectedContent("<gpx> is not in the GPX 1.0 or 1.1 namespace"))
             }
@@ -164,9 +165,11 @@ struct GPXImporter: XMLTraceHandler {
         guard extensionsDepth > 0 else { return namespace == gpxNamespace }
         if namespace == gpxNamespace { return Self.extensionNames.contains(element) }
         switch Namespace(rawValue: namespace) {
-        case .garminTrackPointV1, .garminTrackPointV2: return element == .speed || element == .course || element == .bearing
+        case .garminTrackPointV1, .garminTrackPointV2:
+            return element == .speed || element == .course || element == .bearing
         case .osmand, .osmandDocs: return element == .speed
-        case .traceSim: return element == .hacc || element == .vacc || element == .speedAccuracy || element == .courseAccuracy
+        case .traceSim:
+            return element == .hacc || element == .vacc || element == .speedAccuracy || element == .courseAccuracy
         case .gpx10, .gpx11, nil: return false
         }
     }

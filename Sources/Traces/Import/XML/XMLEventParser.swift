@@ -1,5 +1,11 @@
 import CLibXML2
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// Receives the elements an XML trace importer asked for, by code, with their namespace
 /// and leaf text.
 ///
@@ -318,72 +324,87 @@ enum XMLEventParser {
         context.pointee.userData = UnsafeMutableRawPointer(bridge)
         let options = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_NOERROR.rawValue | XML_PARSE_NOWARNING.rawValue)
         xmlCtxtUseOptions(context, options)
-        // libxml2 reports a failed encoding conversion without its parser context, to a
-        // per-thread handler that prints to standard error unless one is set; catch it here.
-        xmlSetStructuredErrorFunc(UnsafeMutableRawPointer(bridge)) { userData, error in
-            guard let state = XMLEventParser.state(of: userData), state.pointee.detachedError == nil,
-                let message = error?.pointee.message
-            else { return }
-            state.pointee.detachedError = XMLEventParser.trimmed(String(cString: message))
-        }
-        tracesim_silence_generic_errors()
-        defer {
-            xmlSetStructuredErrorFunc(nil, nil)
-            tracesim_restore_generic_errors()
-        }
+        // libxml2 reports a failed encoding conversion without its parser context, through
+        // its global error handlers, which print to standard error by default. Depending on
+        // how libxml2 was built those handlers are per thread or shared by every thread, so
+        // the ones installed here are the same for every parse and never removed, and find
+        // the parse they belong to through this thread's own slot.
+        XMLErrorRouting.install()
+        pthread_setspecific(XMLErrorRouting.currentBridge, UnsafeRawPointer(bridge))
+        defer { pthread_setspecific(XMLErrorRouting.currentBridge, nil) }
 
-        // Every slice is given as unfinished, then the end of input on its own: an error that
-        // only the end of input raises means the document was cut short.
         var offset = 0
         var status: Int32 = 0
         while status == 0, !bridge.pointee.hasFailed, offset < count {
             let length = min(sliceBytes, count - offset)
             status = base.advanced(by: offset).withMemoryRebound(to: CChar.self, capacity: length) {
-                xmlParseChunk(context, $0, Int32(length), 0)
+                xmlParseChunk(context, $0, Int32(length), offset + length == count ? 1 : 0)
             }
             offset += length
             // libxml2 has copied what it was given, so the file's pages can go back.
             bridge.pointee.mapping?.release(before: base + offset)
         }
-        var failedAtEnd = false
-        if status == 0, !bridge.pointee.hasFailed {
-            status = xmlParseChunk(context, nil, 0, 1)
-            failedAtEnd = status != 0 || context.pointee.wellFormed == 0
-        }
 
         if bridge.pointee.hasFailed { return bridge.pointee.failure }
         if status != 0 || context.pointee.wellFormed == 0 {
-            if failedAtEnd, bridge.pointee.depth > 0, bridge.pointee.detachedError == nil {
-                return truncationError(context, bridge: bridge.pointee)
+            // An error where the input ends means the document was cut short. (Asking libxml2
+            // for the end of input in a call of its own would say so directly, but that call
+            // corrupts the heap in libxml2 2.9 when parsers run on several threads.)
+            let failedAtEnd = isAtEnd(xmlCtxtGetLastError(context), base: base, count: count)
+            let detachedError = bridge.pointee.detachedError
+            let depth = min(bridge.pointee.depth, Bridge.maximumDepth)
+            if failedAtEnd, depth > 0, detachedError == nil {
+                let innermost = bridge.pointee.open[depth - 1]
+                return truncationError(context, file: file, depth: depth, innermost: innermost)
             }
             // Cut inside the root's start tag, before any element opened.
             let endedEarly = failedAtEnd && bridge.pointee.open[0].name == nil
-            return libxmlError(context, bridge: bridge.pointee, endedEarly: endedEarly)
+            return libxmlError(context, file: file, detachedError: detachedError, endedEarly: endedEarly)
         }
         return nil
     }
 
+    /// Whether libxml2's error lies at the end of the input (trailing whitespace aside): on
+    /// its last line, at or just before its last column (libxml2 points at the last
+    /// character it read).
+    private static func isAtEnd(_ error: UnsafePointer<xmlError>?, base: UnsafePointer<UInt8>, count: Int) -> Bool {
+        // A mismatched end tag is its own mistake, wherever it stands.
+        guard let error, error.pointee.line > 0, error.pointee.code != XML_ERR_TAG_NAME_MISMATCH.rawValue else {
+            return false
+        }
+        var count = count
+        while count > 0, [0x20, 0x09, 0x0A, 0x0D].contains(base[count - 1]) { count -= 1 }
+        var lines = 1
+        var lastLineStart = 0
+        var position = 0
+        while position < count, let hit = memchr(base + position, 0x0A, count - position) {
+            position = UnsafeRawPointer(hit) - UnsafeRawPointer(base) + 1
+            lines += 1
+            lastLineStart = position
+        }
+        let line = Int(error.pointee.line)
+        let column = Int(error.pointee.int2)
+        return line > lines || (line == lines && column + 2 >= count - lastLineStart + 1)
+    }
+
     /// The file ended with elements still open: name the innermost and where it began,
     /// rather than libxml2's guess at what went wrong at the end of input.
-    private static func truncationError(_ context: xmlParserCtxtPtr, bridge: Bridge) -> TraceFormatError {
-        let depth = min(bridge.depth, Bridge.maximumDepth)
-        let innermost = bridge.open[depth - 1]
+    private static func truncationError(
+        _ context: xmlParserCtxtPtr, file: String, depth: Int, innermost: (name: UnsafePointer<xmlChar>?, line: Int32)
+    ) -> TraceFormatError {
         let detail =
             "\(depth) element\(depth == 1 ? " is" : "s are") still open, the innermost <\(text(innermost.name))> "
             + "from line \(innermost.line); the file looks truncated"
         let line = xmlCtxtGetLastError(context).map { Int($0.pointee.line) } ?? 0
-        return TraceFormatError(file: bridge.file, line: line > 0 ? line : nil, problem: .truncated(detail))
+        return TraceFormatError(file: file, line: line > 0 ? line : nil, problem: .truncated(detail))
     }
 
-    private static func libxmlError(_ context: xmlParserCtxtPtr, bridge: Bridge, endedEarly: Bool)
-        -> TraceFormatError
-    {
-        let file = bridge.file
+    private static func libxmlError(
+        _ context: xmlParserCtxtPtr, file: String, detachedError: String?, endedEarly: Bool
+    ) -> TraceFormatError {
         let error = xmlCtxtGetLastError(context)
-        var line = error.map { Int($0.pointee.line) } ?? 0
-        // An error raised without the context has no line: the parser's own is where it stopped.
-        if line <= 0 { line = Int(xmlSAX2GetLineNumber(context)) }
-        if let conversion = bridge.detachedError {
+        let line = error.map { Int($0.pointee.line) } ?? 0
+        if let conversion = detachedError {
             // What the parser says after a failed conversion ("Extra content at the end of
             // the document") is only its echo.
             return TraceFormatError(
@@ -394,16 +415,21 @@ enum XMLEventParser {
             return TraceFormatError(file: file, problem: .invalidXML("not well-formed"))
         }
         let message = error.pointee.message.map { String(cString: $0) } ?? "not well-formed"
-        var detail = trimmed(message)
+        let column = Int(error.pointee.int2)
+        let problem = describe(trimmed(message), endedEarly: endedEarly)
+        return TraceFormatError(
+            file: file, line: line > 0 ? line : nil, column: column > 0 ? column : nil, problem: problem)
+    }
+
+    private static func describe(_ detail: String, endedEarly: Bool) -> TraceFormatError.Problem {
         if detail.contains("Huge input lookup") || detail.contains("length too long") {
             // libxml2's words for a single name, attribute or text over its 10 MB limit.
-            detail = "a single name, attribute or text is longer than libxml2's 10 MB limit"
+            return .invalidXML("a single name, attribute or text is longer than libxml2's 10 MB limit")
         }
-        let column = Int(error.pointee.int2)
-        let isTruncated = endedEarly || detail.contains("Premature end") || detail.contains("EndTag: '</' not found")
-        return TraceFormatError(
-            file: file, line: line > 0 ? line : nil, column: column > 0 ? column : nil,
-            problem: isTruncated ? .truncated(detail) : .invalidXML(detail))
+        if endedEarly || detail.contains("Premature end") || detail.contains("EndTag: '</' not found") {
+            return .truncated(detail)
+        }
+        return .invalidXML(detail)
     }
 
     /// A libxml2 message on one line: trailing newline dropped, continuation lines joined.
@@ -434,5 +460,27 @@ extension Substring {
         while text.first == " " || text.first == "\t" { text = text.dropFirst() }
         while text.last == " " || text.last == "\t" { text = text.dropLast() }
         return text
+    }
+}
+
+/// Where libxml2's context-free errors go: to the parse running on the reporting thread,
+/// never to standard error.
+private enum XMLErrorRouting {
+    /// This thread's running parse, as a pointer to its bridge.
+    static let currentBridge: pthread_key_t = {
+        var key = pthread_key_t()
+        pthread_key_create(&key, nil)
+        return key
+    }()
+
+    static func install() {
+        xmlSetStructuredErrorFunc(nil) { _, error in
+            guard let raw = pthread_getspecific(XMLErrorRouting.currentBridge), let message = error?.pointee.message
+            else { return }
+            let state = raw.assumingMemoryBound(to: XMLEventParser.Bridge.self)
+            guard state.pointee.detachedError == nil else { return }
+            state.pointee.detachedError = XMLEventParser.trimmed(String(cString: message))
+        }
+        tracesim_silence_generic_errors()
     }
 }
