@@ -347,9 +347,8 @@ enum XMLEventParser {
 
         if bridge.pointee.hasFailed { return bridge.pointee.failure }
         if status != 0 || context.pointee.wellFormed == 0 {
-            // An error where the input ends means the document was cut short. (Asking libxml2
-            // for the end of input in a call of its own would say so directly, but that call
-            // corrupts the heap in libxml2 2.9 when parsers run on several threads.)
+            // An error where the input ends, with elements still open, means the document
+            // was cut short rather than malformed.
             let failedAtEnd = isAtEnd(xmlCtxtGetLastError(context), base: base, count: count)
             let detachedError = bridge.pointee.detachedError
             let depth = min(bridge.pointee.depth, Bridge.maximumDepth)
