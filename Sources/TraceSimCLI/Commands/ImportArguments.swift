@@ -35,6 +35,13 @@ enum ImportArguments {
             guard let date = CalendarDate(text) else {
                 throw UsageError("--date '\(text)' is not a YYYY-MM-DD date", command: command)
             }
+            // A day the clock cannot hold from end to end would date fixes it cannot represent.
+            guard date.isWholeDayRepresentable else {
+                let range = CalendarDate.wholeDayRange
+                throw UsageError(
+                    "--date '\(text)' is outside \(range.first) to \(range.last), the days TraceSim's clock represents",
+                    command: command)
+            }
             options.nmeaStartDate = date
         }
         if let name = arguments.value("input-format") {

@@ -151,6 +151,8 @@ enum InspectReport {
         case .missingChecksum: "NMEA sentence without checksum"
         case .noFix: "no-fix or void records"
         case .noPosition: "points without a position"
+        case .waypoint: "GPX waypoints (<wpt>: marked places, not recorded fixes; only <trkpt> is)"
+        case .routePoint: "GPX route points (<rtept>: a planned route, not recorded fixes; only <trkpt> is)"
         }
     }
 

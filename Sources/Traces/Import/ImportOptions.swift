@@ -40,4 +40,16 @@ public struct CalendarDate: Sendable, Equatable {
 
     /// Days since 1970-01-01.
     public var daysSinceEpoch: Int { CivilTime.daysSinceEpoch(year: year, month: month, day: day) }
+
+    /// The whole days a `SimInstant` holds from midnight to midnight, as `YYYY-MM-DD`
+    /// text: the clock's range begins at 00:12:43 on 1677-09-21 and ends at 23:47:16 on
+    /// 2262-04-11, so those two days are only partly representable.
+    public static let wholeDayRange = (first: "1677-09-22", last: "2262-04-10")
+
+    /// Whether every instant of this day fits the clock (see `wholeDayRange`).
+    public var isWholeDayRepresentable: Bool {
+        let days = daysSinceEpoch
+        return days >= CivilTime.daysSinceEpoch(year: 1677, month: 9, day: 22)
+            && days <= CivilTime.daysSinceEpoch(year: 2262, month: 4, day: 10)
+    }
 }

@@ -33,6 +33,7 @@ public enum TraceImporter {
         _ buffer: UnsafeBufferPointer<UInt8>, name: String, options: ImportOptions, mapping: MappedFile?
     ) throws(TraceFormatError) -> Trace {
         let source = TextSource(file: name, bytes: buffer, mapping: mapping)
+        try source.checkIsNotWideText()
         try source.checkIsText()
         let fileName = name.split(separator: "/").last ?? Substring(name)
         let pathExtension =

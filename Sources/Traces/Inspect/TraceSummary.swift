@@ -54,7 +54,10 @@ public struct TraceSummary: Sendable, Equatable {
         fixCount = fixes.count
         var counts = [Int](repeating: 0, count: Provider.allCases.count)
         var lastByProvider = [SimInstant?](repeating: nil, count: Provider.allCases.count)
-        var intervals: [Int64] = []
+        // Nanoseconds as Double: exact for any gap under 104 days, so the median of an
+        // ordinary trace is the same as from integers, and two fixes centuries apart (more
+        // than an Int64 of nanoseconds holds) are still measured instead of saturating.
+        var intervals: [Double] = []
         intervals.reserveCapacity(fixes.count)
         var byKind = [Int](repeating: 0, count: 3)
         var flags = (
@@ -64,10 +67,12 @@ public struct TraceSummary: Sendable, Equatable {
             let slot = Int(fix.provider.rawValue)
             counts[slot] += 1
             if let previous = lastByProvider[slot] {
-                // Saturating: two fixes centuries apart do not fit an Int64 of nanoseconds.
                 let (interval, overflow) = fix.timestamp.nanosecondsSinceEpoch.subtractingReportingOverflow(
                     previous.nanosecondsSinceEpoch)
-                intervals.append(overflow ? .max : interval)
+                intervals.append(
+                    overflow
+                        ? Double(fix.timestamp.nanosecondsSinceEpoch) - Double(previous.nanosecondsSinceEpoch)
+                        : Double(interval))
             }
             lastByProvider[slot] = fix.timestamp
             byKind[Int(fix.horizontalAccuracyKind.rawValue)] += 1
@@ -93,11 +98,11 @@ public struct TraceSummary: Sendable, Equatable {
         if intervals.isEmpty {
             medianIntervalSeconds = nil
         } else if intervals.count % 2 == 1 {
-            medianIntervalSeconds = Double(intervals[intervals.count / 2]) / 1e9
+            medianIntervalSeconds = intervals[intervals.count / 2] / 1e9
         } else {
             let upper = intervals[intervals.count / 2]
             let lower = intervals[intervals.count / 2 - 1]
-            medianIntervalSeconds = (Double(lower) + Double(upper)) / 2e9
+            medianIntervalSeconds = (lower + upper) / 2e9
         }
         fixesByAccuracyKind = [.none: byKind[0], .dilution: byKind[1], .meters: byKind[2]].filter { $0.value > 0 }
         hasAltitude = flags.altitude

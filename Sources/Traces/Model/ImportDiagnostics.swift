@@ -9,6 +9,10 @@ public enum SkipReason: String, CaseIterable, Sendable, Comparable {
     case noFix
     /// A track point without a position (for example a TCX heart-rate-only trackpoint).
     case noPosition
+    /// A GPX waypoint (`<wpt>`): a place someone marked, with no place in the recorded track.
+    case waypoint
+    /// A GPX route point (`<rtept>`): a planned way to go, not where the receiver was.
+    case routePoint
 
     /// Orders by declaration (or by time), for stable output.
     public static func < (lhs: SkipReason, rhs: SkipReason) -> Bool { lhs.rawValue < rhs.rawValue }

@@ -18,6 +18,8 @@ struct NMEAEpoch {
     var timeOfDayNanoseconds: Int64
     /// The line of the epoch's first sentence, for diagnostics.
     var firstLine: Int
+    /// The column of that sentence's time field, for errors about the epoch's instant.
+    var timeColumn: Int
     /// Days since 1970-01-01 when RMC or ZDA gave the date.
     var daysSinceEpoch: Int?
 
@@ -36,9 +38,20 @@ struct NMEAEpoch {
     var speedMetersPerSecond: Float?
     var courseDegrees: Float?
 
-    init(timeOfDayNanoseconds: Int64, firstLine: Int) {
+    init(timeOfDayNanoseconds: Int64, firstLine: Int, timeColumn: Int) {
         self.timeOfDayNanoseconds = timeOfDayNanoseconds
         self.firstLine = firstLine
+        self.timeColumn = timeColumn
+    }
+
+    /// The instant `timeOfDay` nanoseconds into a day, or `nil` when it lies outside what a
+    /// `SimInstant` holds (before 1677-09-21T00:12:43Z or after 2262-04-11T23:47:16Z).
+    static func instant(daysSinceEpoch days: Int, timeOfDay: Int64) -> SimInstant? {
+        let (dayStart, overflow) = Int64(clamping: days).multipliedReportingOverflow(by: 86_400_000_000_000)
+        guard !overflow else { return nil }
+        let (nanoseconds, late) = dayStart.addingReportingOverflow(timeOfDay)
+        guard !late else { return nil }
+        return SimInstant(nanosecondsSinceEpoch: nanoseconds)
     }
 
     /// Records a valid position unless a better sentence already gave one.
@@ -52,16 +65,15 @@ struct NMEAEpoch {
     /// Whether the epoch holds a position any sentence vouched for.
     var hasValidPosition: Bool { positionSource != nil }
 
-    /// The fix this epoch describes, given its resolved date.
+    /// The fix this epoch describes, at its resolved instant.
     ///
     /// Horizontal accuracy is GST's σ in metres when present (the root of the summed
     /// latitude and longitude variances, a one-sigma radius), otherwise HDOP flagged as a
     /// dilution; vertical likewise from GST's altitude σ or VDOP.
-    func makeFix(daysSinceEpoch days: Int) -> Fix? {
+    func makeFix(at instant: SimInstant) -> Fix? {
         guard let latitude, let longitude else { return nil }
-        let nanoseconds = Int64(days) * 86_400_000_000_000 + timeOfDayNanoseconds
         var fix = Fix(
-            timestamp: SimInstant(nanosecondsSinceEpoch: nanoseconds),
+            timestamp: instant,
             latitude: latitude,
             longitude: longitude,
             altitudeMeters: altitudeMeters,

@@ -1,3 +1,5 @@
+import SimulationCore
+
 /// Reads NMEA 0183 logs: plain sentences, gpsd logs with `#` comment lines, and Android
 /// GnssLogger's `NMEA,<sentence>,<unix ms>` wrapping.
 ///
@@ -54,8 +56,8 @@ struct NMEAImporter {
         guard importer.sawSentence else {
             throw TraceFormatError(file: source.file, problem: .unexpectedContent("no NMEA sentences found"))
         }
-        importer.closeEpoch()
-        importer.finishUndated()
+        try importer.closeEpoch()
+        try importer.finishUndated()
         return importer.builder.build(provenance: TraceProvenance(format: format))
     }
 
@@ -130,7 +132,7 @@ struct NMEAImporter {
     private mutating func readRMC(_ sentence: NMEASentence) throws(TraceFormatError) {
         guard let time = try sentence.timeOfDay(1) else { return }
         let day = try sentence.date(9)
-        try beginEpoch(at: time, day: day, line: sentence.line.number)
+        try beginEpoch(at: time, day: day, sentence: sentence, timeField: 1)
         if let day { epoch?.daysSinceEpoch = day }
         let isValid = sentence.flag(2, is: "A") && !sentence.flag(12, is: "N")
         guard isValid else {
@@ -149,7 +151,7 @@ struct NMEAImporter {
     /// GGA: time, lat, N/S, lon, E/W, quality, satellites, HDOP, altitude, M, geoid, M, ...
     private mutating func readGGA(_ sentence: NMEASentence) throws(TraceFormatError) {
         guard let time = try sentence.timeOfDay(1) else { return }
-        try beginEpoch(at: time, line: sentence.line.number)
+        try beginEpoch(at: time, sentence: sentence, timeField: 1)
         let quality = try sentence.double(6, field: "fix quality") ?? 0
         guard quality > 0 else {
             epoch?.sawVoidPosition = true
@@ -165,7 +167,7 @@ struct NMEAImporter {
     /// GLL: lat, N/S, lon, E/W, time, status, mode.
     private mutating func readGLL(_ sentence: NMEASentence) throws(TraceFormatError) {
         guard let time = try sentence.timeOfDay(5) else { return }
-        try beginEpoch(at: time, line: sentence.line.number)
+        try beginEpoch(at: time, sentence: sentence, timeField: 5)
         guard sentence.flag(6, is: "A"), !sentence.flag(7, is: "N") else {
             epoch?.sawVoidPosition = true
             return
@@ -190,7 +192,7 @@ struct NMEAImporter {
     /// GST: time, RMS, σ major, σ minor, orientation, σ latitude, σ longitude, σ altitude (metres).
     private mutating func readGST(_ sentence: NMEASentence) throws(TraceFormatError) {
         guard let time = try sentence.timeOfDay(1) else { return }
-        try beginEpoch(at: time, line: sentence.line.number)
+        try beginEpoch(at: time, sentence: sentence, timeField: 1)
         epoch?.sigmaLatitudeMeters = try sentence.nonNegativeDouble(6, field: "latitude sigma")
         epoch?.sigmaLongitudeMeters = try sentence.nonNegativeDouble(7, field: "longitude sigma")
         epoch?.sigmaAltitudeMeters = try sentence.nonNegativeFloat(8, field: "altitude sigma").map(Double.init)
@@ -213,7 +215,7 @@ struct NMEAImporter {
     private mutating func readZDA(_ sentence: NMEASentence) throws(TraceFormatError) {
         guard let time = try sentence.timeOfDay(1) else { return }
         let day = try sentence.calendarDay(day: 2, month: 3, year: 4)
-        try beginEpoch(at: time, day: day, line: sentence.line.number)
+        try beginEpoch(at: time, day: day, sentence: sentence, timeField: 1)
         if let day { epoch?.daysSinceEpoch = day }
     }
 
@@ -223,15 +225,18 @@ struct NMEAImporter {
     /// contradict a date it already has; otherwise closes it and opens a new one. The same
     /// time of day on another date is another epoch (a log spanning midnight twice, or a
     /// receiver replaying its buffer), not more sentences of this one.
-    private mutating func beginEpoch(at timeOfDay: Int64, day: Int? = nil, line: Int) throws(TraceFormatError) {
+    private mutating func beginEpoch(
+        at timeOfDay: Int64, day: Int? = nil, sentence: NMEASentence, timeField: Int
+    ) throws(TraceFormatError) {
         if let current = epoch, current.timeOfDayNanoseconds == timeOfDay {
             guard let day, let currentDay = current.daysSinceEpoch, currentDay != day else { return }
         }
-        closeEpoch()
-        epoch = NMEAEpoch(timeOfDayNanoseconds: timeOfDay, firstLine: line)
+        try closeEpoch()
+        epoch = NMEAEpoch(
+            timeOfDayNanoseconds: timeOfDay, firstLine: sentence.line.number, timeColumn: sentence.column(timeField))
     }
 
-    private mutating func closeEpoch() {
+    private mutating func closeEpoch() throws(TraceFormatError) {
         guard let finished = epoch else { return }
         epoch = nil
         if !finished.hasValidPosition {
@@ -239,12 +244,14 @@ struct NMEAImporter {
             return
         }
         if let explicitDay = finished.daysSinceEpoch {
-            if lastDay == nil { resolveUndated(firstDatedDay: explicitDay, at: finished.timeOfDayNanoseconds) }
-            emit(finished, day: explicitDay)
+            if lastDay == nil {
+                try resolveUndated(firstDatedDay: explicitDay, at: finished.timeOfDayNanoseconds)
+            }
+            try emit(finished, day: explicitDay)
         } else if let day = lastDay {
             // No date in this epoch: carry the last one, rolling over when the clock wraps.
             let rolledDay = finished.timeOfDayNanoseconds + Self.halfDay < lastTimeOfDay ? day + 1 : day
-            emit(finished, day: rolledDay)
+            try emit(finished, day: rolledDay)
         } else {
             undatedEpochs.append(finished)
         }
@@ -252,17 +259,17 @@ struct NMEAImporter {
 
     /// Dates the epochs read before the first date: same day, or the day before when their
     /// time of day is more than half a day later than the first dated epoch's.
-    private mutating func resolveUndated(firstDatedDay day: Int, at timeOfDay: Int64) {
+    private mutating func resolveUndated(firstDatedDay day: Int, at timeOfDay: Int64) throws(TraceFormatError) {
         for pending in undatedEpochs {
             let pendingDay = pending.timeOfDayNanoseconds > timeOfDay + Self.halfDay ? day - 1 : day
-            if let fix = pending.makeFix(daysSinceEpoch: pendingDay) { builder.add(fix, line: pending.firstLine) }
+            if let fix = try makeFix(pending, day: pendingDay) { builder.add(fix, line: pending.firstLine) }
         }
         undatedEpochs.removeAll()
     }
 
     /// At the end of a log that never gave a date: the user's start date dates the first
     /// epoch and the rest roll forward from it; without one, the epochs are untimed.
-    private mutating func finishUndated() {
+    private mutating func finishUndated() throws(TraceFormatError) {
         guard let startDate else {
             for pending in undatedEpochs { builder.untimed(line: pending.firstLine) }
             undatedEpochs.removeAll()
@@ -274,14 +281,43 @@ struct NMEAImporter {
         lastTimeOfDay = pending.first?.timeOfDayNanoseconds ?? 0
         for epoch in pending {
             let day = lastDay ?? startDate.daysSinceEpoch
-            emit(epoch, day: epoch.timeOfDayNanoseconds + Self.halfDay < lastTimeOfDay ? day + 1 : day)
+            try emit(epoch, day: epoch.timeOfDayNanoseconds + Self.halfDay < lastTimeOfDay ? day + 1 : day)
         }
     }
 
-    private mutating func emit(_ finished: NMEAEpoch, day: Int) {
+    private mutating func emit(_ finished: NMEAEpoch, day: Int) throws(TraceFormatError) {
         lastDay = day
         lastTimeOfDay = finished.timeOfDayNanoseconds
-        if let fix = finished.makeFix(daysSinceEpoch: day) { builder.add(fix, line: finished.firstLine) }
+        if let fix = try makeFix(finished, day: day) { builder.add(fix, line: finished.firstLine) }
+    }
+
+    /// The epoch's fix on `day`. A day carried forward from `--date` or rolled over many
+    /// midnights can leave the clock's range: that epoch is refused at its line, never
+    /// wrapped into another century or trapped on.
+    private func makeFix(_ epoch: NMEAEpoch, day: Int) throws(TraceFormatError) -> Fix? {
+        guard epoch.hasValidPosition else { return nil }
+        guard let instant = NMEAEpoch.instant(daysSinceEpoch: day, timeOfDay: epoch.timeOfDayNanoseconds) else {
+            let date = CivilTime.date(daysSinceEpoch: day)
+            throw source.error(
+                line: epoch.firstLine, column: epoch.timeColumn,
+                .invalidTimestamp(
+                    field: "\(Self.digits(date.year, 4))-\(Self.digits(date.month, 2))-\(Self.digits(date.day, 2))T"
+                        + Self.clockText(epoch.timeOfDayNanoseconds)
+                        + "Z (outside 1677-09-21T00:12:43Z...2262-04-11T23:47:16Z)"))
+        }
+        return epoch.makeFix(at: instant)
+    }
+
+    private static func digits(_ value: Int, _ width: Int) -> String {
+        let text = String(value.magnitude)
+        let padded = String(repeating: "0", count: max(0, width - text.count)) + text
+        return value < 0 ? "-" + padded : padded
+    }
+
+    /// `hh:mm:ss` of a time of day, for messages.
+    private static func clockText(_ nanoseconds: Int64) -> String {
+        let seconds = Int(nanoseconds / 1_000_000_000)
+        return "\(digits(seconds / 3600, 2)):\(digits(seconds / 60 % 60, 2)):\(digits(seconds % 60, 2))"
     }
 
     // MARK: Helpers

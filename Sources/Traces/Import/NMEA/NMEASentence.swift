@@ -19,8 +19,12 @@ struct NMEASentence {
     }
 
     private func fail(_ index: Int, _ problem: TraceFormatError.Problem) -> TraceFormatError {
-        let start = index < fields.count ? fields.start(index) : line.end
-        return source.error(line: line.number, column: start - line.start + 1, problem)
+        source.error(line: line.number, column: column(index), problem)
+    }
+
+    /// The 1-based column where field `index` starts (the line's end when it is absent).
+    func column(_ index: Int) -> Int {
+        (index < fields.count ? fields.start(index) : line.end) - line.start + 1
     }
 
     /// Whether field `index` is exactly the one-byte flag `value` (`A`, `V`, `N`...).

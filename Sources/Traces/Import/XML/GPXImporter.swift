@@ -1,28 +1,54 @@
 import SimulationCore
 
 /// Reads GPX 1.0 and 1.1 track points (`trkpt`). Route points (planned, not recorded) and
-/// waypoints are not fixes.
+/// waypoints are not fixes; they are counted as skipped `waypoint` and `routePoint`.
 ///
 /// Per point: `lat`/`lon` attributes, `ele`, `time`, `hdop`/`vdop` (dilutions, flagged so),
 /// `fix` (`none` skips the point as `noFix`), `src` (`gps`, `network`, `fused` set the
-/// provider), GPX 1.0's `speed` and `course`, and the common extensions matched by local
-/// name whatever their namespace: Garmin TrackPointExtension `speed`/`course`, `bearing`,
-/// measured accuracies `hacc`/`vacc` (also spelt `accuracy`, `horizontalAccuracy`,
-/// `verticalAccuracy`) in metres, and `speedAccuracy`/`courseAccuracy` as TraceSim writes them.
+/// provider), GPX 1.0's `speed` and `course`, and inside the point's `<extensions>`: Garmin
+/// TrackPointExtension `speed`/`course`/`bearing`, OsmAnd's `speed`, TraceSim's own
+/// `hacc`/`vacc`/`speedAccuracy`/`courseAccuracy`, and the same names (also `accuracy`,
+/// `horizontalAccuracy`, `verticalAccuracy`) written without a prefix of their own.
+///
+/// Elements are matched on namespace as well as name. GPX elements are those in the root's
+/// namespace (GPX 1.0 or 1.1, or none in a file that declares none); anything else inside
+/// `<extensions>` is another program's data and is passed over, so a `<y:trkpt>` there, or
+/// a `<x:trkpt>` of another vocabulary anywhere, is never read as a fix.
 struct GPXImporter: XMLTraceHandler {
     /// The local names read; an element's code is its position in `allCases`.
     private enum Element: String, CaseIterable {
-        case gpx, trkpt, ele, time, hdop, vdop, fix, src, speed, course, bearing
+        case gpx, trkpt, wpt, rtept, extensions, ele, time, hdop, vdop, fix, src, speed, course, bearing
         case hacc, vacc, accuracy, horizontalAccuracy, verticalAccuracy, speedAccuracy, courseAccuracy
 
         /// Cached: the synthesized `allCases` builds a new array on every call.
         static let byCode = allCases
     }
 
+    /// The namespaces told apart, by code.
+    private enum Namespace: Int, CaseIterable {
+        case gpx10, gpx11, garminTrackPointV1, garminTrackPointV2, osmand, osmandDocs, traceSim
+
+        var uri: String {
+            switch self {
+            case .gpx10: "topografix.com/GPX/1/0"
+            case .gpx11: "topografix.com/GPX/1/1"
+            case .garminTrackPointV1: "garmin.com/xmlschemas/TrackPointExtension/v1"
+            case .garminTrackPointV2: "garmin.com/xmlschemas/TrackPointExtension/v2"
+            case .osmand: "osmand.net"
+            case .osmandDocs: "osmand.net/docs/technical/osmand-file-formats/osmand-gpx"
+            case .traceSim: "urn:tracesim:gpx:1"
+            }
+        }
+    }
+
     private let values: XMLValues
     private var builder: TraceBuilder
     private var format = TraceFormat.gpx11
     private var sawRoot = false
+    /// The root's namespace code: GPX elements are the ones in it.
+    private var gpxNamespace = XMLNamespace.none
+    /// How many GPX `<extensions>` elements are open around the current element.
+    private var extensionsDepth = 0
     private var point: PointState?
 
     private struct PointState {
@@ -44,6 +70,7 @@ struct GPXImporter: XMLTraceHandler {
     }
 
     static let elementNames = Element.byCode.map(\.rawValue)
+    static let namespaceURIs = Namespace.allCases.map(\.uri)
 
     /// - Parameter fileBytes: sizes the fix array up front (the smallest timed <trkpt> is about 60 bytes).
     private init(file: String, fileBytes: Int) {
@@ -60,8 +87,23 @@ struct GPXImporter: XMLTraceHandler {
         return importer.builder.build(provenance: TraceProvenance(format: importer.format))
     }
 
-    mutating func didStart(_ code: Int, attributes: XMLAttributes, line: Int) throws(TraceFormatError) {
-        switch Element.byCode[code] {
+    mutating func didStart(_ code: Int, namespace: Int, attributes: XMLAttributes, line: Int)
+        throws(TraceFormatError)
+    {
+        let element = Element.byCode[code]
+        if element == .gpx, !sawRoot {
+            guard
+                namespace == XMLNamespace.none || namespace == Namespace.gpx10.rawValue
+                    || namespace == Namespace.gpx11.rawValue
+            else {
+                throw values.fail(line, .unexpectedContent("<gpx> is not in the GPX 1.0 or 1.1 namespace"))
+            }
+            gpxNamespace = namespace
+        }
+        guard namespace == gpxNamespace else { return }
+        if element == .extensions { extensionsDepth += 1 }
+        guard extensionsDepth == 0 else { return }
+        switch element {
         case .gpx:
             sawRoot = true
             if let version = attributes.value("version") {
@@ -79,16 +121,24 @@ struct GPXImporter: XMLTraceHandler {
                 latitude: try values.latitude(attributes.value("lat"), field: "lat", line: line),
                 longitude: try values.longitude(attributes.value("lon"), field: "lon", line: line)
             )
+        case .wpt: builder.skip(.waypoint, line: line)
+        case .rtept: builder.skip(.routePoint, line: line)
         default:
             break
         }
     }
 
-    mutating func didEnd(_ code: Int, text: UnsafeBufferPointer<UInt8>, line: Int) throws(TraceFormatError) {
+    mutating func didEnd(_ code: Int, namespace: Int, text: UnsafeBufferPointer<UInt8>, line: Int)
+        throws(TraceFormatError)
+    {
         let element = Element.byCode[code]
-        guard element != .gpx, point != nil else { return }
+        if element == .extensions, namespace == gpxNamespace {
+            extensionsDepth -= 1
+            return
+        }
+        guard point != nil, isRead(element, namespace: namespace) else { return }
         switch element {
-        case .gpx: break
+        case .gpx, .wpt, .rtept, .extensions: break
         case .trkpt: finishPoint()
         case .ele: point?.altitude = try values.double(text, field: "ele", line: line)
         case .time: point?.time = try values.timestamp(text, field: "time", line: line)
@@ -108,6 +158,28 @@ struct GPXImporter: XMLTraceHandler {
             point?.courseAccuracy = try values.nonNegativeFloat(text, field: "course accuracy", line: line)
         }
     }
+
+    /// Whether this element, in this namespace and where it stands, is one the point holds:
+    /// GPX's own fields outside `<extensions>`, the extensions listed above inside them.
+    private func isRead(_ element: Element, namespace: Int) -> Bool {
+        guard extensionsDepth > 0 else { return namespace == gpxNamespace }
+        if namespace == gpxNamespace { return Self.extensionNames.contains(element) }
+        switch Namespace(rawValue: namespace) {
+        case .garminTrackPointV1, .garminTrackPointV2:
+            return element == .speed || element == .course || element == .bearing
+        case .osmand, .osmandDocs: return element == .speed
+        case .traceSim:
+            return element == .hacc || element == .vacc || element == .speedAccuracy || element == .courseAccuracy
+        case .gpx10, .gpx11, nil: return false
+        }
+    }
+
+    /// Extension fields also read when written in the document's own namespace (without a
+    /// prefix of their own), as several Android loggers do.
+    private static let extensionNames: Set<Element> = [
+        .speed, .course, .bearing, .hacc, .vacc, .accuracy, .horizontalAccuracy, .verticalAccuracy, .speedAccuracy,
+        .courseAccuracy,
+    ]
 
     private mutating func finishPoint() {
         guard let state = point else { return }

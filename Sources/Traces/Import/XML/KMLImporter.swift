@@ -4,16 +4,40 @@ import SimulationCore
 /// pairs with the n-th `<gx:coord>` (`lon lat [alt]`, space-separated), as the KML
 /// extension reference defines. A track whose counts differ is an error. `<when>` outside
 /// a track (a Placemark's `TimeStamp`) is not a fix.
+///
+/// Elements are matched on namespace as well as name: `kml` and `when` in the root's KML
+/// namespace (2.2, 2.3, Google's older 2.0–2.2, or none in a file that declares none),
+/// `Track` and `coord` in Google's `gx` extension or, as KML 2.3 defines them, the root's.
+/// What lies inside `<ExtendedData>` is the author's own data and is never read.
 struct KMLImporter: XMLTraceHandler {
     private enum Element: String, CaseIterable {
-        case kml, track = "Track", when, coord
+        case kml, track = "Track", when, coord, extendedData = "ExtendedData"
 
         static let byCode = allCases
+    }
+
+    private enum Namespace: Int, CaseIterable {
+        case kml22, kml23, google20, google21, google22, gx
+
+        var uri: String {
+            switch self {
+            case .kml22: "opengis.net/kml/2.2"
+            case .kml23: "opengis.net/kml/2.3"
+            case .google20: "earth.google.com/kml/2.0"
+            case .google21: "earth.google.com/kml/2.1"
+            case .google22: "earth.google.com/kml/2.2"
+            case .gx: "google.com/kml/ext/2.2"
+            }
+        }
     }
 
     private let values: XMLValues
     private var builder: TraceBuilder
     private var sawRoot = false
+    /// The root's namespace code: KML elements are the ones in it.
+    private var kmlNamespace = XMLNamespace.none
+    /// How many `<ExtendedData>` elements are open around the current element.
+    private var extendedDataDepth = 0
     private var track: TrackState?
 
     private struct TrackState {
@@ -23,6 +47,7 @@ struct KMLImporter: XMLTraceHandler {
     }
 
     static let elementNames = Element.byCode.map(\.rawValue)
+    static let namespaceURIs = Namespace.allCases.map(\.uri)
 
     /// - Parameter fileBytes: sizes the fix array up front (a <when> and its <gx:coord> take at least 45 bytes).
     private init(file: String, fileBytes: Int) {
@@ -39,18 +64,36 @@ struct KMLImporter: XMLTraceHandler {
         return importer.builder.build(provenance: TraceProvenance(format: .kml))
     }
 
-    mutating func didStart(_ code: Int, attributes: XMLAttributes, line: Int) throws(TraceFormatError) {
-        switch Element.byCode[code] {
+    mutating func didStart(_ code: Int, namespace: Int, attributes: XMLAttributes, line: Int)
+        throws(TraceFormatError)
+    {
+        let element = Element.byCode[code]
+        if element == .kml, !sawRoot {
+            guard namespace == XMLNamespace.none || (namespace >= 0 && namespace != Namespace.gx.rawValue) else {
+                throw values.fail(line, .unexpectedContent("<kml> is not in a KML namespace"))
+            }
+            kmlNamespace = namespace
+        }
+        if element == .extendedData, namespace == kmlNamespace { extendedDataDepth += 1 }
+        guard extendedDataDepth == 0, isRead(element, namespace: namespace) else { return }
+        switch element {
         case .kml: sawRoot = true
         case .track: track = TrackState(line: line)
         default: break
         }
     }
 
-    mutating func didEnd(_ code: Int, text: UnsafeBufferPointer<UInt8>, line: Int) throws(TraceFormatError) {
-        guard track != nil else { return }
-        switch Element.byCode[code] {
-        case .kml: break
+    mutating func didEnd(_ code: Int, namespace: Int, text: UnsafeBufferPointer<UInt8>, line: Int)
+        throws(TraceFormatError)
+    {
+        let element = Element.byCode[code]
+        if element == .extendedData, namespace == kmlNamespace {
+            extendedDataDepth -= 1
+            return
+        }
+        guard track != nil, extendedDataDepth == 0, isRead(element, namespace: namespace) else { return }
+        switch element {
+        case .kml, .extendedData: break
         case .track: try finishTrack()
         case .when:
             guard let time = try values.timestamp(text, field: "when", line: line) else {
@@ -59,6 +102,15 @@ struct KMLImporter: XMLTraceHandler {
             track?.times.append((time, line))
         case .coord:
             try readCoordinate(text, line: line)
+        }
+    }
+
+    /// `Track` and `coord` come from the `gx` extension (KML 2.3 adopted them into its own
+    /// namespace); everything else is KML's own.
+    private func isRead(_ element: Element, namespace: Int) -> Bool {
+        switch element {
+        case .track, .coord: namespace == kmlNamespace || namespace == Namespace.gx.rawValue
+        case .kml, .when, .extendedData: namespace == kmlNamespace
         }
     }
 

@@ -4,10 +4,15 @@ import SimulationCore
 /// (`LatitudeDegrees`, `LongitudeDegrees`), `AltitudeMeters` and the ActivityExtension
 /// `TPX/Speed` in m/s. Garmin devices are satellite receivers, so the provider is `gps`.
 /// A trackpoint without a position (heart rate only, or paused) is skipped as `noPosition`.
+///
+/// Elements are matched on namespace as well as name: TCX's own are those in the root's
+/// namespace (TCX v2, or none in a file that declares none). Inside `<Extensions>` only
+/// `Speed` is read, from Garmin's ActivityExtension or, as some writers leave it, TCX's own.
 struct TCXImporter: XMLTraceHandler {
     private enum Element: String, CaseIterable {
         case trainingCenterDatabase = "TrainingCenterDatabase"
         case trackpoint = "Trackpoint"
+        case extensions = "Extensions"
         case time = "Time"
         case latitude = "LatitudeDegrees"
         case longitude = "LongitudeDegrees"
@@ -17,9 +22,25 @@ struct TCXImporter: XMLTraceHandler {
         static let byCode = allCases
     }
 
+    private enum Namespace: Int, CaseIterable {
+        case tcx2, activityExtension1, activityExtension2
+
+        var uri: String {
+            switch self {
+            case .tcx2: "garmin.com/xmlschemas/TrainingCenterDatabase/v2"
+            case .activityExtension1: "garmin.com/xmlschemas/ActivityExtension/v1"
+            case .activityExtension2: "garmin.com/xmlschemas/ActivityExtension/v2"
+            }
+        }
+    }
+
     private let values: XMLValues
     private var builder: TraceBuilder
     private var sawRoot = false
+    /// The root's namespace code: TCX elements are the ones in it.
+    private var tcxNamespace = XMLNamespace.none
+    /// How many TCX `<Extensions>` elements are open around the current element.
+    private var extensionsDepth = 0
     private var point: PointState?
 
     private struct PointState {
@@ -32,6 +53,7 @@ struct TCXImporter: XMLTraceHandler {
     }
 
     static let elementNames = Element.byCode.map(\.rawValue)
+    static let namespaceURIs = Namespace.allCases.map(\.uri)
 
     /// - Parameter fileBytes: sizes the fix array up front (a timed <Trackpoint> with a <Position> takes over 120 bytes).
     private init(file: String, fileBytes: Int) {
@@ -49,19 +71,37 @@ struct TCXImporter: XMLTraceHandler {
         return importer.builder.build(provenance: TraceProvenance(format: .tcx, device: nil))
     }
 
-    mutating func didStart(_ code: Int, attributes: XMLAttributes, line: Int) throws(TraceFormatError) {
-        switch Element.byCode[code] {
+    mutating func didStart(_ code: Int, namespace: Int, attributes: XMLAttributes, line: Int)
+        throws(TraceFormatError)
+    {
+        let element = Element.byCode[code]
+        if element == .trainingCenterDatabase, !sawRoot {
+            guard namespace == XMLNamespace.none || namespace == Namespace.tcx2.rawValue else {
+                throw values.fail(line, .unexpectedContent("<TrainingCenterDatabase> is not in the TCX v2 namespace"))
+            }
+            tcxNamespace = namespace
+        }
+        guard namespace == tcxNamespace else { return }
+        if element == .extensions { extensionsDepth += 1 }
+        guard extensionsDepth == 0 else { return }
+        switch element {
         case .trainingCenterDatabase: sawRoot = true
         case .trackpoint: point = PointState(line: line)
         default: break
         }
     }
 
-    mutating func didEnd(_ code: Int, text: UnsafeBufferPointer<UInt8>, line: Int) throws(TraceFormatError) {
+    mutating func didEnd(_ code: Int, namespace: Int, text: UnsafeBufferPointer<UInt8>, line: Int)
+        throws(TraceFormatError)
+    {
         let element = Element.byCode[code]
-        guard element != .trainingCenterDatabase, point != nil else { return }
+        if element == .extensions, namespace == tcxNamespace {
+            extensionsDepth -= 1
+            return
+        }
+        guard element != .trainingCenterDatabase, point != nil, isRead(element, namespace: namespace) else { return }
         switch element {
-        case .trainingCenterDatabase: break
+        case .trainingCenterDatabase, .extensions: break
         case .trackpoint: try finishPoint()
         case .time: point?.time = try values.timestamp(text, field: "Time", line: line)
         case .latitude: point?.latitude = try values.latitude(text, field: "LatitudeDegrees", line: line)
@@ -69,6 +109,14 @@ struct TCXImporter: XMLTraceHandler {
         case .altitude: point?.altitude = try values.double(text, field: "AltitudeMeters", line: line)
         case .speed: point?.speed = try values.nonNegativeFloat(text, field: "Speed", line: line)
         }
+    }
+
+    /// TCX's own fields outside `<Extensions>`; inside them, only an ActivityExtension speed.
+    private func isRead(_ element: Element, namespace: Int) -> Bool {
+        guard extensionsDepth > 0 else { return namespace == tcxNamespace }
+        guard element == .speed else { return false }
+        return namespace == tcxNamespace || namespace == Namespace.activityExtension1.rawValue
+            || namespace == Namespace.activityExtension2.rawValue
     }
 
     private mutating func finishPoint() throws(TraceFormatError) {
