@@ -30,6 +30,13 @@ enum Targets {
                     work: "Pipeline real-time factor (\(name))", target: "> 10⁶",
                     measured: BenchmarkReport.number(factor), met: factor > 1e6))
         }
+        let configRows = rows.filter { $0.suite == "config" }
+        if let slowest = configRows.min(by: { $0.rate < $1.rate }) {
+            checks.append(
+                TargetCheck(
+                    work: "Config parse (slowest of \(configRows.count) inputs: \(slowest.name))", target: "≥ 50 MB/s",
+                    measured: "\(BenchmarkReport.number(slowest.rate)) MB/s", met: slowest.rate >= 50))
+        }
         return checks
     }
 
