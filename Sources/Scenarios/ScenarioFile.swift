@@ -90,11 +90,15 @@ public enum ScenarioFile {
         case (nil, let share?): when = .fraction(try reader.number(share, "\(path).atFraction", in: 0...1))
         default: throw reader.fail(node, path, "give exactly one of 'at' (seconds) or 'atFraction' (0...1)")
         }
-        let vocabulary =
-            UserScript.lifecycleEvents + UserScript.settings.map { ($0.0, DeviceEvent.userChangedSettings($0.1)) }
-        let event = try reader.token(try reader.required(fields, "event", in: node, path), "\(path).event", vocabulary)
+        let event = try reader.token(
+            try reader.required(fields, "event", in: node, path), "\(path).event", timelineVocabulary)
         return Scenario.TimelineEvent(when, event)
     }
+
+    /// The events a timeline may name, built once: rebuilding it for every event cost more
+    /// than parsing the event.
+    private static let timelineVocabulary: [(String, DeviceEvent)] =
+        UserScript.lifecycleEvents + UserScript.settings.map { ($0.0, DeviceEvent.userChangedSettings($0.1)) }
 
     private static func engine(_ node: ConfigJSONNode, _ reader: ConfigReader) throws(TraceFormatError)
         -> EngineConfiguration

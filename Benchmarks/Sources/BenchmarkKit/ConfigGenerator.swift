@@ -1,3 +1,4 @@
+import Foundation
 import SimulationCore
 
 /// Seeded configuration files as users write them, at the sizes that were slow when every
