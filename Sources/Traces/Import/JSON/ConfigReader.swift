@@ -23,7 +23,7 @@ public struct ConfigReader: Sendable {
         ConfigJSONNode]
     {
         guard case .object(let members) = node.value else { throw fail(node, path(), "expected an object") }
-        var result: [String: ConfigJSONNode] = [:]
+        var result = [String: ConfigJSONNode](minimumCapacity: members.count)
         for (key, value) in members {
             if let allowed, !allowed.contains(key) {
                 throw fail(
@@ -81,10 +81,9 @@ public struct ConfigReader: Sendable {
         throws(TraceFormatError) -> T
     {
         let text = try string(node, path())
-        guard let match = choices.first(where: { $0.0 == text }) else {
-            throw fail(node, path(), "'\(text)' is not one of: \(choices.map(\.0).joined(separator: ", "))")
-        }
-        return match.1
+        // By index, so no (name, value) pair is copied to be compared.
+        for index in choices.indices where choices[index].0 == text { return choices[index].1 }
+        throw fail(node, path(), "'\(text)' is not one of: \(choices.map(\.0).joined(separator: ", "))")
     }
 
     /// The member under `key`; its absence is an error at `node`.
