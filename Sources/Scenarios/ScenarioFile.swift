@@ -79,22 +79,26 @@ public enum ScenarioFile {
         return .flow(layer, user)
     }
 
-    private static func timelineEvent(_ node: ConfigJSONNode, _ path: String, _ reader: ConfigReader)
+    private static func timelineEvent(_ node: ConfigJSONNode, _ path: @autoclosure () -> String, _ reader: ConfigReader)
         throws(TraceFormatError)
         -> Scenario.TimelineEvent
     {
-        let fields = try reader.object(node, path, allowed: ["at", "atFraction", "event"])
+        let fields = try reader.object(node, path(), allowed: ["at", "atFraction", "event"])
         let when: Scenario.When
         switch (fields["at"], fields["atFraction"]) {
-        case (let seconds?, nil): when = .seconds(try reader.number(seconds, "\(path).at", in: 0...31_536_000))
-        case (nil, let share?): when = .fraction(try reader.number(share, "\(path).atFraction", in: 0...1))
-        default: throw reader.fail(node, path, "give exactly one of 'at' (seconds) or 'atFraction' (0...1)")
+        case (let seconds?, nil): when = .seconds(try reader.number(seconds, "\(path()).at", in: 0...31_536_000))
+        case (nil, let share?): when = .fraction(try reader.number(share, "\(path()).atFraction", in: 0...1))
+        default: throw reader.fail(node, path(), "give exactly one of 'at' (seconds) or 'atFraction' (0...1)")
         }
-        let vocabulary =
-            UserScript.lifecycleEvents + UserScript.settings.map { ($0.0, DeviceEvent.userChangedSettings($0.1)) }
-        let event = try reader.token(try reader.required(fields, "event", in: node, path), "\(path).event", vocabulary)
+        let event = try reader.token(
+            try reader.required(fields, "event", in: node, path()), "\(path()).event", timelineVocabulary)
         return Scenario.TimelineEvent(when, event)
     }
+
+    /// The events a timeline may name, built once: rebuilding it for every event cost more
+    /// than parsing the event.
+    private static let timelineVocabulary: [(String, DeviceEvent)] =
+        UserScript.lifecycleEvents + UserScript.settings.map { ($0.0, DeviceEvent.userChangedSettings($0.1)) }
 
     private static func engine(_ node: ConfigJSONNode, _ reader: ConfigReader) throws(TraceFormatError)
         -> EngineConfiguration

@@ -17,7 +17,7 @@ enum ImportSuite {
     }
 
     static func measure(_ format: BenchFormat, path: String, expected: [Fix], _ bench: Bench) throws {
-        let bytes = try TraceFile.contents(ofPath: path)
+        let bytes = try TraceFile.contents(ofPath: path, limit: .max)
         let megabytes = Double(bytes.count) / 1e6
         let (timing, trace) = try BenchmarkKit.measure(bench.options.plan) {
             try TraceImporter.read(bytes, name: path)

@@ -6,13 +6,13 @@ struct Options {
         OVERVIEW: TraceSim's benchmarks, with its peers measured on the same inputs in the same run.
 
         USAGE: tracesim-bench run [options]
-               tracesim-bench workload <import|pipeline|geofencing>
+               tracesim-bench workload <import|pipeline|geofencing|config>
                                        (the fixed small workloads whose instruction counts are gated)
                tracesim-bench generate <gpx|csv|jsonl|nmea|gnsslogger> <fixes> <file>
                                        (a seeded drive of any length, written in slices)
 
         OPTIONS:
-          --suites <list>         Comma-separated: import, pipeline, geofencing, matrix
+          --suites <list>         Comma-separated: import, pipeline, geofencing, matrix, config
                                   (default: all).
           --sizes <list>          Fix counts for the import suite (default 10000,100000,1000000).
           --peer-fixes <n>        Largest input gpxpy is given (default 100000: it needs about a
@@ -34,7 +34,7 @@ struct Options {
         A debug build refuses to run: build with -c release.
         """
 
-    var suites: Set<String> = ["import", "pipeline", "geofencing", "matrix"]
+    var suites: Set<String> = ["import", "pipeline", "geofencing", "matrix", "config"]
     var sizes = [10_000, 100_000, 1_000_000]
     var peerFixes = 100_000
     var pipelineFixes = 1_000_000

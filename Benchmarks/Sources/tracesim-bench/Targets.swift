@@ -30,6 +30,17 @@ enum Targets {
                     work: "Pipeline real-time factor (\(name))", target: "> 10⁶",
                     measured: BenchmarkReport.number(factor), met: factor > 1e6))
         }
+        // The budget applies to the JSON parse and, stricter, to the whole load with its checks.
+        for (label, isDocumentOnly) in [("Config parse (ConfigJSON)", true), ("Config load (parse + checks)", false)] {
+            let configRows = rows.filter {
+                $0.suite == "config" && $0.name.hasSuffix("ConfigJSON only") == isDocumentOnly
+            }
+            guard let slowest = configRows.min(by: { $0.rate < $1.rate }) else { continue }
+            checks.append(
+                TargetCheck(
+                    work: "\(label), slowest of \(configRows.count): \(slowest.name)", target: "≥ 50 MB/s",
+                    measured: "\(BenchmarkReport.number(slowest.rate)) MB/s", met: slowest.rate >= 50))
+        }
         return checks
     }
 

@@ -1,4 +1,5 @@
 import BenchmarkKit
+import Engine
 import Geometry
 import Scenarios
 import Traces
@@ -7,7 +8,7 @@ import Traces
 /// Scripts/check-benchmarks.sh gates them. Inputs are built first; only
 /// `measuredWorkload` is counted (callgrind's --toggle-collect names it).
 enum Workloads {
-    static let names = ["import", "pipeline", "geofencing"]
+    static let names = ["import", "pipeline", "geofencing", "config"]
 
     static func run(_ name: String) -> Int32 {
         switch name {
@@ -36,6 +37,16 @@ enum Workloads {
                     let answer = try? GeofencingSuite.indexAnswer(index, workload.points)
                 else { return false }
                 return answer.hits > 0
+            }
+        case "config":
+            // Linear parsing is what this guards: the count grew with the square of the size
+            // when every value counted its line from the start of the file.
+            let fences = Array(ConfigGenerator.render(.pointFences, count: 2_000, seed: 7).utf8)
+            let timeline = Array(ConfigGenerator.render(.timeline, count: 5_000, seed: 7).utf8)
+            return measuredWorkload {
+                let loaded = (try? GeofenceLoader.load(fences, file: "workload.geojson").count) ?? 0
+                let events = (try? ScenarioFile.parse(timeline, file: "workload.json").scenario.timeline.count) ?? 0
+                return loaded == 2_000 && events == 5_000
             }
         default:
             return 64

@@ -64,7 +64,9 @@ enum CheckCommand {
             for name in expanded where !names.contains(name) { names.append(name) }
         }
         let scenarios: [ReplayArguments.Chosen]
-        switch try ReplayArguments.scenarios(names.joined(separator: ","), command: name, console: console) {
+        switch try ReplayArguments.scenarios(
+            names.joined(separator: ","), command: name, console: console, namedBy: expectPath)
+        {
         case .failed(let code): return code
         case .loaded(let chosen): scenarios = chosen
         }

@@ -303,24 +303,25 @@ enum ReplayArguments {
 
     /// Preset names or scenario files (ending in `.json`), comma-separated, or `all` (every
     /// preset but the ideal reference). A file's geofence path is relative to the file.
-    /// A missing or invalid file is reported here and comes back as `.failed`.
-    static func scenarios(_ list: String, command: String, console: Console) throws(UsageError)
+    /// A missing or invalid file is reported here and comes back as `.failed`. Scenario files
+    /// that `namingFile` lists (an expectations file) resolve against its folder.
+    static func scenarios(_ list: String, command: String, console: Console, namedBy namingFile: String? = nil)
+        throws(UsageError)
         -> ConfigFiles.Outcome<[Chosen]>
     {
         if list == "all" { return .loaded(Scenario.presets.filter { $0.name != "ideal" }.map { ($0, nil) }) }
         var chosen: [Chosen] = []
         for name in list.split(separator: ",", omittingEmptySubsequences: false).map(String.init) {
             if name.hasSuffix(".json") {
-                switch ConfigFiles.load(name, console, ScenarioFile.parse) {
+                switch ConfigFiles.load(name, namedBy: namingFile, console, ScenarioFile.parse) {
                 case .failed(let code): return .failed(code)
                 case .loaded(let parsed):
                     guard let relative = parsed.geofences else {
                         chosen.append((parsed.scenario, nil))
                         continue
                     }
-                    let folder = name.lastIndex(of: "/").map { String(name[...$0]) } ?? ""
-                    let fencesPath = relative.hasPrefix("/") ? relative : folder + relative
-                    switch ConfigFiles.load(fencesPath, console, GeofenceLoader.load) {
+                    let scenarioPath = namingFile.map { ConfigFiles.resolve(name, namedBy: $0) } ?? name
+                    switch ConfigFiles.load(relative, namedBy: scenarioPath, console, GeofenceLoader.load) {
                     case .failed(let code): return .failed(code)
                     case .loaded(let fences): chosen.append((parsed.scenario, fences))
                     }

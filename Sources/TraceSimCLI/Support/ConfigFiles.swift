@@ -1,6 +1,10 @@
 import Traces
 
 /// Reads and parses configuration files, printing errors with the CLI's exit codes.
+///
+/// A file named on the command line may be anything readable (a pipe, a FIFO, a device) and is
+/// read up to `TraceFile.maximumConfigurationBytes`. A file named inside another file resolves
+/// against that file's folder, must be a regular file, and its errors name both files.
 enum ConfigFiles {
     enum Outcome<Value> {
         case loaded(Value)
@@ -17,21 +21,46 @@ enum ConfigFiles {
         return load(path, console, parse)
     }
 
+    /// Loads a file named on the command line.
     static func load<Value>(
         _ path: String, _ console: Console, _ parse: ([UInt8], String) throws(TraceFormatError) -> Value
     ) -> Outcome<Value> {
+        load(path, namedBy: nil, console, parse)
+    }
+
+    /// Loads `path` as `namingFile` wrote it (resolved against its folder), or as given on the
+    /// command line when `namingFile` is `nil`.
+    static func load<Value>(
+        _ path: String, namedBy namingFile: String?, _ console: Console,
+        _ parse: ([UInt8], String) throws(TraceFormatError) -> Value
+    ) -> Outcome<Value> {
+        let resolved = namingFile.map { resolve(path, namedBy: $0) } ?? path
         let bytes: [UInt8]
         do {
-            bytes = try TraceFile.contents(ofPath: path)
+            bytes = try TraceFile.contents(ofPath: resolved, requiresRegularFile: namingFile != nil)
         } catch {
-            console.warn("error: \(error)")
+            if let namingFile {
+                console.warn(
+                    "error: \(error) (named in \(namingFile)\(path == resolved ? "" : ", resolved against its folder"))"
+                )
+            } else {
+                console.warn("error: \(error)")
+            }
             return .failed(.noInput)
         }
         do {
-            return .loaded(try parse(bytes, path))
+            return .loaded(try parse(bytes, resolved))
         } catch {
             console.warn("error: \(error)")
             return .failed(.dataError)
         }
+    }
+
+    /// `path` as seen from the folder of `namingFile`: a relative path inside a file means
+    /// the same file wherever the command runs. Absolute paths are kept.
+    static func resolve(_ path: String, namedBy namingFile: String) -> String {
+        guard !path.hasPrefix("/") else { return path }
+        let folder = namingFile.lastIndex(of: "/").map { String(namingFile[...$0]) } ?? ""
+        return folder + path
     }
 }

@@ -25,11 +25,24 @@ struct JSONLinesImporter {
         var activity: MotionActivity?
         var confidence: MotionConfidence?
         var isCoarse = false
+        // One bit per known key: a key given twice is refused, as CSV refuses a repeated
+        // column, rather than letting the last value silently win.
+        var seen: UInt32 = 0
+        func once(_ bit: UInt32, _ key: JSONScanner.StringToken) throws(TraceFormatError) {
+            guard seen & bit == 0 else {
+                throw source.error(
+                    atOffset: key.start - 1,
+                    .unexpectedContent("key '\(source.string(key.start, key.end))' appears twice"))
+            }
+            seen |= bit
+        }
         var object = try scanner.beginObject()
         while let key = try scanner.nextKey(&object) {
             if !key.hasEscapes, let field = CanonicalField(bytes: source.slice(key.start, key.end)) {
+                try once(bit(field), key)
                 try read(field, &scanner, timestamps: &timestamps, into: &record)
             } else if scanner.matches(key, "activity") {
+                try once(1 << 29, key)
                 var flags = MotionActivity()
                 var list = try scanner.beginArray()
                 while try scanner.nextElement(&list) {
@@ -42,6 +55,7 @@ struct JSONLinesImporter {
                 }
                 activity = flags
             } else if scanner.matches(key, "confidence") {
+                try once(1 << 30, key)
                 let tokenStart = scanner.position
                 let name = try scanner.readText(field: "confidence") ?? ""
                 guard let value = MotionConfidence(name: name) else {
@@ -49,6 +63,7 @@ struct JSONLinesImporter {
                 }
                 confidence = value
             } else if scanner.matches(key, "coarse") {
+                try once(1 << 31, key)
                 isCoarse = try scanner.readBool()
             } else {
                 throw source.error(atOffset: key.start, .unknownColumn(try scanner.text(key)))
@@ -66,6 +81,26 @@ struct JSONLinesImporter {
             builder.add(fix, line: line.number)
         } else {
             builder.untimed(line: line.number)
+        }
+    }
+
+    /// A distinct bit for each field, for the duplicate-key check.
+    @inline(__always)
+    private static func bit(_ field: CanonicalField) -> UInt32 {
+        switch field {
+        case .time: 1 << 0
+        case .latitude: 1 << 1
+        case .longitude: 1 << 2
+        case .altitudeMeters: 1 << 3
+        case .horizontalAccuracyMeters: 1 << 4
+        case .hdop: 1 << 5
+        case .verticalAccuracyMeters: 1 << 6
+        case .vdop: 1 << 7
+        case .speedMetersPerSecond: 1 << 8
+        case .speedAccuracyMetersPerSecond: 1 << 9
+        case .courseDegrees: 1 << 10
+        case .courseAccuracyDegrees: 1 << 11
+        case .provider: 1 << 12
         }
     }
 

@@ -1,6 +1,6 @@
 /// A small JSON document model for configuration files (scenarios, user scripts, device
 /// setups), built on the same hardened scanner as the trace importers, so every value knows
-/// its line and column and every error can name both and the JSON path.
+/// where it stands and every error can name the line, the column and the JSON path.
 public indirect enum ConfigJSONValue: Sendable, Equatable {
     case object([(key: String, value: ConfigJSONNode)])
     case array([ConfigJSONNode])
@@ -25,62 +25,181 @@ public indirect enum ConfigJSONValue: Sendable, Equatable {
 }
 
 /// A value with where it stands in the file.
+///
+/// Only the byte offset is kept while parsing; the line and column are counted when asked
+/// for, which happens when an error is reported. Counting them for every node made parsing
+/// quadratic in the file's size.
 public struct ConfigJSONNode: Sendable, Equatable {
     /// The value.
     public var value: ConfigJSONValue
+    /// The 0-based byte offset of the value's first byte, after any byte-order mark.
+    public var offset: Int
+    /// The file's text, shared by every node of one parse, to count lines from.
+    let text: ConfigJSONText?
+
     /// 1-based line.
-    public var line: Int
-    /// 1-based column.
-    public var column: Int
+    /// - Complexity: O(offset): meant for error messages.
+    public var line: Int { location.line }
+
+    /// 1-based column, in bytes.
+    /// - Complexity: O(offset): meant for error messages.
+    public var column: Int { location.column }
+
+    private var location: (line: Int, column: Int) { text?.location(ofOffset: offset) ?? (1, offset + 1) }
+
+    /// Compares values and offsets.
+    public static func == (lhs: ConfigJSONNode, rhs: ConfigJSONNode) -> Bool {
+        lhs.value == rhs.value && lhs.offset == rhs.offset
+    }
+}
+
+/// A configuration file's bytes, kept so a node's line and column can be counted on demand.
+final class ConfigJSONText: Sendable {
+    private let bytes: [UInt8]
+    /// Bytes before offset 0: a UTF-8 byte-order mark.
+    private let skipped: Int
+
+    init(bytes: [UInt8], skipped: Int) {
+        self.bytes = bytes
+        self.skipped = skipped
+    }
+
+    func location(ofOffset offset: Int) -> (line: Int, column: Int) {
+        bytes.withUnsafeBufferPointer { buffer in
+            TextSource(file: "", bytes: UnsafeBufferPointer(rebasing: buffer[skipped...])).location(ofOffset: offset)
+        }
+    }
 }
 
 /// Parses configuration JSON.
 public enum ConfigJSON {
-    /// Parses a whole file.
-    /// - Throws: `TraceFormatError` naming the file, line and column of the first problem.
+    /// Parses a whole file, which must hold one JSON object or array (RFC 8259, strictly:
+    /// no leading zeros, no `1.`, no comments, no trailing commas).
+    /// - Throws: `TraceFormatError` naming the file, line and column of the first problem, and
+    ///   the JSON path of a number that cannot be read.
+    /// - Complexity: O(n) in the file's size.
     public static func parse(_ bytes: [UInt8], file: String) throws(TraceFormatError) -> ConfigJSONNode {
         try bytes.withUnsafeBufferPointer { buffer throws(TraceFormatError) in
             let source = TextSource(file: file, bytes: buffer)
             try source.checkIsText()
-            var scanner = JSONScanner(source: source)
-            let node = try value(&scanner, depth: 0)
-            try scanner.expectEnd()
+            var parser = Parser(
+                scanner: JSONScanner(source: source),
+                text: ConfigJSONText(bytes: bytes, skipped: buffer.count - source.bytes.count))
+            let first = parser.scanner.peek()
+            guard first == UInt8(ascii: "{") || first == UInt8(ascii: "[") else {
+                throw source.error(
+                    atOffset: parser.scanner.position,
+                    .unexpectedContent("not JSON: expected an object or array, found \(parser.found())"))
+            }
+            let node = try parser.value(depth: 0)
+            try parser.scanner.expectEnd()
             return node
         }
     }
 
-    private static func value(_ scanner: inout JSONScanner, depth: Int) throws(TraceFormatError) -> ConfigJSONNode {
-        guard depth < JSONScanner.maximumDepth else {
-            throw scanner.source.error(atOffset: scanner.position, .nestingTooDeep(limit: JSONScanner.maximumDepth))
+    /// One parse: the scanner, the shared text, and the JSON path to the current value
+    /// (rendered only for an error).
+    private struct Parser {
+        enum Step {
+            case key(String)
+            case index(Int)
         }
-        _ = scanner.peek()
-        let (line, column) = scanner.source.location(ofOffset: scanner.position)
-        func node(_ value: ConfigJSONValue) -> ConfigJSONNode {
-            ConfigJSONNode(value: value, line: line, column: column)
+
+        var scanner: JSONScanner
+        let text: ConfigJSONText
+        var path: [Step] = []
+
+        init(scanner: JSONScanner, text: ConfigJSONText) {
+            self.scanner = scanner
+            self.text = text
         }
-        switch scanner.peek() {
-        case UInt8(ascii: "{")?:
-            var members: [(key: String, value: ConfigJSONNode)] = []
-            var object = try scanner.beginObject()
-            while let key = try scanner.nextKey(&object) {
-                members.append((try scanner.text(key), try value(&scanner, depth: depth + 1)))
+
+        mutating func value(depth: Int) throws(TraceFormatError) -> ConfigJSONNode {
+            guard depth < JSONScanner.maximumDepth else {
+                throw scanner.source.error(
+                    atOffset: scanner.position, .nestingTooDeep(limit: JSONScanner.maximumDepth))
             }
-            return node(.object(members))
-        case UInt8(ascii: "[")?:
-            var elements: [ConfigJSONNode] = []
-            var array = try scanner.beginArray()
-            while try scanner.nextElement(&array) { elements.append(try value(&scanner, depth: depth + 1)) }
-            return node(.array(elements))
-        case UInt8(ascii: "\"")?:
-            return node(.string(try scanner.text(scanner.readString())))
-        case UInt8(ascii: "t")?, UInt8(ascii: "f")?:
-            return node(.bool(try scanner.readBool()))
-        case UInt8(ascii: "n")?:
-            guard scanner.consumeNull() else { throw scanner.error("expected a value") }
-            return node(.null)
-        default:
-            guard let number = try scanner.readDouble(field: "number") else { return node(.null) }
-            return node(.number(number))
+            let next = scanner.peek()
+            let offset = scanner.position
+            func node(_ value: ConfigJSONValue) -> ConfigJSONNode {
+                ConfigJSONNode(value: value, offset: offset, text: text)
+            }
+            switch next {
+            case UInt8(ascii: "{")?:
+                var members: [(key: String, value: ConfigJSONNode)] = []
+                var object = try scanner.beginObject()
+                while let token = try scanner.nextKey(&object) {
+                    let key = try scanner.text(token)
+                    path.append(.key(key))
+                    members.append((key, try value(depth: depth + 1)))
+                    path.removeLast()
+                }
+                return node(.object(members))
+            case UInt8(ascii: "[")?:
+                var elements: [ConfigJSONNode] = []
+                var array = try scanner.beginArray()
+                while try scanner.nextElement(&array) {
+                    path.append(.index(elements.count))
+                    elements.append(try value(depth: depth + 1))
+                    path.removeLast()
+                }
+                return node(.array(elements))
+            case UInt8(ascii: "\"")?:
+                return node(.string(try scanner.text(scanner.readString())))
+            case UInt8(ascii: "t")?, UInt8(ascii: "f")?:
+                return node(.bool(try scanner.readBool()))
+            case UInt8(ascii: "n")?:
+                guard scanner.consumeNull() else { throw scanner.error("expected a value, found \(found())") }
+                return node(.null)
+            case let byte? where byte == UInt8(ascii: "-") || (byte >= 48 && byte <= 57):
+                return node(.number(try number()))
+            case nil:
+                throw scanner.source.error(atOffset: offset, .truncated("JSON ends before a value"))
+            default:
+                throw scanner.error("expected a value, found \(found())")
+            }
+        }
+
+        /// A number, its errors naming the JSON path.
+        private mutating func number() throws(TraceFormatError) -> Double {
+            let start = scanner.position
+            let range: (start: Int, end: Int)
+            do {
+                range = try scanner.readNumberRange()
+            } catch {
+                throw TraceFormatError(
+                    file: error.file, line: error.line, column: error.column,
+                    problem: .configuration(path: renderedPath, message: error.problem.message))
+            }
+            switch NumberParser.double(scanner.source.slice(range.start, range.end)) {
+            case .value(let number): return number
+            case .invalid: throw failure(at: start, "not a number")
+            case .nonFinite: throw failure(at: start, "not a finite number (beyond the range of a double)")
+            }
+        }
+
+        private func failure(at offset: Int, _ message: String) -> TraceFormatError {
+            scanner.source.error(atOffset: offset, .configuration(path: renderedPath, message: message))
+        }
+
+        private var renderedPath: String {
+            path.reduce(into: "$") { text, step in
+                switch step {
+                case .key(let key): text += ".\(key)"
+                case .index(let index): text += "[\(index)]"
+                }
+            }
+        }
+
+        /// The byte at the scanner's position, quoted when it is printable ASCII.
+        func found() -> String {
+            guard scanner.position < scanner.end else { return "the end of the file" }
+            let byte = scanner.source.bytes[scanner.position]
+            guard byte > 0x20, byte < 0x7F else {
+                let hex = String(byte, radix: 16, uppercase: true)
+                return "byte 0x\(hex.count == 1 ? "0" : "")\(hex)"
+            }
+            return "'\(Character(Unicode.Scalar(byte)))'"
         }
     }
 }

@@ -1,5 +1,8 @@
 /// Typed, path-aware reads from configuration JSON: an unknown key or a wrong value is an
 /// error naming the file, line, column and JSON path.
+///
+/// Paths are taken as autoclosures: callers write `"\(path).radius"` as before, and the
+/// string is built only when an error needs it, not for every value read.
 public struct ConfigReader: Sendable {
     /// The file name errors carry.
     public let file: String
@@ -15,74 +18,81 @@ public struct ConfigReader: Sendable {
 
     /// An object's members by key; any key outside `allowed` is an error, and `nil` allows any
     /// key (formats with foreign members, such as GeoJSON). A key given twice is always an error.
-    public func object(_ node: ConfigJSONNode, _ path: String, allowed: [String]?) throws(TraceFormatError) -> [String:
+    public func object(_ node: ConfigJSONNode, _ path: @autoclosure () -> String, allowed: [String]?)
+        throws(TraceFormatError) -> [String:
         ConfigJSONNode]
     {
-        guard case .object(let members) = node.value else { throw fail(node, path, "expected an object") }
-        var result: [String: ConfigJSONNode] = [:]
+        guard case .object(let members) = node.value else { throw fail(node, path(), "expected an object") }
+        var result = [String: ConfigJSONNode](minimumCapacity: members.count)
         for (key, value) in members {
             if let allowed, !allowed.contains(key) {
-                throw fail(value, "\(path).\(key)", "unknown key (expected one of: \(allowed.joined(separator: ", ")))")
+                throw fail(
+                    value, "\(path()).\(key)", "unknown key (expected one of: \(allowed.joined(separator: ", ")))")
             }
-            guard result[key] == nil else { throw fail(value, "\(path).\(key)", "appears twice") }
+            guard result[key] == nil else { throw fail(value, "\(path()).\(key)", "appears twice") }
             result[key] = value
         }
         return result
     }
 
     /// The elements of an array node.
-    public func array(_ node: ConfigJSONNode, _ path: String) throws(TraceFormatError) -> [ConfigJSONNode] {
-        guard case .array(let elements) = node.value else { throw fail(node, path, "expected an array") }
+    public func array(_ node: ConfigJSONNode, _ path: @autoclosure () -> String) throws(TraceFormatError)
+        -> [ConfigJSONNode]
+    {
+        guard case .array(let elements) = node.value else { throw fail(node, path(), "expected an array") }
         return elements
     }
 
     /// The array under `key`, or empty when the key is absent.
-    public func optionalArray(_ members: [String: ConfigJSONNode], _ key: String, _ path: String)
+    public func optionalArray(_ members: [String: ConfigJSONNode], _ key: String, _ path: @autoclosure () -> String)
         throws(TraceFormatError)
         -> [ConfigJSONNode]
     {
         guard let node = members[key] else { return [] }
-        return try array(node, "\(path).\(key)")
+        return try array(node, "\(path()).\(key)")
     }
 
     /// A string node's text.
-    public func string(_ node: ConfigJSONNode, _ path: String) throws(TraceFormatError) -> String {
-        guard case .string(let text) = node.value else { throw fail(node, path, "expected a string") }
+    public func string(_ node: ConfigJSONNode, _ path: @autoclosure () -> String) throws(TraceFormatError) -> String {
+        guard case .string(let text) = node.value else { throw fail(node, path(), "expected a string") }
         return text
     }
 
     /// A boolean node's value.
-    public func bool(_ node: ConfigJSONNode, _ path: String) throws(TraceFormatError) -> Bool {
-        guard case .bool(let flag) = node.value else { throw fail(node, path, "expected true or false") }
+    public func bool(_ node: ConfigJSONNode, _ path: @autoclosure () -> String) throws(TraceFormatError) -> Bool {
+        guard case .bool(let flag) = node.value else { throw fail(node, path(), "expected true or false") }
         return flag
     }
 
     /// A number within `range`.
-    public func number(_ node: ConfigJSONNode, _ path: String, in range: ClosedRange<Double>) throws(TraceFormatError)
+    public func number(_ node: ConfigJSONNode, _ path: @autoclosure () -> String, in range: ClosedRange<Double>)
+        throws(TraceFormatError)
         -> Double
     {
-        guard case .number(let value) = node.value else { throw fail(node, path, "expected a number") }
+        guard case .number(let value) = node.value else { throw fail(node, path(), "expected a number") }
         guard range.contains(value) else {
-            throw fail(node, path, "\(value) is outside \(range.lowerBound)...\(range.upperBound)")
+            throw fail(node, path(), "\(value) is outside \(range.lowerBound)...\(range.upperBound)")
         }
         return value
     }
 
     /// One of a fixed set of tokens.
-    public func token<T>(_ node: ConfigJSONNode, _ path: String, _ choices: [(String, T)]) throws(TraceFormatError) -> T
+    public func token<T>(_ node: ConfigJSONNode, _ path: @autoclosure () -> String, _ choices: [(String, T)])
+        throws(TraceFormatError) -> T
     {
-        let text = try string(node, path)
-        guard let match = choices.first(where: { $0.0 == text }) else {
-            throw fail(node, path, "'\(text)' is not one of: \(choices.map(\.0).joined(separator: ", "))")
-        }
-        return match.1
+        let text = try string(node, path())
+        // By index, so no (name, value) pair is copied to be compared.
+        for index in choices.indices where choices[index].0 == text { return choices[index].1 }
+        throw fail(node, path(), "'\(text)' is not one of: \(choices.map(\.0).joined(separator: ", "))")
     }
 
     /// The member under `key`; its absence is an error at `node`.
-    public func required(_ members: [String: ConfigJSONNode], _ key: String, in node: ConfigJSONNode, _ path: String)
+    public func required(
+        _ members: [String: ConfigJSONNode], _ key: String, in node: ConfigJSONNode, _ path: @autoclosure () -> String
+    )
         throws(TraceFormatError) -> ConfigJSONNode
     {
-        guard let value = members[key] else { throw fail(node, path, "missing required key '\(key)'") }
+        guard let value = members[key] else { throw fail(node, path(), "missing required key '\(key)'") }
         return value
     }
 }

@@ -12,6 +12,7 @@ extension JSONScanner {
             }
             throw source.error(atOffset: position, .invalidNumber(field: field))
         }
+        try refuseBareSign(field: field)
         let (start, stop) = try readNumberRange()
         return try NumberParser.double(source.slice(start, stop)).value(field: field) {
             source.error(atOffset: start, $0)
@@ -24,6 +25,7 @@ extension JSONScanner {
         guard let next = peek(), next == UInt8(ascii: "-") || (next >= 48 && next <= 57) else {
             throw source.error(atOffset: position, .invalidNumber(field: field))
         }
+        try refuseBareSign(field: field)
         let (start, stop) = try readNumberRange()
         return try NumberParser.float(source.slice(start, stop)).value(field: field) {
             source.error(atOffset: start, $0)
@@ -71,6 +73,21 @@ extension JSONScanner {
             let instant = SimInstant(millisecondsSinceEpoch: milliseconds)
         else { throw source.error(atOffset: token.start, .invalidTimestamp(field: field)) }
         return instant
+    }
+
+    /// A `-` with no digit after it (`-Infinity`, as some encoders write it) is an error
+    /// naming the field rather than a bare JSON syntax error.
+    private func refuseBareSign(field: String) throws(TraceFormatError) {
+        let bytes = source.bytes
+        guard bytes[position] == UInt8(ascii: "-"), position + 1 >= end || bytes[position + 1] &- 48 > 9 else { return }
+        var wordEnd = position + 1
+        while wordEnd < end, bytes[wordEnd] | 0x20 >= UInt8(ascii: "a"), bytes[wordEnd] | 0x20 <= UInt8(ascii: "z") {
+            wordEnd += 1
+        }
+        let word = source.string(position + 1, wordEnd).lowercased()
+        let isNonFinite = ["inf", "infinity", "nan"].contains(word)
+        throw source.error(
+            atOffset: position, isNonFinite ? .nonFiniteNumber(field: field) : .invalidNumber(field: field))
     }
 
     /// Consumes a string if it spells NaN or Infinity (as some encoders write them) and

@@ -154,22 +154,47 @@ struct JSONScanner {
         !token.hasEscapes && source.slice(token.start, token.end).equals(literal)
     }
 
-    /// Reads a number token's range (validated by the caller's parser).
+    /// Reads a number token's range, refusing what RFC 8259 refuses: a leading `+`, leading
+    /// zeros (`01`), a point without digits after it (`1.`, `.5`) and an empty exponent. The
+    /// value is parsed by the caller.
     mutating func readNumberRange() throws(TraceFormatError) -> (start: Int, end: Int) {
         skipWhitespace()
         let bytes = source.bytes
         let start = position
-        while position < end {
-            switch bytes[position] {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "+"), UInt8(ascii: "."),
-                UInt8(ascii: "e"), UInt8(ascii: "E"):
+        @inline(__always) func isDigit(_ index: Int) -> Bool { index < end && bytes[index] &- 48 <= 9 }
+        @inline(__always) func skipDigits() { while isDigit(position) { position &+= 1 } }
+        guard position < end else { throw source.error(atOffset: start, .truncated("JSON ends before a value")) }
+        if bytes[position] == UInt8(ascii: "-") { position += 1 }
+        guard isDigit(position) else {
+            throw position == start ? error("expected a value") : error("a number needs a digit after '-'", at: start)
+        }
+        if bytes[position] == UInt8(ascii: "0") {
+            position += 1
+            if isDigit(position) { throw error("a number has a leading zero (RFC 8259 forbids them)", at: start) }
+        } else {
+            skipDigits()
+        }
+        if position < end, bytes[position] == UInt8(ascii: ".") {
+            position += 1
+            guard isDigit(position) else { throw error("a number needs a digit after '.' (RFC 8259)", at: start) }
+            skipDigits()
+        }
+        if position < end, bytes[position] | 0x20 == UInt8(ascii: "e") {
+            position += 1
+            if position < end, bytes[position] == UInt8(ascii: "+") || bytes[position] == UInt8(ascii: "-") {
                 position += 1
-            default:
-                guard position > start else { throw error("expected a value") }
-                return (start, position)
+            }
+            guard isDigit(position) else { throw error("a number's exponent needs a digit", at: start) }
+            skipDigits()
+        }
+        // `1.2.3`, `1e5e5`, `5-3`: the number goes on in a way JSON has no grammar for.
+        if position < end {
+            switch bytes[position] {
+            case UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "e"), UInt8(ascii: "E"):
+                throw error("invalid number", at: start)
+            default: break
             }
         }
-        guard position > start else { throw source.error(atOffset: start, .truncated("JSON ends before a value")) }
         return (start, position)
     }
 
