@@ -154,6 +154,22 @@ struct MergeIdentityTests {
                 == "error: \(swapped):1:\(column): $.runs[0]: run 1 should be trace '\(Self.tunnel)' with scenario 'denied'")
     }
 
+    @Test(
+        "a run copied byte for byte is still checked: a bad number or escape is refused at its column",
+        arguments: [(#""flowSeconds":01"#, "invalid number"), (#""scenario":"denied\q""#, "bad escape")])
+    func runsAreValidated(replacement: String, problem: String) throws {
+        let folder = try Folder()
+        let one = try folder.part([Self.tunnel, "--scenarios", "denied,allow-once"], shard: "1/2", "a1.json")
+        let text = try String(contentsOfFile: one, encoding: .utf8)
+        let key = replacement.hasPrefix(#""flowSeconds""#) ? #""flowSeconds":0"# : #""scenario":"denied""#
+        let range = try #require(text.range(of: key))
+        let broken = try folder.write(text.replacingCharacters(in: range, with: replacement), "broken.json")
+        let result = runCommand(["merge", broken])
+        #expect(result.exitCode == 65)
+        #expect(firstLine(result.error).hasPrefix("error: \(broken):1:"), "\(result.error)")
+        #expect(firstLine(result.error).contains(problem), "\(result.error)")
+    }
+
     @Test("a part without an identity (an older format) is refused")
     func partWithoutIdentity() throws {
         let folder = try Folder()

@@ -30,6 +30,12 @@ enum Targets {
                     work: "Pipeline real-time factor (\(name))", target: "> 10⁶",
                     measured: BenchmarkReport.number(factor), met: factor > 1e6))
         }
+        if let row = rows.last(where: { $0.suite == "merge" }) {
+            checks.append(
+                TargetCheck(
+                    work: "merge (\(row.input))", target: "≥ 50 MB/s of parts",
+                    measured: "\(BenchmarkReport.number(row.rate)) MB/s", met: row.rate >= 50))
+        }
         return checks
     }
 

@@ -35,7 +35,7 @@ enum MatrixCommand {
                                   html: a self-contained page with the table as a heatmap;
                                   json: {"schemaVersion", "seed", "runs": [...]} with one object per
                                   trace and scenario, traces in the order given, scenarios in order.
-          --shard <K/N>           Run only the K-th of N (at most 1000000) deterministic slices of the
+          --shard <K/N>           Run only the K-th of N (at most \(Shard.maximumCount)) deterministic slices of the
                                   trace × scenario runs, as a JSON part that opens with the run's
                                   identity (inputs with their sizes and hashes; 'tracesim help merge');
                                   'tracesim merge' joins the parts into exactly what one unsharded run

@@ -33,10 +33,12 @@ struct MatrixPart {
         // kept), so every line and column stays where it was and no run becomes a value.
         var header = bytes
         if let runs = layout.members.first(where: { $0.key == "runs" })?.value, !runs.isEmpty {
-            for offset in runs where header[offset] != UInt8(ascii: "\n") && header[offset] != UInt8(ascii: "\r") {
-                header[offset] = UInt8(ascii: " ")
+            header.withUnsafeMutableBufferPointer { buffer in
+                for offset in runs where buffer[offset] != UInt8(ascii: "\n") && buffer[offset] != UInt8(ascii: "\r") {
+                    buffer[offset] = UInt8(ascii: " ")
+                }
+                buffer[runs.lowerBound] = UInt8(ascii: "0")
             }
-            header[runs.lowerBound] = UInt8(ascii: "0")
         }
         let reader = ConfigReader(file: file)
         let root = try ConfigJSON.parse(header, file: file)

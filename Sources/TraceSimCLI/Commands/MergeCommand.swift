@@ -14,7 +14,7 @@ enum MergeCommand {
 
         ARGUMENTS:
           <part>                  One file per shard, in any order; together they must be shards 1...N
-                                  (N at most 1000000) of the same matrix, each given once.
+                                  (N at most \(Shard.maximumCount)) of the same matrix, each given once.
 
         Every part opens with its run's identity: the TraceSim version, the traces in order with
         each one's size and FNV-1a 64 hash, the scenarios in order (a scenario file and the

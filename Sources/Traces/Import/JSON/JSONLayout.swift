@@ -111,8 +111,43 @@ public struct JSONLayout: Sendable {
         case UInt8(ascii: "[")?:
             var array = try scanner.beginArray()
             while try scanner.nextElement(&array) { try skip(&scanner, depth: depth + 1) }
+        case .some(UInt8(ascii: "-")), .some(UInt8(ascii: "0")...UInt8(ascii: "9")):
+            // Checked against RFC 8259's grammar only: the value is never needed, and computing
+            // it is most of the cost of a run full of numbers.
+            let (start, end) = try scanner.readNumberRange()
+            guard isNumber(scanner.source.slice(start, end)) else { throw scanner.error("invalid number", at: start) }
         default:
             try scanner.skipValue(depth: depth)
         }
+    }
+
+    /// Whether `bytes` is exactly a JSON number: `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`.
+    static func isNumber(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        var index = 0
+        let count = bytes.count
+        func isDigit(_ at: Int) -> Bool {
+            at < count && bytes[at] >= UInt8(ascii: "0") && bytes[at] <= UInt8(ascii: "9")
+        }
+        func digits() -> Bool {
+            guard isDigit(index) else { return false }
+            while isDigit(index) { index += 1 }
+            return true
+        }
+        if index < count, bytes[index] == UInt8(ascii: "-") { index += 1 }
+        if index < count, bytes[index] == UInt8(ascii: "0") {
+            index += 1
+        } else if !digits() {
+            return false
+        }
+        if index < count, bytes[index] == UInt8(ascii: ".") {
+            index += 1
+            guard digits() else { return false }
+        }
+        if index < count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
+            index += 1
+            if index < count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") { index += 1 }
+            guard digits() else { return false }
+        }
+        return index == count
     }
 }
