@@ -83,20 +83,21 @@ enum CheckCommand {
             case .loaded(let trace): traces.append((path, trace))
             }
         }
-        let cells: [MatrixCommand.Cell]
-        do {
-            cells = try MatrixCommand.runAll(
-                traces.map(\.trace), scenarios: scenarios, seed: seed, fences: fences, console: console)
-        } catch {
-            console.warn("error: \(parsed.value("fences") ?? "geofences"): \(error)")
-            return .dataError
-        }
+        // Before any replay: a threshold that applies to no run would otherwise pass unchecked.
         do {
             try expectations.checkEveryThresholdApplies(
                 traces: traces.map(\.path),
                 scenarios: scenarios.indices.map { (scenarios[$0].scenario.name, names[$0]) })
         } catch {
             console.warn("error: \(error)")
+            return .dataError
+        }
+        let cells: [MatrixCommand.Cell]
+        do {
+            cells = try MatrixCommand.runAll(
+                traces.map(\.trace), scenarios: scenarios, seed: seed, fences: fences, console: console)
+        } catch {
+            console.warn("error: \(parsed.value("fences") ?? "geofences"): \(error)")
             return .dataError
         }
         var verdicts: [Expectations.Verdict] = []
