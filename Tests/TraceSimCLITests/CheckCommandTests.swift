@@ -68,13 +68,13 @@ struct CheckCommandTests {
         #expect(result.error.contains(expect.path) && result.error.contains(expected), "\(result.error)")
     }
 
-    @Test("usage: --expect is required; an unknown scenario in the file is a usage error with a suggestion")
+    @Test("usage: --expect is required; an unknown scenario in the file is a content error with a suggestion")
     func usage() throws {
         #expect(runCommand(["check", Self.bike]).exitCode == 64)
         let expect = try file(#"{"thresholds": [{"scenario": "denyed", "metric": "timeCoverage", "max": 1}]}"#)
         defer { try? FileManager.default.removeItem(at: expect) }
         let result = runCommand(["check", Self.bike, "--expect", expect.path])
-        #expect(result.exitCode == 64)
+        #expect(result.exitCode == 65)
         #expect(result.error.contains("did you mean 'denied'"), "\(result.error)")
     }
 }

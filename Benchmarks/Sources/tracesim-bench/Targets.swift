@@ -41,6 +41,12 @@ enum Targets {
                     work: "\(label), slowest of \(configRows.count): \(slowest.name)", target: "≥ 50 MB/s",
                     measured: "\(BenchmarkReport.number(slowest.rate)) MB/s", met: slowest.rate >= 50))
         }
+        if let row = rows.last(where: { $0.suite == "merge" }) {
+            checks.append(
+                TargetCheck(
+                    work: "merge (\(row.input))", target: "≥ 50 MB/s of parts",
+                    measured: "\(BenchmarkReport.number(row.rate)) MB/s", met: row.rate >= 50))
+        }
         return checks
     }
 

@@ -56,6 +56,7 @@ case "run":
         if options.suites.contains("geofencing") { try GeofencingSuite.run(bench) }
         if options.suites.contains("matrix") { try MatrixSuite.run(bench) }
         if options.suites.contains("config") { try ConfigSuite.run(bench) }
+        if options.suites.contains("merge") { try MergeSuite.run(bench) }
     } catch {
         fail("\(error)", status: 1)
     }

@@ -16,10 +16,14 @@ enum CheckCommand {
                               [--fences <file>] [--seed <n>] [--date <YYYY-MM-DD>] [--input-format <name>]
 
         OPTIONS:
-          --expect <EXPECT.json>  {"thresholds": [{"scenario", "metric", "min"|"max", "trace"?}]}.
-                                  "scenario" is a preset, a scenario file or "*" (every preset);
-                                  "metric" is a key of the run JSON's "metrics"; "trace", when given,
-                                  matches the end of the trace path.
+          --expect <EXPECT.json>  {"thresholds": [{"scenario", "metric", "min"|"max", "trace"?,
+                                  "allowMissing"?}]}. "scenario" is a preset, a scenario file or "*"
+                                  (every preset); "metric" is a key of the run JSON's "metrics";
+                                  "trace", when given, matches the end of the trace path. A run with
+                                  no value for the metric (null in the run JSON: a ratio against an
+                                  ideal run with nothing, a delay when a run never departed) fails
+                                  unless "allowMissing": true. A threshold that applies to no trace
+                                  and scenario given is an error (65), as is an unknown scenario.
           --junit <path>          Also write JUnit XML (one test case per trace, scenario and threshold).
           --markdown <path>       Also write a Markdown table for a pull-request comment.
           --fences <file>         Geofences for every run.
@@ -82,6 +86,15 @@ enum CheckCommand {
             case .failed(let code): return code
             case .loaded(let trace): traces.append((path, trace))
             }
+        }
+        // Before any replay: a threshold that applies to no run would otherwise pass unchecked.
+        do {
+            try expectations.checkEveryThresholdApplies(
+                traces: traces.map(\.path),
+                scenarios: scenarios.indices.map { (scenarios[$0].scenario.name, names[$0]) })
+        } catch {
+            console.warn("error: \(error)")
+            return .dataError
         }
         let cells: [MatrixCommand.Cell]
         do {

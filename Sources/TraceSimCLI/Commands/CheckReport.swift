@@ -11,7 +11,8 @@ enum CheckReport {
         }
     }
 
-    static func value(_ verdict: Expectations.Verdict) -> String { verdict.value.map(number) ?? "n/a" }
+    /// The measured value, or "no value" where the run has none for the metric.
+    static func value(_ verdict: Expectations.Verdict) -> String { verdict.value.map(number) ?? "no value" }
 
     static func line(_ verdict: Expectations.Verdict) -> String {
         "\(verdict.trace) · \(verdict.scenario) · \(verdict.threshold.metric) = \(value(verdict)), expected \(bound(verdict.threshold))"

@@ -35,9 +35,11 @@ enum MatrixCommand {
                                   html: a self-contained page with the table as a heatmap;
                                   json: {"schemaVersion", "seed", "runs": [...]} with one object per
                                   trace and scenario, traces in the order given, scenarios in order.
-          --shard <K/N>           Run only the K-th of N deterministic slices of the trace × scenario
-                                  runs, as a JSON part; 'tracesim merge' joins the parts into exactly
-                                  what one unsharded run prints. Needs --format json.
+          --shard <K/N>           Run only the K-th of N (at most \(Shard.maximumCount)) deterministic slices of the
+                                  trace × scenario runs, as a JSON part that opens with the run's
+                                  identity (inputs with their sizes and hashes; 'tracesim help merge');
+                                  'tracesim merge' joins the parts into exactly what one unsharded run
+                                  prints. Needs --format json and trace files that can be read twice.
           --jobs <n>              Run at most n replays at a time (default: one per core).
           -h, --help              Show this help.
 
@@ -81,9 +83,12 @@ enum MatrixCommand {
         }
         let options = try ImportArguments.options(from: parsed, command: name)
         let fences: [Geofence]
-        switch ConfigFiles.load(parsed.value("fences"), console, GeofenceLoader.load, absent: []) {
+        let fencesInput: RunIdentity.Input?
+        switch ConfigFiles.load(
+            parsed.value("fences"), console, ReplayArguments.fingerprinted(GeofenceLoader.load), absent: ([], nil))
+        {
         case .failed(let code): return code
-        case .loaded(let loaded): fences = loaded
+        case .loaded(let (loaded, input)): (fences, fencesInput) = (loaded, input)
         }
         var exitCode = ExitCode.success
         var traces: [(path: String, trace: Trace)] = []
@@ -94,6 +99,22 @@ enum MatrixCommand {
             }
         }
         var only: Set<Int>?
+        var identity: RunIdentity?
+        if shard != nil {
+            var inputs: [RunIdentity.Input] = []
+            for (path, _) in traces {
+                do {
+                    let (hash, bytes) = try ContentHash.ofFile(atPath: path)
+                    inputs.append(RunIdentity.Input(path: path, bytes: bytes, hash: hash))
+                } catch {
+                    console.warn("error: \(error)")
+                    return .noInput
+                }
+            }
+            identity = RunIdentity(
+                version: TraceSimCommandLine.version, traces: inputs, scenarios: scenarios.map(\.identity), seed: seed,
+                fences: fencesInput, date: parsed.value("date"), inputFormat: parsed.value("input-format"))
+        }
         if let shard {
             // Positions K-1, K-1+N, K-1+2N...: every shard gets a spread of traces and scenarios.
             only = Set(stride(from: shard.index - 1, to: traces.count * scenarios.count, by: shard.count))
@@ -112,10 +133,10 @@ enum MatrixCommand {
             let objects = cells.indices.map {
                 RunReport.json(trace: traces[cells[$0].trace].path, run: cells[$0].run, metrics: metrics[$0])
             }
-            var members: [(String, JSONText)] = [
-                ("schemaVersion", .integer(RunReport.schemaVersion)),
-                ("seed", seed.map { .integer(Int(truncatingIfNeeded: $0)) } ?? .null),
-            ]
+            var members: [(String, JSONText)] = [("schemaVersion", .integer(RunReport.schemaVersion))]
+            // A part opens with what identifies the whole run, for 'tracesim merge' to compare.
+            if let identity { members.append(("identity", identity.json)) }
+            members.append(("seed", seedJSON(seed)))
             if let shard {
                 members.append(
                     (
@@ -161,6 +182,9 @@ enum MatrixCommand {
         }
         return exitCode
     }
+
+    /// The matrix JSON's `"seed"`: merge renders it from a part's identity the same way.
+    static func seedJSON(_ seed: UInt64?) -> JSONText { seed.map { .integer(Int(truncatingIfNeeded: $0)) } ?? .null }
 
     /// One scenario on one trace, with the ideal run it is compared with.
     struct Cell {
@@ -242,12 +266,21 @@ struct Shard {
     var index: Int
     var count: Int
 
+    /// The most shards a run may be split into: `matrix --shard` and `merge` share it, so every
+    /// part matrix writes is one merge reads.
+    static let maximumCount = 1_000_000
+
     init(_ text: String, command: String) throws(UsageError) {
         let parts = text.split(separator: "/", omittingEmptySubsequences: false)
         guard parts.count == 2, let index = Int(parts[0]), let count = Int(parts[1]), count >= 1,
             (1...count).contains(index)
         else {
             throw UsageError("--shard must be K/N with 1 <= K <= N, not '\(text)'", command: command)
+        }
+        guard count <= Self.maximumCount else {
+            throw UsageError(
+                "--shard: at most \(Self.maximumCount) shards, not \(count) ('tracesim merge' reads no more)",
+                command: command)
         }
         self.index = index
         self.count = count
@@ -298,8 +331,9 @@ enum ReplayArguments {
         return seed
     }
 
-    /// A scenario to run and the geofences it brings (`nil`: use `--fences`).
-    typealias Chosen = (scenario: Scenario, fences: [Geofence]?)
+    /// A scenario to run, the geofences it brings (`nil`: use `--fences`), and what a sharded
+    /// run's identity records of it.
+    typealias Chosen = (scenario: Scenario, fences: [Geofence]?, identity: RunIdentity.ScenarioEntry)
 
     /// Preset names or scenario files (ending in `.json`), comma-separated, or `all` (every
     /// preset but the ideal reference). A file's geofence path is relative to the file.
@@ -309,21 +343,26 @@ enum ReplayArguments {
         throws(UsageError)
         -> ConfigFiles.Outcome<[Chosen]>
     {
-        if list == "all" { return .loaded(Scenario.presets.filter { $0.name != "ideal" }.map { ($0, nil) }) }
+        if list == "all" {
+            return .loaded(Scenario.presets.filter { $0.name != "ideal" }.map { ($0, nil, .init(name: $0.name)) })
+        }
         var chosen: [Chosen] = []
         for name in list.split(separator: ",", omittingEmptySubsequences: false).map(String.init) {
             if name.hasSuffix(".json") {
-                switch ConfigFiles.load(name, namedBy: namingFile, console, ScenarioFile.parse) {
+                switch ConfigFiles.load(name, namedBy: namingFile, console, fingerprinted(ScenarioFile.parse)) {
                 case .failed(let code): return .failed(code)
-                case .loaded(let parsed):
+                case .loaded(let (parsed, file)):
+                    var entry = RunIdentity.ScenarioEntry(name: parsed.scenario.name, file: file)
                     guard let relative = parsed.geofences else {
-                        chosen.append((parsed.scenario, nil))
+                        chosen.append((parsed.scenario, nil, entry))
                         continue
                     }
                     let scenarioPath = namingFile.map { ConfigFiles.resolve(name, namedBy: $0) } ?? name
-                    switch ConfigFiles.load(relative, namedBy: scenarioPath, console, GeofenceLoader.load) {
+                    switch ConfigFiles.load(relative, namedBy: scenarioPath, console, fingerprinted(GeofenceLoader.load)) {
                     case .failed(let code): return .failed(code)
-                    case .loaded(let fences): chosen.append((parsed.scenario, fences))
+                    case .loaded(let (fences, input)):
+                        entry.fences = input
+                        chosen.append((parsed.scenario, fences, entry))
                     }
                 }
                 continue
@@ -335,8 +374,17 @@ enum ReplayArguments {
                     "unknown scenario '\(name)' (did you mean '\(nearest)'? see 'tracesim scenarios', or give a .json file)",
                     command: command)
             }
-            chosen.append((scenario, nil))
+            chosen.append((scenario, nil, .init(name: scenario.name)))
         }
         return .loaded(chosen)
+    }
+
+    /// `parse`, also returning the size and hash of the bytes it parsed, for a run's identity.
+    static func fingerprinted<Value>(_ parse: @escaping ([UInt8], String) throws(TraceFormatError) -> Value)
+        -> ([UInt8], String) throws(TraceFormatError) -> (Value, RunIdentity.Input)
+    {
+        { (bytes, file) throws(TraceFormatError) in
+            (try parse(bytes, file), RunIdentity.Input(path: file, bytes: bytes.count, hash: ContentHash(bytes)))
+        }
     }
 }

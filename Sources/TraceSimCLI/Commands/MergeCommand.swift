@@ -13,28 +13,24 @@ enum MergeCommand {
         USAGE: tracesim merge <part> ...
 
         ARGUMENTS:
-          <part>                  One file per shard, in any order; together they must be shards 1...N of
-                                  the same matrix (same schema version, seed, shard count and run count).
+          <part>                  One file per shard, in any order; together they must be shards 1...N
+                                  (N at most \(Shard.maximumCount)) of the same matrix, each given once.
+
+        Every part opens with its run's identity: the TraceSim version, the traces in order with
+        each one's size and FNV-1a 64 hash, the scenarios in order (a scenario file and the
+        geofences it names with theirs), --seed, --fences (with its hash), --date and
+        --input-format. Parts whose identities differ are refused, naming the first difference; a
+        trace a part did not read carries no size or hash there, and is compared by path only.
+        Each run must be the trace and scenario its position stands for. The runs are copied byte
+        for byte, so the result is exactly the unsharded output.
 
         OPTIONS:
           -h, --help              Show this help.
 
         EXIT STATUS:
-          0 merged; 64 usage error; 65 a part is invalid, missing a shard, or from another matrix;
-          66 a part is missing or unreadable.
+          0 merged; 64 usage error; 65 a part is invalid, a shard is missing or given twice, or parts
+          come from different runs; 66 a part is missing or unreadable.
         """
-
-    private struct Part {
-        var file: String
-        var header: ConfigJSONNode
-        var schemaVersion: Double
-        var seed: ConfigJSONNode
-        var index: Int
-        var count: Int
-        var total: Int
-        var positions: [Int]
-        var runs: [ConfigJSONNode]
-    }
 
     static func run(_ arguments: [String], console: Console) throws(UsageError) -> ExitCode {
         let parsed = try ArgumentSpec(valued: []).parse(arguments, command: name)
@@ -43,94 +39,100 @@ enum MergeCommand {
             return .success
         }
         guard !parsed.positionals.isEmpty else { throw UsageError("merge needs the part files", command: name) }
-        var parts: [Part] = []
+        var parts: [MatrixPart] = []
         for path in parsed.positionals {
-            switch ConfigFiles.load(path, console, part) {
+            switch ConfigFiles.load(path, console, MatrixPart.init) {
             case .failed(let code): return code
             case .loaded(let loaded): parts.append(loaded)
             }
         }
-        guard let first = parts.first else { return .failure }
-        for part in parts.dropFirst()
-        where part.schemaVersion != first.schemaVersion || part.seed.value != first.seed.value
-            || part.count != first.count
-            || part.total != first.total
-        {
-            console.warn("error: \(part.file): not a shard of the same matrix as \(first.file)")
+        switch merged(parts) {
+        case .success(let bytes):
+            console.print(String(decoding: bytes, as: UTF8.self))
+            return .success
+        case .failure(let refusal):
+            console.warn("error: \(refusal.message)")
             return .dataError
         }
-        let indices = parts.map(\.index).sorted()
-        guard indices == Array(1...first.count) else {
-            let missing = Set(1...first.count).subtracting(indices).sorted().map(String.init).joined(separator: ", ")
-            console.warn(
-                "error: shards of \(first.count) needed once each; "
-                    + (missing.isEmpty ? "one is given twice" : "missing: \(missing)"))
-            return .dataError
-        }
-        var byPosition: [Int: ConfigJSONNode] = [:]
-        for part in parts {
-            for (position, run) in zip(part.positions, part.runs) { byPosition[position] = run }
-        }
-        guard byPosition.count == first.total, byPosition.keys.sorted() == Array(0..<first.total) else {
-            console.warn(
-                "error: the parts hold \(byPosition.count) distinct runs, not the \(first.total) their headers promise")
-            return .dataError
-        }
-        let runs = (0..<first.total).compactMap { byPosition[$0].map(text) }
-        console.print(
-            JSONText.object([
-                ("schemaVersion", .integer(Int(first.schemaVersion))), ("seed", text(first.seed)),
-                ("runs", .array(runs)),
-            ]).rendered)
-        return .success
     }
 
-    private static func part(_ bytes: [UInt8], file: String) throws(TraceFormatError) -> Part {
-        let reader = ConfigReader(file: file)
-        let root = try ConfigJSON.parse(bytes, file: file)
-        let members = try reader.object(root, "$", allowed: ["schemaVersion", "seed", "shard", "runs"])
-        let schemaVersion = try reader.number(
-            try reader.required(members, "schemaVersion", in: root, "$"), "$.schemaVersion", in: 1...1_000)
-        let seed = try reader.required(members, "seed", in: root, "$")
-        let shardNode = try reader.required(members, "shard", in: root, "$")
-        let shard = try reader.object(shardNode, "$.shard", allowed: ["index", "count", "runs", "positions"])
-        func integer(_ key: String, _ range: ClosedRange<Double>) throws(TraceFormatError) -> Int {
-            let value = try reader.number(
-                try reader.required(shard, key, in: shardNode, "$.shard"), "$.shard.\(key)", in: range)
-            guard value == value.rounded() else {
-                throw reader.fail(shardNode, "$.shard.\(key)", "expected a whole number")
+    /// Why parts cannot be merged.
+    struct Refusal: Error {
+        var message: String
+    }
+
+    /// The unsharded matrix JSON the parts add up to (without its final newline).
+    /// - Complexity: O(total bytes of the parts + runs).
+    static func merged(_ parts: [MatrixPart]) -> Result<[UInt8], Refusal> {
+        guard let first = parts.first else { return .failure(Refusal(message: "no parts")) }
+        for part in parts.dropFirst() {
+            if let difference = part.identity.difference(from: first.identity) {
+                return .failure(
+                    Refusal(message: "\(part.file): not a shard of the same matrix as \(first.file): \(difference)"))
             }
-            return Int(value)
+            if part.schemaVersion != first.schemaVersion {
+                return .failure(
+                    Refusal(
+                        message: "\(part.file): not a shard of the same matrix as \(first.file): schema version "
+                            + "\(part.schemaVersion) here and \(first.schemaVersion) there"))
+            }
+            if part.count != first.count {
+                return .failure(
+                    Refusal(
+                        message: "\(part.file): shard \(part.index) of \(part.count), but \(first.file) is shard "
+                            + "\(first.index) of \(first.count)"))
+            }
         }
-        let count = try integer("count", 1...1_000_000)
-        let index = try integer("index", 1...Double(count))
-        let total = try integer("runs", 0...1e9)
-        var positions: [Int] = []
-        let positionsNode = try reader.required(shard, "positions", in: shardNode, "$.shard")
-        for (offset, node) in try reader.array(positionsNode, "$.shard.positions").enumerated() {
-            let value = try reader.number(node, "$.shard.positions[\(offset)]", in: 0...Double(max(total - 1, 0)))
-            positions.append(Int(value))
+        // Which file gave each shard: a second file for the same shard is named with the first.
+        var given = [Int](repeating: -1, count: first.count + 1)
+        for (number, part) in parts.enumerated() {
+            if given[part.index] >= 0 {
+                return .failure(
+                    Refusal(
+                        message: "shard \(part.index) given twice: \(parts[given[part.index]].file) and \(part.file)"))
+            }
+            given[part.index] = number
         }
-        let runs = try reader.array(try reader.required(members, "runs", in: root, "$"), "$.runs")
-        guard runs.count == positions.count else {
-            throw reader.fail(root, "$.runs", "\(runs.count) runs but \(positions.count) positions")
+        let missing = (1...first.count).filter { given[$0] < 0 }
+        guard missing.isEmpty else {
+            let listed = missing.prefix(20).map(String.init).joined(separator: ", ")
+            return .failure(
+                Refusal(
+                    message: "shards of \(first.count) are needed once each; missing: \(listed)"
+                        + (missing.count > 20 ? " and \(missing.count - 20) more" : "")))
         }
-        return Part(
-            file: file, header: root, schemaVersion: schemaVersion, seed: seed, index: index, count: count,
-            total: total, positions: positions, runs: runs)
-    }
-
-    /// The same JSON, rendered the way the CLI renders it (key order kept).
-    private static func text(_ node: ConfigJSONNode) -> JSONText { text(node.value) }
-
-    private static func text(_ value: ConfigJSONValue) -> JSONText {
-        switch value {
-        case .object(let members): .object(members.map { ($0.key, text($0.value)) })
-        case .array(let elements): .array(elements.map(text))
-        case .string(let string): .string(string)
-        case .number(let number): .number(number)
-        case .bool(let flag): .bool(flag)
-        case .null: .null
+        // Positions are checked in range and increasing within a part, so the runs' count bounds
+        // the table below however large a part claims the matrix is.
+        let held = parts.reduce(0) { $0 + $1.positions.count }
+        guard held == first.total else {
+            return .failure(
+                Refusal(message: "the parts hold \(held) runs, not the \(first.total) their identity promises"))
         }
+        var owner = [Int](repeating: -1, count: first.total)
+        var slot = [Int](repeating: -1, count: first.total)
+        for (number, part) in parts.enumerated() {
+            for (offset, position) in part.positions.enumerated() {
+                guard owner[position] < 0 else {
+                    return .failure(
+                        Refusal(
+                            message: "run \(position + 1) is in both \(parts[owner[position]].file) and \(part.file)"
+                        ))
+                }
+                owner[position] = number
+                slot[position] = offset
+            }
+        }
+        var output: [UInt8] = []
+        output.reserveCapacity(parts.reduce(64) { $0 + $1.runBytes })
+        output += Array("{\"schemaVersion\":\(first.schemaVersion),\"seed\":".utf8)
+        output += Array(MatrixCommand.seedJSON(first.identity.seed).rendered.utf8)
+        output += Array(",\"runs\":[".utf8)
+        for position in 0..<first.total {
+            let part = parts[owner[position]]
+            if position > 0 { output.append(UInt8(ascii: ",")) }
+            output += part.bytes[part.runs[slot[position]]]
+        }
+        output += Array("]}".utf8)
+        return .success(output)
     }
 }
