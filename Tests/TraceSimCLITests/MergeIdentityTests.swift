@@ -156,7 +156,7 @@ struct MergeIdentityTests {
 
     @Test(
         "a run copied byte for byte is still checked: a bad number or escape is refused at its column",
-        arguments: [(#""flowSeconds":01"#, "invalid number"), (#""scenario":"denied\q""#, "bad escape")])
+        arguments: [(#""flowSeconds":01"#, "leading zero"), (#""scenario":"denied\q""#, "bad escape")])
     func runsAreValidated(replacement: String, problem: String) throws {
         let folder = try Folder()
         let one = try folder.part([Self.tunnel, "--scenarios", "denied,allow-once"], shard: "1/2", "a1.json")

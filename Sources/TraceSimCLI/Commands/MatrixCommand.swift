@@ -358,7 +358,8 @@ enum ReplayArguments {
                         continue
                     }
                     let scenarioPath = namingFile.map { ConfigFiles.resolve(name, namedBy: $0) } ?? name
-                    switch ConfigFiles.load(relative, namedBy: scenarioPath, console, fingerprinted(GeofenceLoader.load)) {
+                    let loadFences = fingerprinted(GeofenceLoader.load)
+                    switch ConfigFiles.load(relative, namedBy: scenarioPath, console, loadFences) {
                     case .failed(let code): return .failed(code)
                     case .loaded(let (fences, input)):
                         entry.fences = input
