@@ -154,7 +154,8 @@ extension CommandLineChecks {
             return
         }
         for (index, seed) in seeds.enumerated() {
-            FileManager.default.createFile(atPath: folder.appendingPathComponent("seed-\(index)").path, contents: Data(seed))
+            let path = folder.appendingPathComponent("seed-\(index)").path
+            _ = FileManager.default.createFile(atPath: path, contents: Data(seed))
         }
     }
 
