@@ -111,7 +111,7 @@ enum CommandLineChecks {
         }
         for (name, bytes) in originals where (try? Data(contentsOf: URL(fileURLWithPath: name))).map({ [UInt8]($0) }) != bytes {
             try? manager.removeItem(atPath: name)
-            manager.createFile(atPath: name, contents: Data(bytes))
+            _ = manager.createFile(atPath: name, contents: Data(bytes))
         }
     }
 }
