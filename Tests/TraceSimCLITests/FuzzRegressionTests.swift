@@ -76,7 +76,9 @@ struct FuzzRegressionTests {
         defer { try? manager.removeItem(at: sandbox) }
         do {
             try manager.createDirectory(at: sandbox, withIntermediateDirectories: true)
-            for (name, source) in Self.sandboxFiles {
+            let sandboxFiles = Self.sandboxFiles
+            #expect(!sandboxFiles.isEmpty, "Tests/Fuzzing/sandbox.txt is missing or empty")
+            for (name, source) in sandboxFiles {
                 try manager.copyItem(
                     at: repositoryRoot.appendingPathComponent(source), to: sandbox.appendingPathComponent(name))
             }
@@ -101,15 +103,12 @@ struct FuzzRegressionTests {
         }
     }
 
-    /// The files a `cli` or `merge` harness finds in its scratch folder (as in the fuzzing package).
-    static let sandboxFiles: [String: String] = [
-        "walk.csv": "Tests/Fuzzing/Seeds/walk.csv",
-        "walk.gpx": "Tests/Fuzzing/Seeds/walk.gpx",
-        "scenario.json": "Documentation/Examples/scenario.json",
-        "user.json": "Documentation/Examples/user.json",
-        "device.json": "Documentation/Examples/device.json",
-        "population.json": "Documentation/Examples/population.json",
-        "expectations.json": "Documentation/Examples/expectations.json",
-        "fences.geojson": "Documentation/Examples/fences.geojson",
-    ]
+    /// The files a `cli` or `merge` harness finds in its scratch folder, by sandbox name: the
+    /// list the fuzzing package reads too.
+    static var sandboxFiles: [String: String] {
+        let file = repositoryRoot.appendingPathComponent("Tests/Fuzzing/sandbox.txt")
+        let list = (try? String(contentsOf: file, encoding: .utf8)) ?? ""
+        let sources = list.split(separator: "\n").map(String.init)
+        return Dictionary(uniqueKeysWithValues: sources.map { (URL(fileURLWithPath: $0).lastPathComponent, $0) })
+    }
 }

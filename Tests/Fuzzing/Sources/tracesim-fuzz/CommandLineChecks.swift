@@ -16,17 +16,13 @@ enum CommandLineChecks {
     /// The byte that separates the parts in a `merge` input (ASCII record separator).
     static let partSeparator: UInt8 = 0x1E
 
-    /// Files a fuzzed command line may name: small copies made once in the sandbox.
-    static let sandboxFiles: [String: String] = [
-        "walk.csv": "Tests/Fuzzing/Seeds/walk.csv",
-        "walk.gpx": "Tests/Fuzzing/Seeds/walk.gpx",
-        "scenario.json": "Documentation/Examples/scenario.json",
-        "user.json": "Documentation/Examples/user.json",
-        "device.json": "Documentation/Examples/device.json",
-        "population.json": "Documentation/Examples/population.json",
-        "expectations.json": "Documentation/Examples/expectations.json",
-        "fences.geojson": "Documentation/Examples/fences.geojson",
-    ]
+    /// Files a fuzzed command line may name, by their name in the sandbox: the repository paths
+    /// listed in Tests/Fuzzing/sandbox.txt, which the regression test reads too.
+    static let sandboxFiles: [String: String] = {
+        let list = (try? String(contentsOfFile: "Tests/Fuzzing/sandbox.txt", encoding: .utf8)) ?? ""
+        let sources = list.split(separator: "\n").map(String.init)
+        return Dictionary(uniqueKeysWithValues: sources.map { (URL(fileURLWithPath: $0).lastPathComponent, $0) })
+    }()
 
     /// The sandbox files' original bytes, read once from the repository (the working folder
     /// Scripts/fuzz.sh runs in). Kept as arrays: `Data` tags its storage pointer, which
@@ -96,6 +92,7 @@ enum CommandLineChecks {
         let manager = FileManager.default
         let previous = manager.currentDirectoryPath
         _ = originals  // read from the repository before the working folder changes
+        if originals.isEmpty { fatalError("no sandbox files: run from the repository root (Tests/Fuzzing/sandbox.txt)") }
         guard manager.changeCurrentDirectoryPath(sandbox.path) else { fatalError("no sandbox at \(sandbox.path)") }
         restoreSandbox()
         body()
