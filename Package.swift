@@ -31,8 +31,14 @@ let package = Package(
             pkgConfig: "libxml-2.0",
             providers: [.apt(["libxml2-dev"]), .brew(["libxml2"])]
         ),
+        // zlib's inflate: traces compressed with gzip are read without a separate step.
+        .systemLibrary(
+            name: "CZlib",
+            pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]
+        ),
         .target(name: "SimulationCore"),
-        .target(name: "Traces", dependencies: ["SimulationCore", "CLibXML2"]),
+        .target(name: "Traces", dependencies: ["SimulationCore", "CLibXML2", "CZlib"]),
         .target(name: "Geometry", dependencies: ["SimulationCore", "CGEOS"]),
         .target(name: "Device", dependencies: ["SimulationCore", "Traces", "Geometry"]),
         .target(name: "Permissions", dependencies: ["Device", "SimulationCore", "Traces"]),
@@ -50,7 +56,7 @@ let package = Package(
         .testTarget(name: "EngineTests", dependencies: ["Engine", "Geometry", "Device", "Traces", "SimulationCore"]),
         .testTarget(
             name: "TracesTests",
-            dependencies: ["Traces", "SimulationCore"],
+            dependencies: ["Traces", "SimulationCore", "CZlib"],
             exclude: ["Fixtures"]
         ),
         .testTarget(name: "TraceSimCLITests", dependencies: ["TraceSimCLI", "Traces", "Device", "SimulationCore", "tracesim"]),

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what TraceSim needs to build and test, and only what is missing:
 #   - a Swift 6 toolchain (found on PATH or in /opt/swift; never downloaded from elsewhere),
-#   - libgeos-dev (geofence geometry), libxml2-dev (GPX/TCX/KML), pkg-config.
+#   - libgeos-dev (geofence geometry), libxml2-dev (GPX/TCX/KML), zlib1g-dev (gzip input),
+#     pkg-config.
 # Debian and Ubuntu use apt-get (as root, or through sudo); macOS uses Homebrew.
 # Source it (`. Scripts/bootstrap.sh`) or run it; it changes nothing that is already there.
 set -euo pipefail
@@ -50,17 +51,18 @@ tracesim_bootstrap() {
             tracesim_log "Homebrew is needed on macOS: https://brew.sh, then rerun."
             return 1
         fi
-        for formula in geos libxml2 pkg-config; do
+        for formula in geos libxml2 zlib pkg-config; do
             brew list --versions "$formula" >/dev/null 2>&1 || brew install "$formula"
         done
-        # Homebrew keeps libxml2 keg-only: point pkg-config at it.
-        export PKG_CONFIG_PATH="$(brew --prefix libxml2)/lib/pkgconfig:${PKG_CONFIG_PATH:-}"
+        # Homebrew keeps libxml2 and zlib keg-only: point pkg-config at them.
+        export PKG_CONFIG_PATH="$(brew --prefix libxml2)/lib/pkgconfig:$(brew --prefix zlib)/lib/pkgconfig:${PKG_CONFIG_PATH:-}"
         ;;
     Linux)
         local missing=()
         command -v pkg-config >/dev/null 2>&1 || missing+=(pkg-config)
         pkg-config --exists geos 2>/dev/null || missing+=(libgeos-dev)
         pkg-config --exists libxml-2.0 2>/dev/null || missing+=(libxml2-dev)
+        pkg-config --exists zlib 2>/dev/null || missing+=(zlib1g-dev)
         if [ "${#missing[@]}" -gt 0 ]; then
             tracesim_log "installing ${missing[*]}"
             tracesim_apt_install "${missing[@]}"

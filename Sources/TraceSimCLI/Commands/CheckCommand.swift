@@ -15,6 +15,11 @@ enum CheckCommand {
         USAGE: tracesim check <trace> ... --expect <EXPECT.json> [--junit <path>] [--markdown <path>]
                               [--fences <file>] [--seed <n>] [--date <YYYY-MM-DD>] [--input-format <name>]
 
+        ARGUMENTS:
+          <trace>                 Trace files in any format 'tracesim inspect' reads.
+                                  `-` reads standard input (once per command line). gzip-compressed
+                                  input is read as is, from a file or standard input.
+
         OPTIONS:
           --expect <EXPECT.json>  {"thresholds": [{"scenario", "metric", "min"|"max", "trace"?,
                                   "allowMissing"?}]}. "scenario" is a preset, a scenario file or "*"
@@ -49,6 +54,7 @@ enum CheckCommand {
         guard !parsed.positionals.isEmpty else {
             throw UsageError("check needs at least one trace file", command: name)
         }
+        try StandardInputArguments.checkReadOnce(parsed.positionals, command: name)
         guard let expectPath = parsed.value("expect") else {
             throw UsageError("check needs --expect EXPECT.json", command: name)
         }

@@ -13,6 +13,8 @@ enum ConvertCommand {
 
         ARGUMENTS:
           <input>                 A trace in any format `tracesim inspect` reads.
+                                  `-` reads standard input (once per command line). gzip-compressed
+                                  input is read as is, from a file or standard input.
           <output>                The file to write; its extension picks the format:
                                   .csv (TraceSim CSV), .jsonl (JSON Lines, also motion samples),
                                   .gpx (GPX 1.1). An existing file is replaced whole, never left
@@ -41,6 +43,9 @@ enum ConvertCommand {
                 command: name)
         }
         let input = parsed.positionals[0]
+        if parsed.positionals[1] == TraceFile.standardInputPath {
+            throw UsageError("convert writes a file: '-' (standard input) can only be the input", command: name)
+        }
         let output = parsed.positionals[1]
         guard let format = ExportFormat(path: output) else {
             throw UsageError("cannot tell the output format from '\(output)': use .csv, .jsonl or .gpx", command: name)
@@ -54,7 +59,9 @@ enum ConvertCommand {
         }
         // An empty output would be a file no importer accepts back: refuse instead.
         guard !trace.fixes.isEmpty || !trace.motionSamples.isEmpty else {
-            console.warn("error: \(input): no fixes to convert (`tracesim inspect` shows what was skipped)")
+            console.warn(
+                "error: \(TraceFile.displayName(forPath: input)): no fixes to convert (`tracesim inspect` shows what was skipped)"
+            )
             return .dataError
         }
 

@@ -68,7 +68,7 @@ enum TraceLoading {
     static func loadReplayable(_ path: String, options: ImportOptions, console: Console) -> Outcome {
         let outcome = load(path, options: options, console: console)
         if case .loaded(let trace) = outcome, trace.fixes.isEmpty {
-            console.warn("error: \(path): no timed fixes to replay")
+            console.warn("error: \(TraceFile.displayName(forPath: path)): no timed fixes to replay")
             return .failed(.dataError)
         }
         return outcome
@@ -84,7 +84,7 @@ enum TraceLoading {
             console.warn("error: \(error)")
             return .failed(.noInput)
         } catch {
-            console.warn("error: \(path): \(error)")
+            console.warn("error: \(TraceFile.displayName(forPath: path)): \(error)")
             return .failed(.dataError)
         }
     }

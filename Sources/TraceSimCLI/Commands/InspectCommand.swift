@@ -18,6 +18,8 @@ enum InspectCommand {
                                   NMEA 0183 (also gpsd logs and GnssLogger-wrapped), Android GnssLogger
                                   CSV, iOS CLLocation JSON, Garmin TCX, KML gx:Track, Google Takeout
                                   location history, Columbus CSV, 70mai logs, TraceSim CSV and JSON Lines.
+                                  `-` reads standard input (once per command line). gzip-compressed
+                                  input is read as is, from a file or standard input.
 
         OPTIONS:
           --format <text|json|table>
@@ -46,6 +48,7 @@ enum InspectCommand {
         guard !parsed.positionals.isEmpty else {
             throw UsageError("inspect needs at least one trace file", command: name)
         }
+        try StandardInputArguments.checkReadOnce(parsed.positionals, command: name)
         let options = try ImportArguments.options(from: parsed, command: name)
 
         var exitCode = ExitCode.success

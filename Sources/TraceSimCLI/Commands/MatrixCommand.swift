@@ -22,6 +22,8 @@ enum MatrixCommand {
         ARGUMENTS:
           <trace>                 Trace files in any format 'tracesim inspect' reads. Files with no
                                   timed fix are reported and skipped.
+                                  `-` reads standard input (once per command line). gzip-compressed
+                                  input is read as is, from a file or standard input.
 
         OPTIONS:
           --scenarios <list>      all (default), or comma-separated preset names ('tracesim scenarios')
@@ -68,6 +70,14 @@ enum MatrixCommand {
         let shard = try parsed.value("shard").map { (text) throws(UsageError) in try Shard(text, command: name) }
         if shard != nil && format != "json" {
             throw UsageError("--shard writes a JSON part for 'tracesim merge'; add --format json", command: name)
+        }
+        try StandardInputArguments.checkReadOnce(parsed.positionals, command: name)
+        // A part's identity hashes each trace file again, and every part must read the same
+        // bytes: standard input is neither readable twice nor the same for every part.
+        if shard != nil && parsed.positionals.contains(TraceFile.standardInputPath) {
+            throw UsageError(
+                "--shard needs trace files every part can read: save standard input ('-') to a file first",
+                command: name)
         }
         let scenarios: [ReplayArguments.Chosen]
         switch try ReplayArguments.scenarios(parsed.value("scenarios") ?? "all", command: name, console: console) {

@@ -16,6 +16,8 @@ enum ReplayCommand {
 
         ARGUMENTS:
           <trace>                 A trace file in any format 'tracesim inspect' reads.
+                                  `-` reads standard input (once per command line). gzip-compressed
+                                  input is read as is, from a file or standard input.
 
         OPTIONS:
           --scenario <name|file>  A preset ('tracesim scenarios' lists them) or a scenario file
@@ -70,6 +72,7 @@ enum ReplayCommand {
         case .loaded(let loaded): fences = loaded
         }
         let path = parsed.positionals[0]
+        try StandardInputArguments.checkReadOnce(parsed.positionals + [parsed.value("truth")], command: name)
         let trace: Trace
         switch TraceLoading.loadReplayable(path, options: options, console: console) {
         case .failed(let code): return code
@@ -92,7 +95,8 @@ enum ReplayCommand {
             case .loaded(let truth):
                 guard truth.fixes.count >= 2 else {
                     console.warn(
-                        "error: \(truthPath): a truth trace needs at least two timed fixes (is --date needed?)")
+                        "error: \(TraceFile.displayName(forPath: truthPath)): a truth trace needs at least two timed fixes (is --date needed?)"
+                    )
                     return .dataError
                 }
                 metrics.measureError(of: run, against: truth)

@@ -24,6 +24,8 @@ enum TrackCommand {
 
         ARGUMENTS:
           <trace>                 A trace file in any format 'tracesim inspect' reads.
+                                  `-` reads standard input (once per command line). gzip-compressed
+                                  input is read as is, from a file or standard input.
 
         OPTIONS:
           --device <DEVICE.json>  The phone at the start (see 'tracesim help permissions'). Default:
@@ -75,6 +77,7 @@ enum TrackCommand {
         }
         let options = try ImportArguments.options(from: parsed, command: name)
         let path = parsed.positionals[0]
+        try StandardInputArguments.checkReadOnce(parsed.positionals, command: name)
 
         var deviceConfiguration = Scenario.idealDevice
         if let devicePath = parsed.value("device") {

@@ -16,6 +16,11 @@ enum TuneCommand {
         USAGE: tracesim tune <trace> ... --sweep <name>=<from>:<to>:<step> [--sweep ...]
                              [--truth <trace>] [--format text|json] [--date <YYYY-MM-DD>] [--input-format <name>]
 
+        ARGUMENTS:
+          <trace>                 Trace files in any format 'tracesim inspect' reads.
+                                  `-` reads standard input (once per command line). gzip-compressed
+                                  input is read as is, from a file or standard input.
+
         OPTIONS:
           --sweep <spec>          A setting and its values, repeatable (combinations are crossed).
                                   Settings: gate.horizontalAccuracy, gate.maxImpliedSpeed, gate.maxAge,
@@ -68,6 +73,7 @@ enum TuneCommand {
         if parsed.value("truth") != nil && parsed.positionals.count != 1 {
             throw UsageError("--truth compares with exactly one trace", command: name)
         }
+        try StandardInputArguments.checkReadOnce(parsed.positionals + [parsed.value("truth")], command: name)
         let options = try ImportArguments.options(from: parsed, command: name)
         var traces: [Trace] = []
         for path in parsed.positionals {
@@ -82,7 +88,9 @@ enum TuneCommand {
             case .failed(let code): return code
             case .loaded(let trace):
                 guard trace.fixes.count >= 2 else {
-                    console.warn("error: \(path): a truth trace needs at least two timed fixes (is --date needed?)")
+                    console.warn(
+                        "error: \(TraceFile.displayName(forPath: path)): a truth trace needs at least two timed fixes (is --date needed?)"
+                    )
                     return .dataError
                 }
                 truth = trace

@@ -62,6 +62,8 @@ extension TraceFormatError.Problem {
             short(detail)
         case .truncated(let detail):
             "file ends early: \(detail)"
+        case .compressedStream(let detail):
+            detail
         case .configuration(let path, let message):
             "\(path): \(message)"
         }

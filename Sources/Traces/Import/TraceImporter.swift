@@ -2,15 +2,20 @@
 public enum TraceImporter {
     /// Reads and imports a trace file.
     ///
+    /// A gzip-compressed file (told by its first bytes, whatever its name) is inflated first, and
+    /// its format detected from the inflated content. `-` (`TraceFile.standardInputPath`) reads
+    /// standard input, which errors call `<stdin>`.
+    ///
     /// - Parameters:
     ///   - path: the file, as the user named it (errors quote it back).
     ///   - options: a format to insist on, and dates for undated NMEA.
     /// - Throws: `TraceFileError` when the file cannot be read (exit 66), `TraceFormatError`
-    ///   when its content is not a valid trace (exit 65).
+    ///   when its content is not a valid trace or not a valid gzip stream (exit 65).
     public static func load(path: String, options: ImportOptions = ImportOptions()) throws -> Trace {
+        let name = TraceFile.displayName(forPath: path)
         switch try TraceFile.openForImport(path: path) {
-        case .mapped(let mapping): return try read(mapping.bytes, name: path, options: options, mapping: mapping)
-        case .read(let bytes): return try read(bytes, name: path, options: options)
+        case .mapped(let mapping): return try read(mapping.bytes, name: name, options: options, mapping: mapping)
+        case .read(let bytes): return try read(bytes, name: name, options: options)
         }
     }
 
@@ -35,13 +40,19 @@ public enum TraceImporter {
         let source = TextSource(file: name, bytes: buffer, mapping: mapping)
         try source.checkIsNotWideText()
         try source.checkIsText()
-        let fileName = name.split(separator: "/").last ?? Substring(name)
-        let pathExtension =
-            fileName.lastIndex(of: ".").map { fileName[fileName.index(after: $0)...].lowercased() } ?? ""
-        guard let resolved = options.format ?? FormatDetector.detect(source, pathExtension: pathExtension) else {
+        guard let resolved = options.format ?? FormatDetector.detect(source, pathExtension: pathExtension(of: name))
+        else {
             throw TraceFormatError(file: name, line: 1, problem: .unrecognizedFormat)
         }
         return try read(source, as: resolved, options: options)
+    }
+
+    /// The extension that breaks detection ties, lowercased: the one before a trailing `.gz`,
+    /// since a compressed file's content is what is detected (`route.gpx.gz` is `gpx`).
+    static func pathExtension(of name: String) -> String {
+        var fileName = name.split(separator: "/").last ?? Substring(name)
+        if fileName.lowercased().hasSuffix(".gz") { fileName = fileName.dropLast(3) }
+        return fileName.lastIndex(of: ".").map { fileName[fileName.index(after: $0)...].lowercased() } ?? ""
     }
 
     static func read(_ source: TextSource, as format: TraceFormat, options: ImportOptions) throws(TraceFormatError)

@@ -12,7 +12,8 @@
 ///
 /// Whatever is read whole is capped, so a device (`/dev/zero`) or an endless pipe fails with a
 /// message instead of growing until the system kills the process: a configuration file at
-/// ``maximumConfigurationBytes``, a trace that cannot be mapped at ``maximumStreamedTraceBytes``.
+/// ``maximumConfigurationBytes``, a trace that cannot be mapped at ``maximumStreamedTraceBytes``
+/// (spooled to an unlinked temporary file and mapped, so the cap is on disk, not memory).
 /// A source that is not a regular file also stops at the first chunk holding a NUL byte, which
 /// no text format contains: the importer then reports that byte at once.
 public enum TraceFile {
@@ -20,8 +21,9 @@ public enum TraceFile {
     /// device setups, user scripts and matrix parts are far smaller.
     public static let maximumConfigurationBytes = 256 << 20
 
-    /// The largest trace read whole from a pipe or device (1 GiB). Regular files are mapped
-    /// and have no such limit, so a larger trace can always be saved to a file first.
+    /// The largest trace read from a pipe, device or standard input (1 GiB, after inflating
+    /// when it is gzip). Regular files are mapped and have no such limit, so a larger trace can
+    /// always be saved to a file first.
     public static let maximumStreamedTraceBytes = 1 << 30
 
     /// The file's bytes.
@@ -38,29 +40,6 @@ public enum TraceFile {
         let (descriptor, status) = try openForReading(path, requiresRegularFile: requiresRegularFile)
         defer { close(descriptor) }
         return try readAll(descriptor, status, path: path, limit: limit, what: "configuration file")
-    }
-
-    /// A trace file's bytes as the importers get them.
-    enum Opened {
-        /// A regular file, mapped: importers hand back its pages as they pass them (see
-        /// `MappedFile`), so import memory does not grow with the file.
-        case mapped(MappedFile)
-        /// Anything the system will not map (pipes, devices, empty files), read whole.
-        case read([UInt8])
-    }
-
-    /// Opens the file once and maps it when it can, reading it otherwise: a pipe or FIFO
-    /// can be opened only once, so there is no second attempt by path.
-    static func openForImport(path: String) throws(TraceFileError) -> Opened {
-        let (descriptor, status) = try openForReading(path, requiresRegularFile: false)
-        defer { close(descriptor) }
-        if (status.st_mode & S_IFMT) == S_IFREG,
-            let mapping = MappedFile(descriptor: descriptor, count: Int(status.st_size))
-        {
-            return .mapped(mapping)
-        }
-        return .read(
-            try readAll(descriptor, status, path: path, limit: maximumStreamedTraceBytes, what: "trace read whole"))
     }
 
     private static func readAll(
@@ -118,12 +97,12 @@ public enum TraceFile {
         return bytes
     }
 
-    private static func startsWithWideByteOrderMark(_ bytes: [UInt8]) -> Bool {
+    static func startsWithWideByteOrderMark(_ bytes: [UInt8]) -> Bool {
         bytes.count >= 2 && ((bytes[0] == 0xFF && bytes[1] == 0xFE) || (bytes[0] == 0xFE && bytes[1] == 0xFF))
             || bytes.starts(with: [0, 0, 0xFE, 0xFF])
     }
 
-    private static func openForReading(_ path: String, requiresRegularFile: Bool) throws(TraceFileError) -> (
+    static func openForReading(_ path: String, requiresRegularFile: Bool) throws(TraceFileError) -> (
         Int32, stat
     ) {
         // A C path ends at its first NUL, so such a path would open a different file.
@@ -173,11 +152,11 @@ public enum TraceFile {
         throw TraceFileError(file: path, reason: "not a regular file (\(kind))")
     }
 
-    private static func describe(bytes: Int) -> String {
+    static func describe(bytes: Int) -> String {
         bytes >= 1 << 30 && bytes % (1 << 30) == 0 ? "\(bytes >> 30) GiB" : "\(bytes >> 20) MiB"
     }
 
-    private static func describeErrno() -> String {
+    static func describeErrno() -> String {
         switch errno {
         case ENOENT: "no such file"
         case EACCES: "permission denied"
