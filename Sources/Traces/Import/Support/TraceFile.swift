@@ -5,10 +5,12 @@
 #endif
 
 /// Reads trace files with plain POSIX calls: mapped when they are regular files, so the
-/// importers can hand back what they have read, and read whole otherwise.
+/// importers can hand back what they have read; standard input, pipes, devices and gzip
+/// streams are spooled to an unlinked temporary file and mapped the same way
+/// (`TraceFile+Import.swift`). Configuration files are read whole.
 ///
-/// Nothing here touches the network. Configuration files are read the same way (Foundation's
-/// `FileManager.contents(atPath:)` leaks a buffer on empty files on Linux).
+/// Nothing here touches the network. Configuration files are read with the same calls
+/// (Foundation's `FileManager.contents(atPath:)` leaks a buffer on empty files on Linux).
 ///
 /// Whatever is read whole is capped, so a device (`/dev/zero`) or an endless pipe fails with a
 /// message instead of growing until the system kills the process: a configuration file at
