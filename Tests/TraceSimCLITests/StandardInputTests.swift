@@ -142,4 +142,16 @@ struct StandardInputTests {
             Self.firstLine(result.error)
                 == "error: <stdin>: cannot create a temporary file in \(missing): No such file or directory")
     }
+
+    @Test("the spool file is gone at once: the temporary folder stays empty, plain or compressed")
+    func nothingLeftBehind() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tracesim-tmp-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let compressed = try Self.gzip(Self.bikeBytes)
+        for bytes in [Self.bikeBytes, compressed, Array(compressed[..<100])] {
+            _ = try runBinary(["inspect", "-"], standardInput: .bytes(bytes), environment: ["TMPDIR": folder.path])
+            #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
+        }
+    }
 }
