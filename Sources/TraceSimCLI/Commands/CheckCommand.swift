@@ -17,8 +17,8 @@ enum CheckCommand {
 
         ARGUMENTS:
           <trace>                 Trace files in any format 'tracesim inspect' reads.
-                                  `-` reads standard input (once per command line). gzip-compressed
-                                  input is read as is, from a file or standard input.
+                                  `-` reads standard input (once per command line). gzip input,
+                                  from a file or standard input, is inflated as it is read.
 
         OPTIONS:
           --expect <EXPECT.json>  {"thresholds": [{"scenario", "metric", "min"|"max", "trace"?,

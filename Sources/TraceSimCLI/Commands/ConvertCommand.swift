@@ -13,8 +13,8 @@ enum ConvertCommand {
 
         ARGUMENTS:
           <input>                 A trace in any format `tracesim inspect` reads.
-                                  `-` reads standard input (once per command line). gzip-compressed
-                                  input is read as is, from a file or standard input.
+                                  `-` reads standard input (once per command line). gzip input,
+                                  from a file or standard input, is inflated as it is read.
           <output>                The file to write; its extension picks the format:
                                   .csv (TraceSim CSV), .jsonl (JSON Lines, also motion samples),
                                   .gpx (GPX 1.1). An existing file is replaced whole, never left

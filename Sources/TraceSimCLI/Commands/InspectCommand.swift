@@ -18,8 +18,8 @@ enum InspectCommand {
                                   NMEA 0183 (also gpsd logs and GnssLogger-wrapped), Android GnssLogger
                                   CSV, iOS CLLocation JSON, Garmin TCX, KML gx:Track, Google Takeout
                                   location history, Columbus CSV, 70mai logs, TraceSim CSV and JSON Lines.
-                                  `-` reads standard input (once per command line). gzip-compressed
-                                  input is read as is, from a file or standard input.
+                                  `-` reads standard input (once per command line). gzip input,
+                                  from a file or standard input, is inflated as it is read.
 
         OPTIONS:
           --format <text|json|table>

@@ -22,8 +22,8 @@ enum MatrixCommand {
         ARGUMENTS:
           <trace>                 Trace files in any format 'tracesim inspect' reads. Files with no
                                   timed fix are reported and skipped.
-                                  `-` reads standard input (once per command line). gzip-compressed
-                                  input is read as is, from a file or standard input.
+                                  `-` reads standard input (once per command line). gzip input,
+                                  from a file or standard input, is inflated as it is read.
 
         OPTIONS:
           --scenarios <list>      all (default), or comma-separated preset names ('tracesim scenarios')

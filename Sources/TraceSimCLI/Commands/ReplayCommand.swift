@@ -16,8 +16,8 @@ enum ReplayCommand {
 
         ARGUMENTS:
           <trace>                 A trace file in any format 'tracesim inspect' reads.
-                                  `-` reads standard input (once per command line). gzip-compressed
-                                  input is read as is, from a file or standard input.
+                                  `-` reads standard input (once per command line). gzip input,
+                                  from a file or standard input, is inflated as it is read.
 
         OPTIONS:
           --scenario <name|file>  A preset ('tracesim scenarios' lists them) or a scenario file

@@ -24,8 +24,8 @@ enum TrackCommand {
 
         ARGUMENTS:
           <trace>                 A trace file in any format 'tracesim inspect' reads.
-                                  `-` reads standard input (once per command line). gzip-compressed
-                                  input is read as is, from a file or standard input.
+                                  `-` reads standard input (once per command line). gzip input,
+                                  from a file or standard input, is inflated as it is read.
 
         OPTIONS:
           --device <DEVICE.json>  The phone at the start (see 'tracesim help permissions'). Default:

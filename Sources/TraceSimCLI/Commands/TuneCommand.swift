@@ -18,8 +18,8 @@ enum TuneCommand {
 
         ARGUMENTS:
           <trace>                 Trace files in any format 'tracesim inspect' reads.
-                                  `-` reads standard input (once per command line). gzip-compressed
-                                  input is read as is, from a file or standard input.
+                                  `-` reads standard input (once per command line). gzip input,
+                                  from a file or standard input, is inflated as it is read.
 
         OPTIONS:
           --sweep <spec>          A setting and its values, repeatable (combinations are crossed).
