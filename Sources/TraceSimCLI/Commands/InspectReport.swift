@@ -39,6 +39,7 @@ enum InspectReport {
             ("speedAccuracy", .bool(summary.hasSpeedAccuracy)),
             ("courseAccuracy", .bool(summary.hasCourseAccuracy)),
             ("device", summary.device.map { .string($0) } ?? .null),
+            ("untimedRuns", untimedRunsJSON(diagnostics.untimedRuns)),
             (
                 "firstLines",
                 .object(
@@ -46,6 +47,7 @@ enum InspectReport {
                         + [
                             ("merged", lines(diagnostics.merged)), ("untimed", lines(diagnostics.untimed)),
                             ("outOfOrder", lines(diagnostics.outOfOrder)),
+                            ("untimedRuns", lines(diagnostics.untimedRuns.runs)),
                         ])
             ),
         ])
@@ -92,6 +94,7 @@ enum InspectReport {
             untimed += "; these NMEA epochs have no valid date: pass --date YYYY-MM-DD"
         }
         rows.append(("untimed", untimed))
+        if let row = untimedRunsText(diagnostics.untimedRuns, options: options) { rows.append(("untimed runs", row)) }
         if diagnostics.outOfOrder.count > 0 {
             rows.append(
                 (

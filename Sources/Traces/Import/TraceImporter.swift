@@ -41,7 +41,9 @@ public enum TraceImporter {
         guard let resolved = options.format ?? FormatDetector.detect(source, pathExtension: pathExtension) else {
             throw TraceFormatError(file: name, line: 1, problem: .unrecognizedFormat)
         }
-        return try read(source, as: resolved, options: options)
+        return try UntimedRuns.importing(file: name, options: options) { () throws(TraceFormatError) in
+            try read(source, as: resolved, options: options)
+        }
     }
 
     static func read(_ source: TextSource, as format: TraceFormat, options: ImportOptions) throws(TraceFormatError)
