@@ -1,12 +1,15 @@
 import Traces
 
 extension InspectReport {
-    /// `{"runs": R, "records": N, "timed": T}`: present on every trace so the key set is fixed.
-    static func untimedRunsJSON(_ tally: UntimedRunTally) -> JSONText {
-        .object([
+    /// The report with `"untimedRuns": {"runs", "records", "timed", "firstLines"}` appended,
+    /// only for a trace that has untimed runs, so every other trace prints the same bytes.
+    static func adding(_ tally: UntimedRunTally, to report: JSONText) -> JSONText {
+        guard tally.runs.count > 0, case .object(let keys) = report else { return report }
+        let runs: JSONText = .object([
             ("runs", .integer(tally.runs.count)), ("records", .integer(tally.records)),
-            ("timed", .integer(tally.timed)),
+            ("timed", .integer(tally.timed)), ("firstLines", .array(tally.runs.firstLines.map { .integer($0) })),
         ])
+        return .object(keys + [("untimedRuns", runs)])
     }
 
     /// The text row, only for a trace that has untimed runs, so other traces print as before.

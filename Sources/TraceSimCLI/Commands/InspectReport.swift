@@ -8,7 +8,7 @@ enum InspectReport {
     static func json(file: String, summary: TraceSummary) -> JSONText {
         let diagnostics = summary.diagnostics
         let skips = diagnostics.sortedSkips
-        return .object([
+        let report: JSONText = .object([
             ("file", .string(file)),
             ("format", .string(summary.format.rawValue)),
             ("fixes", .integer(summary.fixCount)),
@@ -39,7 +39,6 @@ enum InspectReport {
             ("speedAccuracy", .bool(summary.hasSpeedAccuracy)),
             ("courseAccuracy", .bool(summary.hasCourseAccuracy)),
             ("device", summary.device.map { .string($0) } ?? .null),
-            ("untimedRuns", untimedRunsJSON(diagnostics.untimedRuns)),
             (
                 "firstLines",
                 .object(
@@ -47,10 +46,10 @@ enum InspectReport {
                         + [
                             ("merged", lines(diagnostics.merged)), ("untimed", lines(diagnostics.untimed)),
                             ("outOfOrder", lines(diagnostics.outOfOrder)),
-                            ("untimedRuns", lines(diagnostics.untimedRuns.runs)),
                         ])
             ),
         ])
+        return adding(diagnostics.untimedRuns, to: report)
     }
 
     private static func lines(_ tally: LineTally) -> JSONText { .array(tally.firstLines.map { .integer($0) }) }
