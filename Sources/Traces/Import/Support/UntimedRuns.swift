@@ -87,40 +87,39 @@ enum UntimedRuns {
     /// The untimed runs, each as the indices of its records, ordered by first record.
     static func find(in fixes: [Fix]) -> [[Int]] {
         guard fixes.count >= minimumRecords else { return [] }
-        // The open run of each provider: its first and last index, time and length.
-        let providers = Provider.allCases.count
-        var first = [Int](repeating: 0, count: providers)
-        var last = [Int](repeating: 0, count: providers)
-        var time = [Int64](repeating: 0, count: providers)
-        var length = [Int](repeating: 0, count: providers)
+        // The open run of each provider, indexed by `Provider.rawValue`.
+        var open = [OpenRun](repeating: OpenRun(), count: Provider.allCases.count)
         var runs: [[Int]] = []
         for index in fixes.indices {
             let slot = Int(fixes[index].provider.rawValue)
             let nanoseconds = fixes[index].timestamp.nanosecondsSinceEpoch
-            if length[slot] > 0, time[slot] == nanoseconds {
-                length[slot] += 1
-                last[slot] = index
+            if open[slot].length > 0, open[slot].time == nanoseconds {
+                open[slot].length += 1
+                open[slot].last = index
                 continue
             }
-            if length[slot] >= minimumRecords, let run = run(in: fixes, from: first[slot], through: last[slot]) {
-                runs.append(run)
-            }
-            first[slot] = index
-            last[slot] = index
-            time[slot] = nanoseconds
-            length[slot] = 1
+            if open[slot].length >= minimumRecords, let run = run(in: fixes, open[slot]) { runs.append(run) }
+            open[slot] = OpenRun(first: index, last: index, time: nanoseconds, length: 1)
         }
-        for slot in 0..<providers where length[slot] >= minimumRecords {
-            if let run = run(in: fixes, from: first[slot], through: last[slot]) { runs.append(run) }
+        for candidate in open where candidate.length >= minimumRecords {
+            if let run = run(in: fixes, candidate) { runs.append(run) }
         }
         return runs.sorted { $0[0] < $1[0] }
     }
 
-    /// The indices of the records of `fixes[first]`'s provider from `first` through `last`
-    /// (all of one timestamp), when some lies more than the limit from the first of them.
-    private static func run(in fixes: [Fix], from first: Int, through last: Int) -> [Int]? {
-        let origin = fixes[first]
-        let members = (first...last).filter { fixes[$0].provider == origin.provider }
+    /// One provider's latest stretch of records sharing a timestamp.
+    private struct OpenRun {
+        var first = 0
+        var last = 0
+        var time: Int64 = 0
+        var length = 0
+    }
+
+    /// The indices of the candidate's records (its provider's, from its first through its
+    /// last), when some lies more than the limit from the first of them.
+    private static func run(in fixes: [Fix], _ candidate: OpenRun) -> [Int]? {
+        let origin = fixes[candidate.first]
+        let members = (candidate.first...candidate.last).filter { fixes[$0].provider == origin.provider }
         let spansGround = members.contains {
             (distanceMeters(origin, fixes[$0]) * 1000).rounded() > spanLimitMillimetres
         }
