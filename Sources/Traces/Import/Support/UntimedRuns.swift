@@ -61,9 +61,9 @@ enum UntimedRuns {
         let runs = find(in: fixes)
         guard !runs.isEmpty else { return nil }
         // The run each record belongs to, or -1: set back to -1 once a record is timed.
-        var runOf = [Int32](repeating: -1, count: fixes.count)
+        var runOf = [Int](repeating: -1, count: fixes.count)
         for (number, run) in runs.enumerated() {
-            for index in run { runOf[index] = Int32(number) }
+            for index in run { runOf[index] = number }
             diagnostics.untimedRuns.runs.record(line: Int(lines[run[0]]))
             diagnostics.untimedRuns.records += run.count
         }
@@ -146,7 +146,7 @@ enum UntimedRuns {
     ///
     /// - Returns: how many records were timed.
     private static func retime(
-        _ fixes: inout [Fix], runOf: inout [Int32], runCount: Int, rate: Double, startDate: CalendarDate?
+        _ fixes: inout [Fix], runOf: inout [Int], runCount: Int, rate: Double, startDate: CalendarDate?
     ) -> Int {
         let firstTimed = fixes.indices.first { runOf[$0] < 0 }
         var latest: Int64?
@@ -154,7 +154,7 @@ enum UntimedRuns {
         var ranks = [Int](repeating: 0, count: runCount)
         var timed = 0
         for index in fixes.indices {
-            let run = Int(runOf[index])
+            let run = runOf[index]
             guard run >= 0 else {
                 latest = max(latest ?? .min, fixes[index].timestamp.nanosecondsSinceEpoch)
                 continue
@@ -182,7 +182,7 @@ enum UntimedRuns {
     /// read last; else, ahead of the first timed record, early enough that the run records
     /// before it end one period before it; else midnight of `startDate`.
     private static func anchor(
-        after latest: Int64?, before: (start: Int, firstTimed: Int)?, in fixes: [Fix], runOf: [Int32], rate: Double,
+        after latest: Int64?, before: (start: Int, firstTimed: Int)?, in fixes: [Fix], runOf: [Int], rate: Double,
         startDate: CalendarDate?
     ) -> Int64? {
         if let latest {
