@@ -2,12 +2,17 @@ import Traces
 
 /// The import options shared by every command that reads traces.
 enum ImportArguments {
-    static let optionNames: Set<String> = ["date", "input-format"]
+    static let optionNames: Set<String> = ["date", "input-format", "assume-rate"]
 
     static let helpLines = """
           --date <YYYY-MM-DD>     UTC date of the first epoch, for NMEA logs with no valid date
                                   anywhere (GGA-only logs, every RMC failing its checksum). Logs that
                                   date themselves ignore it; without either, epochs are untimed.
+          --assume-rate <HZ>      Time untimed runs (10 or more records of one timestamp spread
+                                  over more than 100 m) at HZ records a second, 0 < HZ <= 100:
+                                  from one period after the time read before a run, else ending
+                                  one period before the first timed record, else from midnight UTC
+                                  of --date. Without it such runs are counted, not replayed.
           --input-format <name>   Read the input as this format instead of detecting it. One of:
         \(formatList)
         """
@@ -28,6 +33,9 @@ enum ImportArguments {
         lines.append(line + ".")
         return lines.map { String(repeating: " ", count: 26) + $0 }.joined(separator: "\n")
     }
+
+    /// The highest `--assume-rate`: faster than any receiver logs, so a larger value is a typo.
+    static let maximumAssumedRate = 100.0
 
     static func options(from arguments: ParsedArguments, command: String) throws(UsageError) -> ImportOptions {
         var options = ImportOptions()
@@ -52,6 +60,13 @@ enum ImportArguments {
             }
             options.format = format
         }
+        if let text = arguments.value("assume-rate") {
+            guard let rate = Double(text), rate.isFinite, rate > 0, rate <= maximumAssumedRate else {
+                throw UsageError(
+                    "--assume-rate must be a rate in Hz above 0 and at most 100, not '\(text)'", command: command)
+            }
+            options.assumedRate = rate
+        }
         return options
     }
 }
@@ -68,7 +83,9 @@ enum TraceLoading {
     static func loadReplayable(_ path: String, options: ImportOptions, console: Console) -> Outcome {
         let outcome = load(path, options: options, console: console)
         if case .loaded(let trace) = outcome, trace.fixes.isEmpty {
-            console.warn("error: \(TraceFile.displayName(forPath: path)): no timed fixes to replay")
+            let runs = trace.diagnostics.untimedRuns
+            let hint = runs.records > runs.timed ? "; untimed runs found: pass --assume-rate HZ to time them" : ""
+            console.warn("error: \(TraceFile.displayName(forPath: path)): no timed fixes to replay\(hint)")
             return .failed(.dataError)
         }
         return outcome

@@ -8,7 +8,7 @@ enum InspectReport {
     static func json(file: String, summary: TraceSummary) -> JSONText {
         let diagnostics = summary.diagnostics
         let skips = diagnostics.sortedSkips
-        return .object([
+        let report: JSONText = .object([
             ("file", .string(file)),
             ("format", .string(summary.format.rawValue)),
             ("fixes", .integer(summary.fixCount)),
@@ -49,6 +49,7 @@ enum InspectReport {
                         ])
             ),
         ])
+        return adding(diagnostics.untimedRuns, to: report)
     }
 
     private static func lines(_ tally: LineTally) -> JSONText { .array(tally.firstLines.map { .integer($0) }) }
@@ -92,6 +93,7 @@ enum InspectReport {
             untimed += "; these NMEA epochs have no valid date: pass --date YYYY-MM-DD"
         }
         rows.append(("untimed", untimed))
+        if let row = untimedRunsText(diagnostics.untimedRuns, options: options) { rows.append(("untimed runs", row)) }
         if diagnostics.outOfOrder.count > 0 {
             rows.append(
                 (

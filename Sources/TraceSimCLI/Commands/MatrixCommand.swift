@@ -43,6 +43,7 @@ enum MatrixCommand {
                                   'tracesim merge' joins the parts into exactly what one unsharded run
                                   prints. Needs --format json and trace files that can be read twice.
           --jobs <n>              Run at most n replays at a time (default: one per core).
+        \(ImportArguments.helpLines)
           -h, --help              Show this help.
 
         Runs go to every core unless --jobs says otherwise; the output does not depend on how many. A progress bar appears on

@@ -9,6 +9,20 @@ public struct ImportOptions: Sendable, Equatable {
     /// checksum). A log that dates any of its epochs ignores it; without either, such
     /// epochs are counted as untimed.
     public var nmeaStartDate: CalendarDate?
+    /// The rate, in hertz, at which to time untimed runs instead of leaving them out.
+    ///
+    /// An untimed run is ten or more consecutive records (in file order) of one provider that
+    /// share one timestamp while their positions span more than 100 m: the largest haversine
+    /// distance from the run's first record, rounded to the millimetre. Such a timestamp is a
+    /// placeholder, not an epoch. Without a rate their records are counted in
+    /// `ImportDiagnostics.untimedRuns` and are not fixes. With one, a run's k-th record
+    /// (k from 0) is timed at anchor + k / rate, where the anchor is one period after the
+    /// latest time read before the run in file order; a run before every timed record ends
+    /// one period before the first of them; a file with no timed record starts at midnight
+    /// UTC of `nmeaStartDate` (`--date`), and without that date the import fails. The timed
+    /// records are then sorted and merged like any other. Must be positive and finite; any
+    /// other value is ignored.
+    public var assumedRate: Double?
 
     /// Creates options.
     public init(format: TraceFormat? = nil, nmeaStartDate: CalendarDate? = nil) {

@@ -44,7 +44,9 @@ public enum TraceImporter {
         else {
             throw TraceFormatError(file: name, line: 1, problem: .unrecognizedFormat)
         }
-        return try read(source, as: resolved, options: options)
+        return try UntimedRuns.importing(file: name, options: options) { () throws(TraceFormatError) in
+            try read(source, as: resolved, options: options)
+        }
     }
 
     /// The extension that breaks detection ties, lowercased: the one before a trailing `.gz`,

@@ -45,6 +45,8 @@ public struct LineTally: Sendable, Equatable {
 /// - records of an epoch already seen are merged into its first record, filling only fields
 ///   that record lacks, and counted in `merged`;
 /// - records without a timestamp are counted in `untimed`;
+/// - ten or more consecutive records of one provider sharing one timestamp across more than
+///   100 m are counted in `untimedRuns`, not merged (`ImportOptions.assumedRate` times them);
 /// - a record earlier than one already read from the same provider is counted in `outOfOrder`,
 ///   and the trace is sorted.
 public struct ImportDiagnostics: Sendable, Equatable {
@@ -56,6 +58,8 @@ public struct ImportDiagnostics: Sendable, Equatable {
     public var untimed = LineTally()
     /// Records that arrived earlier in time than one already read.
     public var outOfOrder = LineTally()
+    /// Runs of one repeated timestamp that cover ground: placeholder times, not epochs.
+    public var untimedRuns = UntimedRunTally()
 
     /// Creates empty diagnostics.
     public init() {}

@@ -54,6 +54,7 @@ struct TraceBuilder {
         var lines: [Int32] = []
         swap(&fixes, &self.fixes)
         swap(&lines, &self.lines)
+        if let sorted = UntimedRuns.resolve(&fixes, lines: &lines, diagnostics: &diagnostics) { isSorted = sorted }
         if !isSorted {
             let order = fixes.indices.sorted { lhs, rhs in
                 if Self.precedes(fixes[lhs], fixes[rhs]) { return true }
