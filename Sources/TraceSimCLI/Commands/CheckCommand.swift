@@ -84,7 +84,9 @@ enum CheckCommand {
         for path in parsed.positionals {
             switch TraceLoading.loadReplayable(path, options: options, console: console) {
             case .failed(let code): return code
-            case .loaded(let trace): traces.append((path, trace))
+            case .loaded(let trace):
+                // Under --tracks each, a trace per track, named FILE#N ("trace" thresholds match that).
+                traces += TrackArguments.pieces(of: trace, path: path, options: options).map { ($0.name, $0.trace) }
             }
         }
         // Before any replay: a threshold that applies to no run would otherwise pass unchecked.

@@ -46,6 +46,7 @@ enum ConvertCommand {
             throw UsageError("cannot tell the output format from '\(output)': use .csv, .jsonl or .gpx", command: name)
         }
         let options = try ImportArguments.options(from: parsed, command: name)
+        try TrackArguments.refuseEach(options, command: name, because: "convert writes one trace")
         try OutputCollisions.check(outputs: [("the output", output)], inputs: [("the input", input)], command: name)
         let trace: Trace
         switch TraceLoading.load(input, options: options, console: console) {

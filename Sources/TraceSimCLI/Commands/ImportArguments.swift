@@ -2,7 +2,7 @@ import Traces
 
 /// The import options shared by every command that reads traces.
 enum ImportArguments {
-    static let optionNames: Set<String> = ["date", "input-format"]
+    static let optionNames: Set<String> = ["date", "input-format", "tracks"]
 
     static let helpLines = """
           --date <YYYY-MM-DD>     UTC date of the first epoch, for NMEA logs with no valid date
@@ -10,6 +10,7 @@ enum ImportArguments {
                                   date themselves ignore it; without either, epochs are untimed.
           --input-format <name>   Read the input as this format instead of detecting it. One of:
         \(formatList)
+        \(TrackArguments.helpLines)
         """
 
     /// The format names, wrapped to the help text's column.
@@ -52,6 +53,7 @@ enum ImportArguments {
             }
             options.format = format
         }
+        options.trackOrder = try TrackArguments.order(from: arguments, command: command)
         return options
     }
 }
@@ -76,7 +78,9 @@ enum TraceLoading {
 
     static func load(_ path: String, options: ImportOptions, console: Console) -> Outcome {
         do {
-            return .loaded(try TraceImporter.load(path: path, options: options))
+            let trace = try TraceImporter.load(path: path, options: options)
+            TrackArguments.warnAboutOverlaps(trace, path: path, options: options, console: console)
+            return .loaded(trace)
         } catch let error as TraceFormatError {
             console.warn("error: \(error)")
             return .failed(.dataError)

@@ -55,15 +55,18 @@ enum InspectCommand {
             case .failed(let code):
                 if exitCode == .success { exitCode = code }
             case .loaded(let trace):
-                let summary = TraceSummary(trace)
-                switch format {
-                case "json":
-                    console.print(InspectReport.json(file: path, summary: summary).rendered)
-                case "table":
-                    rows.append((path, summary))
-                default:
-                    if index > 0 { console.print("") }
-                    console.print(InspectReport.text(file: path, summary: summary, options: options))
+                // Under --tracks each, a block per track, named FILE#N.
+                for (piece, (name, part)) in TrackArguments.pieces(of: trace, path: path, options: options).enumerated() {
+                    let summary = TraceSummary(part)
+                    switch format {
+                    case "json":
+                        console.print(InspectReport.json(file: name, summary: summary).rendered)
+                    case "table":
+                        rows.append((name, summary))
+                    default:
+                        if index > 0 || piece > 0 { console.print("") }
+                        console.print(InspectReport.text(file: name, summary: summary, options: options))
+                    }
                 }
             }
         }

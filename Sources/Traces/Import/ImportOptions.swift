@@ -9,6 +9,8 @@ public struct ImportOptions: Sendable, Equatable {
     /// checksum). A log that dates any of its epochs ignores it; without either, such
     /// epochs are counted as untimed.
     public var nmeaStartDate: CalendarDate?
+    /// How a file's tracks (GPX, TCX, KML, TraceSim's segment column) become the trace.
+    public var trackOrder: TrackOrder = .time
 
     /// Creates options.
     public init(format: TraceFormat? = nil, nmeaStartDate: CalendarDate? = nil) {
