@@ -56,11 +56,12 @@ enum InspectCommand {
                 if exitCode == .success { exitCode = code }
             case .loaded(let trace):
                 // Under --tracks each, a block per track, named FILE#N.
-                for (piece, (name, part)) in TrackArguments.pieces(of: trace, path: path, options: options).enumerated() {
+                for (piece, (name, part)) in TrackArguments.pieces(of: trace, path: path, options: options).enumerated()
+                {
                     let summary = TraceSummary(part)
                     switch format {
                     case "json":
-                        console.print(InspectReport.json(file: name, summary: summary).rendered)
+                        console.print(InspectReport.jsonWithTracks(file: name, summary: summary).rendered)
                     case "table":
                         rows.append((name, summary))
                     default:

@@ -21,7 +21,8 @@ extension InspectReport {
             if let name = segment.name { text += " \"\(name)\"" }
             if let kind = segment.kind { text += " (\(kind))" }
             text += ": \(segment.fixCount) fixes, \(ISO8601.format(segment.firstTime)) → "
-            text += "\(ISO8601.format(segment.lastTime)) (\(duration(segment.lastTime.seconds(since: segment.firstTime))))"
+            text +=
+                "\(ISO8601.format(segment.lastTime)) (\(duration(segment.lastTime.seconds(since: segment.firstTime))))"
             text += ", line \(segment.line)"
             if segment.shiftNanoseconds != 0 {
                 text += ", shifted +\(duration(Double(segment.shiftNanoseconds) / 1e9))"
@@ -33,6 +34,14 @@ extension InspectReport {
             rows.append(("overlap", TrackArguments.overlapText(summary.trackOverlaps)))
         }
         return rows
+    }
+
+    /// `json(file:summary:)` with the track keys appended when the trace has several segments.
+    static func jsonWithTracks(file: String, summary: TraceSummary) -> JSONText {
+        let object = json(file: file, summary: summary)
+        let extra = trackMembers(summary)
+        guard !extra.isEmpty, case .object(let members) = object else { return object }
+        return .object(members + extra)
     }
 
     /// Keys appended to the JSON object: `segments` (every one) and `trackOverlaps`.

@@ -48,7 +48,7 @@ enum InspectReport {
                             ("outOfOrder", lines(diagnostics.outOfOrder)),
                         ])
             ),
-        ] + trackMembers(summary))
+        ])
     }
 
     private static func lines(_ tally: LineTally) -> JSONText { .array(tally.firstLines.map { .integer($0) }) }

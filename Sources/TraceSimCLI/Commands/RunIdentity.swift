@@ -44,6 +44,11 @@ struct RunIdentity: Equatable {
     // MARK: Writing
 
     var json: JSONText {
+        guard let tracks, case .object(let members) = headJSON else { return headJSON }
+        return .object(members + [("tracks", .string(tracks))])
+    }
+
+    private var headJSON: JSONText {
         .object([
             ("tracesim", .string(version)),
             ("traces", .array(traces.map(Self.json))),
@@ -61,7 +66,7 @@ struct RunIdentity: Equatable {
             ("fences", fences.map(Self.json) ?? .null),
             ("date", date.map(JSONText.string) ?? .null),
             ("inputFormat", inputFormat.map(JSONText.string) ?? .null),
-        ] + (tracks.map { [("tracks", JSONText.string($0))] } ?? []))
+        ])
     }
 
     private static func json(_ input: Input) -> JSONText {

@@ -142,7 +142,9 @@ extension TraceBuilder {
                 let (shift, overflow) = target.nanosecondsSinceEpoch.subtractingReportingOverflow(
                     fixes[start].timestamp.nanosecondsSinceEpoch)
                 let applied = overflow ? Int64.max : shift
-                for index in start..<end { fixes[index].timestamp = fixes[index].timestamp.advanced(byNanoseconds: applied) }
+                for index in start..<end {
+                    fixes[index].timestamp = fixes[index].timestamp.advanced(byNanoseconds: applied)
+                }
                 shifts[track] = applied
             }
             previousEnd = fixes[end - 1].timestamp
