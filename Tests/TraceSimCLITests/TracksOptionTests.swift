@@ -97,6 +97,19 @@ struct TracksOptionTests {
         #expect(inspect.output.contains(", line 305, shifted +3m20s\n"))
     }
 
+    @Test("--tracks file moves a track listed before an earlier one, and says so though nothing overlaps")
+    func reversedTracks() throws {
+        let folder = try Folder()
+        let path = folder.path("reversed.gpx")
+        // Track 1 from 08:10:00, track 2 from 08:00:00: 300 s each, apart in time.
+        try Data(Folder.gpx([(600, 13.0, ""), (0, 13.015, "")]).utf8).write(to: URL(fileURLWithPath: path))
+        #expect(runCommand(["inspect", path]).error.isEmpty)
+        let result = runCommand(["inspect", path, "--tracks", "file", "--format", "table"])
+        #expect(
+            result.error == "note: \(path): kept in file order (--tracks file), shifted later: track 2 by +15m00s\n")
+        #expect(result.output.contains(" 9m59s "))
+    }
+
     @Test("--tracks each: matrix rows and replay reports per track, named FILE#N")
     func each() throws {
         let folder = try Folder()

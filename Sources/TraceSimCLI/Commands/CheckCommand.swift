@@ -14,6 +14,7 @@ enum CheckCommand {
 
         USAGE: tracesim check <trace> ... --expect <EXPECT.json> [--junit <path>] [--markdown <path>]
                               [--fences <file>] [--seed <n>] [--date <YYYY-MM-DD>] [--input-format <name>]
+                              [--tracks time|file|each]
 
         OPTIONS:
           --expect <EXPECT.json>  {"thresholds": [{"scenario", "metric", "min"|"max", "trace"?,

@@ -39,11 +39,15 @@ enum TrackArguments {
     }
 
     /// One line on standard error when the file's tracks overlap in time: which tracks, by
-    /// how much, and what the chosen order did about it.
+    /// how much, and what the chosen order did about it. Under `file`, tracks moved without
+    /// overlapping (a file listing the afternoon before the morning) get a line too.
     static func warnAboutOverlaps(_ trace: Trace, path: String, options: ImportOptions, console: Console) {
         let overlaps = trace.trackOverlaps()
-        guard !overlaps.isEmpty else { return }
-        console.warn("warning: \(path): " + overlapText(overlaps) + "; " + outcome(trace, options.trackOrder))
+        if !overlaps.isEmpty {
+            console.warn("warning: \(path): " + overlapText(overlaps) + "; " + outcome(trace, options.trackOrder))
+        } else if options.trackOrder == .file, !shiftedTracks(trace).isEmpty {
+            console.warn("note: \(path): " + outcome(trace, .file))
+        }
     }
 
     static func overlapText(_ overlaps: [TrackOverlap]) -> String {
