@@ -14,6 +14,7 @@ enum CheckCommand {
 
         USAGE: tracesim check <trace> ... --expect <EXPECT.json> [--junit <path>] [--markdown <path>]
                               [--fences <file>] [--seed <n>] [--date <YYYY-MM-DD>] [--input-format <name>]
+                              [--tracks time|file|each]
 
         ARGUMENTS:
           <trace>                 Trace files in any format 'tracesim inspect' reads.
@@ -90,7 +91,9 @@ enum CheckCommand {
         for path in parsed.positionals {
             switch TraceLoading.loadReplayable(path, options: options, console: console) {
             case .failed(let code): return code
-            case .loaded(let trace): traces.append((path, trace))
+            case .loaded(let trace):
+                // Under --tracks each, a trace per track, named FILE#N ("trace" thresholds match that).
+                traces += TrackArguments.pieces(of: trace, path: path, options: options).map { ($0.name, $0.trace) }
             }
         }
         // Before any replay: a threshold that applies to no run would otherwise pass unchecked.

@@ -10,6 +10,7 @@ enum ConvertCommand {
         every fix survives the trip: re-importing the output gives the same fixes, bit for bit.
 
         USAGE: tracesim convert <input> <output> [--date <YYYY-MM-DD>] [--input-format <name>]
+                                [--tracks time|file]
 
         ARGUMENTS:
           <input>                 A trace in any format `tracesim inspect` reads.
@@ -19,6 +20,9 @@ enum ConvertCommand {
                                   .csv (TraceSim CSV), .jsonl (JSON Lines, also motion samples),
                                   .gpx (GPX 1.1). An existing file is replaced whole, never left
                                   partial; it must not be the input.
+                                  A trace of several tracks or segments (GPX, TCX, KML) gets a last
+                                  `segment` column or key, TRACK.SEGMENT like 2.1, in .csv and
+                                  .jsonl, read back as the same segments; .gpx writes one segment.
 
         OPTIONS:
         \(ImportArguments.helpLines)
@@ -51,6 +55,7 @@ enum ConvertCommand {
             throw UsageError("cannot tell the output format from '\(output)': use .csv, .jsonl or .gpx", command: name)
         }
         let options = try ImportArguments.options(from: parsed, command: name)
+        try TrackArguments.refuseEach(options, command: name, because: "convert writes one trace")
         try OutputCollisions.check(outputs: [("the output", output)], inputs: [("the input", input)], command: name)
         let trace: Trace
         switch TraceLoading.load(input, options: options, console: console) {

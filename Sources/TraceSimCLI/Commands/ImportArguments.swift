@@ -2,7 +2,7 @@ import Traces
 
 /// The import options shared by every command that reads traces.
 enum ImportArguments {
-    static let optionNames: Set<String> = ["date", "input-format", "assume-rate"]
+    static let optionNames: Set<String> = ["date", "input-format", "assume-rate", "tracks"]
 
     static let helpLines = """
           --date <YYYY-MM-DD>     UTC date of the first epoch, for NMEA logs with no valid date
@@ -15,6 +15,7 @@ enum ImportArguments {
                                   of --date. Without it such runs are counted, not replayed.
           --input-format <name>   Read the input as this format instead of detecting it. One of:
         \(formatList)
+        \(TrackArguments.helpLines)
         """
 
     /// The format names, wrapped to the help text's column.
@@ -67,6 +68,7 @@ enum ImportArguments {
             }
             options.assumedRate = rate
         }
+        options.trackOrder = try TrackArguments.order(from: arguments, command: command)
         return options
     }
 }
@@ -93,7 +95,9 @@ enum TraceLoading {
 
     static func load(_ path: String, options: ImportOptions, console: Console) -> Outcome {
         do {
-            return .loaded(try TraceImporter.load(path: path, options: options))
+            let trace = try TraceImporter.load(path: path, options: options)
+            TrackArguments.warnAboutOverlaps(trace, path: path, options: options, console: console)
+            return .loaded(trace)
         } catch let error as TraceFormatError {
             console.warn("error: \(error)")
             return .failed(.dataError)

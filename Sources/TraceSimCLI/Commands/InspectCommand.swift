@@ -11,7 +11,7 @@ enum InspectCommand {
         fields, accuracy kind, and what the importer skipped, merged or re-sorted.
 
         USAGE: tracesim inspect <trace> ... [--format text|json|table] [--date <YYYY-MM-DD>]
-                                [--input-format <name>]
+                                [--input-format <name>] [--tracks time|file|each]
 
         ARGUMENTS:
           <trace>                 Trace files. The format is detected from the content: GPX 1.0/1.1,
@@ -58,15 +58,19 @@ enum InspectCommand {
             case .failed(let code):
                 if exitCode == .success { exitCode = code }
             case .loaded(let trace):
-                let summary = TraceSummary(trace)
-                switch format {
-                case "json":
-                    console.print(InspectReport.json(file: path, summary: summary).rendered)
-                case "table":
-                    rows.append((path, summary))
-                default:
-                    if index > 0 { console.print("") }
-                    console.print(InspectReport.text(file: path, summary: summary, options: options))
+                // Under --tracks each, a block per track, named FILE#N.
+                for (piece, (name, part)) in TrackArguments.pieces(of: trace, path: path, options: options).enumerated()
+                {
+                    let summary = TraceSummary(part)
+                    switch format {
+                    case "json":
+                        console.print(InspectReport.jsonWithTracks(file: name, summary: summary).rendered)
+                    case "table":
+                        rows.append((name, summary))
+                    default:
+                        if index > 0 || piece > 0 { console.print("") }
+                        console.print(InspectReport.text(file: name, summary: summary, options: options))
+                    }
                 }
             }
         }

@@ -101,6 +101,7 @@ enum InspectReport {
                     "\(diagnostics.outOfOrder.count) records were out of time order\(linesText(diagnostics.outOfOrder))"
                 ))
         }
+        rows += trackRows(summary)
         let width = rows.map(\.0.count).max() ?? 0
         return ([file] + rows.map { "  " + $0.0.padding(to: width) + "  " + $0.1 }).joined(separator: "\n")
     }

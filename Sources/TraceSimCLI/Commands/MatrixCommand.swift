@@ -17,11 +17,12 @@ enum MatrixCommand {
 
         USAGE: tracesim matrix <trace> ... [--scenarios all|<name>,<name>...] [--fences <file>]
                                [--seed <n>] [--format text|json|csv|markdown|html] [--shard <K/N>] [--date <YYYY-MM-DD>]
-                               [--input-format <name>] [--jobs <n>]
+                               [--input-format <name>] [--jobs <n>] [--tracks time|file|each]
 
         ARGUMENTS:
           <trace>                 Trace files in any format 'tracesim inspect' reads. Files with no
-                                  timed fix are reported and skipped.
+                                  timed fix are reported and skipped. With --tracks each, a file of
+                                  several tracks gives one trace per track, named FILE#N.
                                   `-` reads standard input (once per command line). gzip input,
                                   from a file or standard input, is inflated as it is read.
 
@@ -103,19 +104,27 @@ enum MatrixCommand {
         }
         var exitCode = ExitCode.success
         var traces: [(path: String, trace: Trace)] = []
+        // The file each trace came from: under --tracks each, a file gives a row per track.
+        var sources: [String] = []
         for path in parsed.positionals {
             switch TraceLoading.loadReplayable(path, options: options, console: console) {
             case .failed(let code): exitCode = exitCode == .success ? code : exitCode
-            case .loaded(let trace): traces.append((path, trace))
+            case .loaded(let trace):
+                for piece in TrackArguments.pieces(of: trace, path: path, options: options) {
+                    traces.append((piece.name, piece.trace))
+                    sources.append(path)
+                }
             }
         }
         var only: Set<Int>?
         var identity: RunIdentity?
         if shard != nil {
             var inputs: [RunIdentity.Input] = []
-            for (path, _) in traces {
+            var hashed: [String: (hash: ContentHash, bytes: Int)] = [:]
+            for (index, (path, _)) in traces.enumerated() {
                 do {
-                    let (hash, bytes) = try ContentHash.ofFile(atPath: path)
+                    let (hash, bytes) = try hashed[sources[index]] ?? ContentHash.ofFile(atPath: sources[index])
+                    hashed[sources[index]] = (hash, bytes)
                     inputs.append(RunIdentity.Input(path: path, bytes: bytes, hash: hash))
                 } catch {
                     console.warn("error: \(error)")
@@ -124,7 +133,8 @@ enum MatrixCommand {
             }
             identity = RunIdentity(
                 version: TraceSimCommandLine.version, traces: inputs, scenarios: scenarios.map(\.identity), seed: seed,
-                fences: fencesInput, date: parsed.value("date"), inputFormat: parsed.value("input-format"))
+                fences: fencesInput, date: parsed.value("date"), inputFormat: parsed.value("input-format"),
+                tracks: options.trackOrder == .time ? nil : options.trackOrder.rawValue)
         }
         if let shard {
             // Positions K-1, K-1+N, K-1+2N...: every shard gets a spread of traces and scenarios.

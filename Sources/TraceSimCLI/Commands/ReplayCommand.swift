@@ -13,6 +13,7 @@ enum ReplayCommand {
 
         USAGE: tracesim replay <trace> --scenario <name|file> [--fences <file>] [--truth <trace>] [--seed <n>]
                                [--format text|json|html] [--date <YYYY-MM-DD>] [--input-format <name>]
+                               [--tracks time|file|each]
 
         ARGUMENTS:
           <trace>                 A trace file in any format 'tracesim inspect' reads.
@@ -31,6 +32,8 @@ enum ReplayCommand {
                                   one self-contained page with the track map (accepted, rejected and
                                   never-delivered fixes, geofences) and timeline bands (app state,
                                   lock, motion, GPS, deliveries, the 70 s cutoff) against the ideal run.
+                                  With --tracks each, one report per track: text blocks in turn, or
+                                  one JSON object per line; html refuses a file of several tracks.
         \(ImportArguments.helpLines)
           -h, --help              Show this help.
 
@@ -73,49 +76,62 @@ enum ReplayCommand {
         }
         let path = parsed.positionals[0]
         try StandardInputArguments.checkReadOnce(parsed.positionals + [parsed.value("truth")], command: name)
-        let trace: Trace
+        let loaded: Trace
         switch TraceLoading.loadReplayable(path, options: options, console: console) {
         case .failed(let code): return code
-        case .loaded(let loaded): trace = loaded
+        case .loaded(let trace): loaded = trace
         }
-        let cells: [MatrixCommand.Cell]
-        do {
-            cells = try MatrixCommand.runAll(
-                [trace], scenarios: scenarios, seed: seed, fences: fences, console: console)
-        } catch {
-            console.warn("error: \(parsed.value("fences") ?? "geofences"): \(error)")
-            return .dataError
-        }
-        guard let cell = cells.first else { return .failure }
-        let (run, ideal) = (cell.run, cell.ideal)
-        var metrics = Metrics(run, ideal: ideal)
+        var truth: Trace?
         if let truthPath = parsed.value("truth") {
             switch TraceLoading.load(truthPath, options: options, console: console) {
             case .failed(let code): return code
-            case .loaded(let truth):
-                guard truth.fixes.count >= 2 else {
+            case .loaded(let reference):
+                guard reference.fixes.count >= 2 else {
                     console.warn(
                         "error: \(TraceFile.displayName(forPath: truthPath)): a truth trace needs at least two timed fixes (is --date needed?)"
                     )
                     return .dataError
                 }
-                metrics.measureError(of: run, against: truth)
+                truth = reference
             }
         }
-        if format == "json" {
-            console.print(RunReport.json(trace: path, run: run, metrics: metrics).rendered)
-        } else if format == "html" {
-            console.print(
-                HTMLReport.run(
-                    trace: path, trace: trace, run: run, ideal: ideal, metrics: metrics,
-                    fences: scenarios[0].fences ?? fences))
-        } else {
-            console.print("\(path) · \(run.scenario) · seed \(run.seed)")
-            console.print(RunReport.table([(run.scenario, [metrics])]))
-            if let median = metrics.positionErrorMedianMeters, let p95 = metrics.positionErrorP95Meters {
+        // Under --tracks each, one report per track: text blocks one after another, JSON one
+        // object per line; an HTML page holds one run.
+        let pieces = TrackArguments.pieces(of: loaded, path: path, options: options)
+        if pieces.count > 1 && format == "html" {
+            throw UsageError(
+                "--tracks each gives \(pieces.count) traces for '\(path)' and an HTML page holds one: "
+                    + "use --format text or json, or --tracks time or file", command: name)
+        }
+        for (index, (label, trace)) in pieces.enumerated() {
+            let cells: [MatrixCommand.Cell]
+            do {
+                cells = try MatrixCommand.runAll(
+                    [trace], scenarios: scenarios, seed: seed, fences: fences, console: console)
+            } catch {
+                console.warn("error: \(parsed.value("fences") ?? "geofences"): \(error)")
+                return .dataError
+            }
+            guard let cell = cells.first else { return .failure }
+            let (run, ideal) = (cell.run, cell.ideal)
+            var metrics = Metrics(run, ideal: ideal)
+            if let truth { metrics.measureError(of: run, against: truth) }
+            if format == "json" {
+                console.print(RunReport.json(trace: label, run: run, metrics: metrics).rendered)
+            } else if format == "html" {
                 console.print(
-                    "position error against the truth: median \(TrackReport.fixed(median, 2)) m, p95 \(TrackReport.fixed(p95, 2)) m"
-                )
+                    HTMLReport.run(
+                        trace: label, trace: trace, run: run, ideal: ideal, metrics: metrics,
+                        fences: scenarios[0].fences ?? fences))
+            } else {
+                if index > 0 { console.print("") }
+                console.print("\(label) · \(run.scenario) · seed \(run.seed)")
+                console.print(RunReport.table([(run.scenario, [metrics])]))
+                if let median = metrics.positionErrorMedianMeters, let p95 = metrics.positionErrorP95Meters {
+                    console.print(
+                        "position error against the truth: median \(TrackReport.fixed(median, 2)) m, p95 \(TrackReport.fixed(p95, 2)) m"
+                    )
+                }
             }
         }
         return .success

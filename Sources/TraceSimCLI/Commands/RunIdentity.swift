@@ -37,10 +37,18 @@ struct RunIdentity: Equatable {
     /// `--date` and `--input-format` as given: they change what the same bytes import as.
     var date: String?
     var inputFormat: String?
+    /// `--tracks` when not the default `time`: it changes which traces the same files give.
+    /// Written only when given, so parts of a default run read as they always have.
+    var tracks: String?
 
     // MARK: Writing
 
     var json: JSONText {
+        guard let tracks, case .object(let members) = headJSON else { return headJSON }
+        return .object(members + [("tracks", .string(tracks))])
+    }
+
+    private var headJSON: JSONText {
         .object([
             ("tracesim", .string(version)),
             ("traces", .array(traces.map(Self.json))),
@@ -72,7 +80,7 @@ struct RunIdentity: Equatable {
 
     init(
         version: String, traces: [Input], scenarios: [ScenarioEntry], seed: UInt64?, fences: Input?, date: String?,
-        inputFormat: String?
+        inputFormat: String?, tracks: String? = nil
     ) {
         self.version = version
         self.traces = traces
@@ -81,12 +89,13 @@ struct RunIdentity: Equatable {
         self.fences = fences
         self.date = date
         self.inputFormat = inputFormat
+        self.tracks = tracks
     }
 
     /// Reads the identity at `node` (JSON path `path`).
     init(_ node: ConfigJSONNode, _ path: String, _ reader: ConfigReader) throws(TraceFormatError) {
         let members = try reader.object(
-            node, path, allowed: ["tracesim", "traces", "scenarios", "seed", "fences", "date", "inputFormat"])
+            node, path, allowed: ["tracesim", "traces", "scenarios", "seed", "fences", "date", "inputFormat", "tracks"])
         func required(_ key: String) throws(TraceFormatError) -> ConfigJSONNode {
             try reader.required(members, key, in: node, path)
         }
@@ -131,6 +140,9 @@ struct RunIdentity: Equatable {
         }
         date = try optionalString("date")
         inputFormat = try optionalString("inputFormat")
+        tracks = try members["tracks"].map { (node) throws(TraceFormatError) in
+            try reader.string(node, "\(path).tracks")
+        }
     }
 
     private static func input(_ node: ConfigJSONNode, _ path: String, _ reader: ConfigReader) throws(TraceFormatError)
@@ -188,6 +200,9 @@ struct RunIdentity: Equatable {
         if date != other.date { return "--date is \(Self.text(date)) here and \(Self.text(other.date)) there" }
         if inputFormat != other.inputFormat {
             return "--input-format is \(Self.text(inputFormat)) here and \(Self.text(other.inputFormat)) there"
+        }
+        if tracks != other.tracks {
+            return "--tracks is \(Self.text(tracks ?? "time")) here and \(Self.text(other.tracks ?? "time")) there"
         }
         return nil
     }

@@ -21,6 +21,7 @@ enum TrackCommand {
                               [--fences <file>] [--starts-moving] [--stop-rule timeout|radar]
                               [--smoothing pass-through|adjust|conservative] [--seed <n>]
                               [--format text|json] [--date <YYYY-MM-DD>] [--input-format <name>]
+                              [--tracks time|file|each]
 
         ARGUMENTS:
           <trace>                 A trace file in any format 'tracesim inspect' reads.
@@ -40,6 +41,8 @@ enum TrackCommand {
           --smoothing <policy>    pass-through (default), adjust (Kalman) or conservative.
           --seed <n>              Seeds the phone's randomness (default 0).
           --format <text|json>    text (default) or one JSON object with the keys in the README.
+                                  With --tracks each, one report per track: text blocks in turn, or
+                                  one JSON object per line.
         \(ImportArguments.helpLines)
           -h, --help              Show this help.
 
@@ -99,30 +102,35 @@ enum TrackCommand {
         case .failed(let code): return code
         case .loaded(let loaded): fences = loaded
         }
-        let trace: Trace
+        let loaded: Trace
         switch TraceLoading.loadReplayable(path, options: options, console: console) {
         case .failed(let code): return code
-        case .loaded(let loaded): trace = loaded
+        case .loaded(let trace): loaded = trace
         }
-        guard let first = trace.fixes.first else { return .dataError }
-        deviceConfiguration.traceHasMotionSamples = !trace.motionSamples.isEmpty
-        let engine: TrackingEngine
-        do {
-            engine = try TrackingEngine(
-                configuration: configuration, fences: fences, context: GEOSContext(),
-                expectedFixCount: trace.fixes.count)
-        } catch {
-            console.warn("error: \(parsed.value("fences") ?? path): \(error)")
-            return .dataError
+        // Under --tracks each, one report per track: text blocks in turn, JSON one object per line.
+        for (index, (label, trace)) in TrackArguments.pieces(of: loaded, path: path, options: options).enumerated() {
+            guard let first = trace.fixes.first else { return .dataError }
+            var device = deviceConfiguration
+            device.traceHasMotionSamples = !trace.motionSamples.isEmpty
+            let engine: TrackingEngine
+            do {
+                engine = try TrackingEngine(
+                    configuration: configuration, fences: fences, context: GEOSContext(),
+                    expectedFixCount: trace.fixes.count)
+            } catch {
+                console.warn("error: \(parsed.value("fences") ?? path): \(error)")
+                return .dataError
+            }
+            let script = lifecycle.map {
+                EngineReplay.ScriptedEvent(
+                    time: first.timestamp.advanced(bySeconds: $0.atSeconds), event: $0.event)
+            }
+            var replay = EngineReplay(device: Device(configuration: device), engine: engine)
+            replay.run(trace, script: script)
+            let report = TrackReport(file: label, trace: trace, engine: engine, fenceCount: fences.count)
+            if index > 0 && format == "text" { console.print("") }
+            console.print(format == "json" ? report.json.rendered : report.text)
         }
-        let script = lifecycle.map {
-            EngineReplay.ScriptedEvent(
-                time: first.timestamp.advanced(bySeconds: $0.atSeconds), event: $0.event)
-        }
-        var replay = EngineReplay(device: Device(configuration: deviceConfiguration), engine: engine)
-        replay.run(trace, script: script)
-        let report = TrackReport(file: path, trace: trace, engine: engine, fenceCount: fences.count)
-        console.print(format == "json" ? report.json.rendered : report.text)
         return .success
     }
 

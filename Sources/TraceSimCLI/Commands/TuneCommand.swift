@@ -79,7 +79,8 @@ enum TuneCommand {
         for path in parsed.positionals {
             switch TraceLoading.load(path, options: options, console: console) {
             case .failed(let code): return code
-            case .loaded(let trace): traces.append(trace)
+            case .loaded(let trace):
+                traces += TrackArguments.pieces(of: trace, path: path, options: options).map(\.trace)
             }
         }
         var truth: Trace?

@@ -5,9 +5,10 @@ import SimulationCore
 /// per row. Unknown or repeated columns are errors, so a misspelt `speed_kmh` can never be
 /// silently ignored.
 struct CanonicalCSVImporter {
-    static func read(_ source: TextSource) throws(TraceFormatError) -> Trace {
+    static func read(_ source: TextSource, trackOrder: TrackOrder = .time) throws(TraceFormatError) -> Trace {
         let bytes = source.bytes
-        var builder = TraceBuilder(expectedFixes: bytes.count / 40)
+        var builder = TraceBuilder(expectedFixes: bytes.count / 40, trackOrder: trackOrder)
+        var segments = CanonicalSegments()
         var splitter = FieldSplitter()
         var lines = source.lines
         var headerLine: TextLine?
@@ -25,6 +26,7 @@ struct CanonicalCSVImporter {
         // Column position → field, so each row is one pass over its cells.
         let fieldAt = columns.names.compactMap { CanonicalField(rawValue: $0) }
         var timestamps = ISO8601.Reader()
+        let hasSegments = fieldAt.contains(.segment)
 
         while let line = lines.next() {
             if line.isEmpty { continue }
@@ -44,6 +46,7 @@ struct CanonicalCSVImporter {
             guard column == fieldAt.count else {
                 throw source.error(line: line.number, .wrongFieldCount(expected: "\(fieldAt.count)", found: column))
             }
+            if hasSegments { try segments.enter(record.segment, line: line.number, source: source, into: &builder) }
             if let fix = try record.makeFix(source, recordOffset: line.start) {
                 builder.add(fix, line: line.number)
             } else {
@@ -96,6 +99,12 @@ struct CanonicalCSVImporter {
                 throw source.error(atOffset: start, .unknownToken(field: field.name, token: source.string(start, end)))
             }
             record.provider = provider
+        case .segment:
+            guard start < end else { return }
+            record.segment = TraceSegment.parseLabel(source.slice(start, end))
+            guard record.segment != nil else {
+                throw source.error(atOffset: start, CanonicalSegments.invalidLabel(source.string(start, end)))
+            }
         }
     }
 }

@@ -15,8 +15,11 @@ import SimulationCore
 /// | `speed_mps`, `speed_acc_mps` | ground speed and its accuracy | m/s |
 /// | `course_deg`, `course_acc_deg` | course over ground and its accuracy | degrees |
 /// | `provider` | `gps`, `fused`, `network` or `unknown` | — |
+/// | `segment` | `TRACK.SEGMENT`, like `2.1`: the file's track and segment numbers | — |
 ///
-/// An empty CSV cell, or a key left out of a JSON line, means "absent".
+/// An empty CSV cell, or a key left out of a JSON line, means "absent". `segment` is written
+/// only for traces of more than one segment (`fixFields` lists the others); when a file gives
+/// it, every fix must carry it.
 public enum CanonicalField: String, CaseIterable, Sendable {
     case time
     case latitude = "lat"
@@ -31,6 +34,10 @@ public enum CanonicalField: String, CaseIterable, Sendable {
     case courseDegrees = "course_deg"
     case courseAccuracyDegrees = "course_acc_deg"
     case provider
+    case segment
+
+    /// Every field but `segment`: the columns of every export.
+    public static let fixFields = allCases.filter { $0 != .segment }
 
     /// The header or key as written.
     public var name: String { rawValue }
@@ -53,6 +60,7 @@ public enum CanonicalField: String, CaseIterable, Sendable {
         case (10, UInt8(ascii: "c")): candidate = .courseDegrees
         case (14, UInt8(ascii: "c")): candidate = .courseAccuracyDegrees
         case (8, UInt8(ascii: "p")): candidate = .provider
+        case (7, UInt8(ascii: "s")): candidate = .segment
         default: candidate = nil
         }
         guard let candidate, bytes.equals(candidate.staticName) else { return nil }
@@ -75,6 +83,7 @@ public enum CanonicalField: String, CaseIterable, Sendable {
         case .courseDegrees: "course_deg"
         case .courseAccuracyDegrees: "course_acc_deg"
         case .provider: "provider"
+        case .segment: "segment"
         }
     }
 }
@@ -95,6 +104,8 @@ struct CanonicalRecord {
     var course: Float?
     var courseAccuracy: Float?
     var provider: Provider = .unknown
+    /// `track.segment`, parsed.
+    var segment: (track: Int, segment: Int)?
 
     /// The fix, or `nil` when the record has no timestamp (the caller counts it untimed).
     /// - Throws: when a required field is missing or values break the fix rules.

@@ -5,20 +5,22 @@ import SimulationCore
 /// (`{"time": ..., "activity": ["automotive"], "confidence": "high", "coarse": false}`).
 /// Unknown keys are errors; blank lines are allowed.
 struct JSONLinesImporter {
-    static func read(_ source: TextSource) throws(TraceFormatError) -> Trace {
-        var builder = TraceBuilder(expectedFixes: source.bytes.count / 60)
+    static func read(_ source: TextSource, trackOrder: TrackOrder = .time) throws(TraceFormatError) -> Trace {
+        var builder = TraceBuilder(expectedFixes: source.bytes.count / 60, trackOrder: trackOrder)
+        var segments = CanonicalSegments()
         var timestamps = ISO8601.Reader()
         for line in source.lines {
             var scanner = JSONScanner(source: source, start: line.start, end: line.end)
             guard scanner.peek() != nil else { continue }
-            try readLine(&scanner, line: line, timestamps: &timestamps, into: &builder)
+            try readLine(&scanner, line: line, timestamps: &timestamps, segments: &segments, into: &builder)
             try scanner.expectEnd()
         }
         return builder.build(provenance: TraceProvenance(format: .jsonLines))
     }
 
     private static func readLine(
-        _ scanner: inout JSONScanner, line: TextLine, timestamps: inout ISO8601.Reader, into builder: inout TraceBuilder
+        _ scanner: inout JSONScanner, line: TextLine, timestamps: inout ISO8601.Reader,
+        segments: inout CanonicalSegments, into builder: inout TraceBuilder
     ) throws(TraceFormatError) {
         let source = scanner.source
         var record = CanonicalRecord()
@@ -77,6 +79,7 @@ struct JSONLinesImporter {
                     isCoarse: isCoarse))
             return
         }
+        try segments.enter(record.segment, line: line.number, source: source, into: &builder)
         if let fix = try record.makeFix(source, recordOffset: line.start) {
             builder.add(fix, line: line.number)
         } else {
@@ -101,6 +104,7 @@ struct JSONLinesImporter {
         case .courseDegrees: 1 << 10
         case .courseAccuracyDegrees: 1 << 11
         case .provider: 1 << 12
+        case .segment: 1 << 13
         }
     }
 
@@ -157,6 +161,12 @@ struct JSONLinesImporter {
                 throw scanner.source.error(atOffset: start, .unknownToken(field: name, token: token))
             }
             record.provider = provider
+        case .segment:
+            guard let token = try scanner.readText(field: name) else { return }
+            guard let label = Array(token.utf8).withUnsafeBufferPointer(TraceSegment.parseLabel) else {
+                throw scanner.source.error(atOffset: start, CanonicalSegments.invalidLabel(token))
+            }
+            record.segment = label
         }
     }
 }

@@ -32,19 +32,28 @@ public enum TraceExporter {
     }
 
     /// Canonical CSV: a comment naming the source, the full header, one row per fix.
-    /// Motion samples are not representable and are not written.
+    /// Motion samples are not representable and are not written. A trace of several
+    /// segments gets a last `segment` column (`track.segment`); others are written as before.
     public static func canonicalCSV(_ trace: Trace) -> String {
         var text = "# TraceSim canonical CSV; source format \(trace.provenance.format.rawValue)\n"
-        text += CanonicalField.allCases.map(\.name).joined(separator: ",") + "\n"
+        let labels = segmentLabels(trace)
+        let fields = CanonicalField.fixFields + (labels.isEmpty ? [] : [.segment])
+        text += fields.map(\.name).joined(separator: ",") + "\n"
         text.reserveCapacity(trace.fixes.count * 120)
-        for fix in trace.fixes {
+        for (index, fix) in trace.fixes.enumerated() {
             var cells: [String] = []
-            cells.reserveCapacity(CanonicalField.allCases.count)
-            for field in CanonicalField.allCases { cells.append(value(of: field, in: fix) ?? "") }
+            cells.reserveCapacity(fields.count)
+            for field in CanonicalField.fixFields { cells.append(value(of: field, in: fix) ?? "") }
+            if !labels.isEmpty { cells.append(labels[Int(trace.fixSegments[index])]) }
             text += cells.joined(separator: ",")
             text += "\n"
         }
         return text
+    }
+
+    /// Each segment's `track.segment` label, or none when the trace has one segment.
+    private static func segmentLabels(_ trace: Trace) -> [String] {
+        trace.fixSegments.isEmpty ? [] : trace.segments.map(\.label)
     }
 
     /// JSON Lines: fixes and motion samples interleaved in time order (a fix first at a
@@ -54,20 +63,22 @@ public enum TraceExporter {
         text.reserveCapacity(trace.fixes.count * 160)
         var motionIndex = 0
         let samples = trace.motionSamples
-        for fix in trace.fixes {
+        let labels = segmentLabels(trace)
+        for (index, fix) in trace.fixes.enumerated() {
             while motionIndex < samples.count, samples[motionIndex].timestamp < fix.timestamp {
                 appendMotion(samples[motionIndex], to: &text)
                 motionIndex += 1
             }
             text += "{"
             var isFirst = true
-            for field in CanonicalField.allCases {
+            for field in CanonicalField.fixFields {
                 guard let value = value(of: field, in: fix) else { continue }
                 if !isFirst { text += "," }
                 isFirst = false
                 let isString = field == .time || field == .provider
                 text += "\"\(field.name)\":" + (isString ? "\"\(value)\"" : value)
             }
+            if !labels.isEmpty { text += ",\"segment\":\"\(labels[Int(trace.fixSegments[index])])\"" }
             text += "}\n"
         }
         while motionIndex < samples.count {
@@ -158,6 +169,8 @@ public enum TraceExporter {
         case .courseDegrees: return fix.courseDegrees.map(NumberText.shortest)
         case .courseAccuracyDegrees: return fix.courseAccuracyDegrees.map(NumberText.shortest)
         case .provider: return fix.provider.name
+        // Not a property of the fix: written from the trace's segments.
+        case .segment: return nil
         }
     }
 }

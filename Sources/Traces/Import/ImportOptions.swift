@@ -23,6 +23,8 @@ public struct ImportOptions: Sendable, Equatable {
     /// records are then sorted and merged like any other. Must be positive and finite; any
     /// other value is ignored.
     public var assumedRate: Double?
+    /// How a file's tracks (GPX, TCX, KML, TraceSim's segment column) become the trace.
+    public var trackOrder: TrackOrder = .time
 
     /// Creates options.
     public init(format: TraceFormat? = nil, nmeaStartDate: CalendarDate? = nil) {

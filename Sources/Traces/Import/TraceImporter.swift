@@ -67,11 +67,11 @@ public enum TraceImporter {
         case .gnssLogger: try GnssLoggerImporter.read(source, startDate: options.nmeaStartDate)
         case .columbusCSV: try ColumbusCSVImporter.read(source)
         case .seventyMai: try SeventyMaiImporter.read(source)
-        case .canonicalCSV: try CanonicalCSVImporter.read(source)
-        case .jsonLines: try JSONLinesImporter.read(source)
-        case .gpx10, .gpx11: try GPXImporter.read(source)
-        case .tcx: try TCXImporter.read(source)
-        case .kml: try KMLImporter.read(source)
+        case .canonicalCSV: try CanonicalCSVImporter.read(source, trackOrder: options.trackOrder)
+        case .jsonLines: try JSONLinesImporter.read(source, trackOrder: options.trackOrder)
+        case .gpx10, .gpx11: try GPXImporter.read(source, trackOrder: options.trackOrder)
+        case .tcx: try TCXImporter.read(source, trackOrder: options.trackOrder)
+        case .kml: try KMLImporter.read(source, trackOrder: options.trackOrder)
         }
     }
 }

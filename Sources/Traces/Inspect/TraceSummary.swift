@@ -36,6 +36,10 @@ public struct TraceSummary: Sendable, Equatable {
     public var motionSampleCount: Int
     /// What the importer skipped, merged and sorted.
     public var diagnostics: ImportDiagnostics
+    /// The file's tracks and segments (`Trace.segments`).
+    public var segments: [TraceSegment]
+    /// Tracks whose time spans overlap (`Trace.trackOverlaps()`).
+    public var trackOverlaps: [TrackOverlap]
 
     /// The accuracy kind most fixes carry; ties go to the more informative kind.
     public var accuracyKind: AccuracyKind {
@@ -113,6 +117,8 @@ public struct TraceSummary: Sendable, Equatable {
         hasCourseAccuracy = flags.courseAccuracy
         motionSampleCount = trace.motionSamples.count
         diagnostics = trace.diagnostics
+        segments = trace.segments
+        trackOverlaps = trace.trackOverlaps()
     }
 
     /// Field-by-field equality (tuples are not `Equatable`, so this is spelt out).
@@ -125,6 +131,7 @@ public struct TraceSummary: Sendable, Equatable {
             && lhs.hasSpeed == rhs.hasSpeed && lhs.hasCourse == rhs.hasCourse
             && lhs.hasVerticalAccuracy == rhs.hasVerticalAccuracy && lhs.hasSpeedAccuracy == rhs.hasSpeedAccuracy
             && lhs.hasCourseAccuracy == rhs.hasCourseAccuracy && lhs.motionSampleCount == rhs.motionSampleCount
-            && lhs.diagnostics == rhs.diagnostics
+            && lhs.diagnostics == rhs.diagnostics && lhs.segments == rhs.segments
+            && lhs.trackOverlaps == rhs.trackOverlaps
     }
 }

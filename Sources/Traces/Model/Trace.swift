@@ -11,17 +11,30 @@ public struct Trace: Sendable {
     public let provenance: TraceProvenance
     /// What the importer skipped, merged and re-sorted.
     public let diagnostics: ImportDiagnostics
+    /// The file's tracks and segments with a timed fix, in file order; empty when the
+    /// format has no such boundaries (the whole trace is then one segment).
+    public let segments: [TraceSegment]
+    /// For each fix, the index in `segments` of the segment it belongs to; empty when there
+    /// are fewer than two segments, so a trace of one segment carries nothing per fix.
+    public let fixSegments: [UInt32]
 
     /// Creates a trace from already sorted, de-duplicated fixes.
+    ///
+    /// `fixSegments`, when given, holds one index into `segments` per fix.
     public init(
         fixes: [Fix],
         motionSamples: [MotionSample] = [],
         provenance: TraceProvenance,
-        diagnostics: ImportDiagnostics = ImportDiagnostics()
+        diagnostics: ImportDiagnostics = ImportDiagnostics(),
+        segments: [TraceSegment] = [],
+        fixSegments: [UInt32] = []
     ) {
+        precondition(fixSegments.isEmpty || fixSegments.count == fixes.count, "one segment index per fix")
         self.fixes = fixes
         self.motionSamples = motionSamples
         self.provenance = provenance
         self.diagnostics = diagnostics
+        self.segments = segments
+        self.fixSegments = fixSegments
     }
 }

@@ -1,20 +1,32 @@
 /// Collects an importer's fixes and bookkeeping, then applies the counting rules once for
 /// every format: sort out-of-order records, merge duplicate epochs, tally what was dropped.
+///
+/// Formats with tracks and segments declare them (`beginSegment`); the builder keeps them as
+/// runs of fixes, so `add` costs the same with or without them.
 struct TraceBuilder {
     private(set) var fixes: [Fix] = []
     private var lines: [Int32] = []
-    private var motionSamples: [MotionSample] = []
+    var motionSamples: [MotionSample] = []
     /// The latest timestamp read so far for each provider, indexed by `Provider.rawValue`.
-    private var latestByProvider = [Int64](repeating: .min, count: Provider.allCases.count)
+    var latestByProvider = [Int64](repeating: .min, count: Provider.allCases.count)
     private var isSorted = true
     var diagnostics = ImportDiagnostics()
+    /// How tracks become the trace (`TraceBuilder+Segments.swift`).
+    let trackOrder: TrackOrder
+    /// The segments declared so far, in file order.
+    var declaredSegments: [DeclaredSegment] = []
+    /// Where each run of consecutive fixes of one declared segment begins.
+    var segmentRuns: [(start: Int, segment: UInt32)] = []
 
-    /// - Parameter expectedFixes: an upper estimate (file size over the smallest record the
-    ///   format allows): reserving too much only costs untouched virtual memory, too little
-    ///   copies every fix again when the array grows.
-    init(expectedFixes: Int = 0) {
+    /// - Parameters:
+    ///   - expectedFixes: an upper estimate (file size over the smallest record the
+    ///     format allows): reserving too much only costs untouched virtual memory, too little
+    ///     copies every fix again when the array grows.
+    ///   - trackOrder: how declared tracks are ordered and merged; irrelevant without them.
+    init(expectedFixes: Int = 0, trackOrder: TrackOrder = .time) {
         fixes.reserveCapacity(expectedFixes)
         lines.reserveCapacity(expectedFixes)
+        self.trackOrder = trackOrder
     }
 
     /// Adds a fix read from `line`. Its values must already be validated.
@@ -54,7 +66,14 @@ struct TraceBuilder {
         var lines: [Int32] = []
         swap(&fixes, &self.fixes)
         swap(&lines, &self.lines)
-        if let sorted = UntimedRuns.resolve(&fixes, lines: &lines, diagnostics: &diagnostics) { isSorted = sorted }
+        // Untimed runs go first, so both the plain and the segmented build see their outcome.
+        var segments = declaredSegments.count > 1 ? segmentOfEachFix(count: fixes.count) : []
+        if let sorted = UntimedRuns.resolve(&fixes, lines: &lines, segments: &segments, diagnostics: &diagnostics) {
+            isSorted = sorted
+        }
+        if declaredSegments.count > 1 {
+            return buildSegmented(fixes, lines: lines, segmentOf: segments, provenance: provenance)
+        }
         if !isSorted {
             let order = fixes.indices.sorted { lhs, rhs in
                 if Self.precedes(fixes[lhs], fixes[rhs]) { return true }
@@ -75,19 +94,26 @@ struct TraceBuilder {
             kept += 1
         }
         fixes.removeLast(fixes.count - kept)
-        let samples = motionSamples.enumerated().sorted {
+        let samples = sortedMotionSamples()
+        return Trace(
+            fixes: fixes, motionSamples: samples, provenance: provenance, diagnostics: diagnostics,
+            segments: declaredSegments.first.flatMap { $0.whole(fixes) }.map { [$0] } ?? [])
+    }
+
+    /// The motion samples in time order, the earlier record first at a tie.
+    func sortedMotionSamples() -> [MotionSample] {
+        motionSamples.enumerated().sorted {
             ($0.element.timestamp, $0.offset) < ($1.element.timestamp, $1.offset)
         }.map(\.element)
-        return Trace(fixes: fixes, motionSamples: samples, provenance: provenance, diagnostics: diagnostics)
     }
 
     @inline(__always)
-    private static func precedes(_ lhs: Fix, _ rhs: Fix) -> Bool {
+    static func precedes(_ lhs: Fix, _ rhs: Fix) -> Bool {
         lhs.timestamp < rhs.timestamp || (lhs.timestamp == rhs.timestamp && lhs.provider < rhs.provider)
     }
 
     @inline(__always)
-    private static func sameEpoch(_ lhs: Fix, _ rhs: Fix) -> Bool {
+    static func sameEpoch(_ lhs: Fix, _ rhs: Fix) -> Bool {
         lhs.timestamp == rhs.timestamp && lhs.provider == rhs.provider
     }
 }

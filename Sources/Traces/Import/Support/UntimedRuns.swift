@@ -52,12 +52,16 @@ enum UntimedRuns {
     }
 
     /// Finds the untimed runs among records in file order, counts them in `diagnostics`, then
-    /// times them at `timing.rate` or removes them. `lines` runs parallel to `fixes`.
+    /// times them at `timing.rate` or removes them. `lines` runs parallel to `fixes`, and so
+    /// does `segments` when the file declares several (empty otherwise): removed records leave
+    /// all three alike.
     ///
     /// - Returns: whether `fixes` is now in (timestamp, provider) order, or `nil` when there
     ///   is no untimed run and nothing was changed.
     /// - Complexity: O(n) for n records, one pass when there is no run.
-    static func resolve(_ fixes: inout [Fix], lines: inout [Int32], diagnostics: inout ImportDiagnostics) -> Bool? {
+    static func resolve(
+        _ fixes: inout [Fix], lines: inout [Int32], segments: inout [UInt32], diagnostics: inout ImportDiagnostics
+    ) -> Bool? {
         let runs = find(in: fixes)
         guard !runs.isEmpty else { return nil }
         // The run each record belongs to, or -1: set back to -1 once a record is timed.
@@ -76,10 +80,12 @@ enum UntimedRuns {
         for index in fixes.indices where runOf[index] < 0 {
             fixes[kept] = fixes[index]
             lines[kept] = lines[index]
+            if !segments.isEmpty { segments[kept] = segments[index] }
             kept += 1
         }
         fixes.removeLast(fixes.count - kept)
         lines.removeLast(lines.count - kept)
+        if !segments.isEmpty { segments.removeLast(segments.count - kept) }
         diagnostics.outOfOrder = outOfOrder(fixes, lines: lines)
         return fixes.indices.dropFirst().allSatisfy { !precedes(fixes[$0], fixes[$0 - 1]) }
     }

@@ -14,11 +14,15 @@ import SimulationCore
 /// namespace (GPX 1.0 or 1.1, or none in a file that declares none); anything else inside
 /// `<extensions>` is another program's data and is passed over, so a `<y:trkpt>` there, or
 /// a `<x:trkpt>` of another vocabulary anywhere, is never read as a fix.
+///
+/// Each `<trk>` is a track (its `<name>` and `<type>` kept) and each `<trkseg>` a segment of
+/// it; a `<trkpt>` outside any `<trkseg>` opens a segment of its own.
 struct GPXImporter: XMLTraceHandler {
     /// The local names read; an element's code is its position in `allCases`.
     private enum Element: String, CaseIterable {
         case gpx, trkpt, wpt, rtept, extensions, ele, time, hdop, vdop, fix, src, speed, course, bearing
         case hacc, vacc, accuracy, horizontalAccuracy, verticalAccuracy, speedAccuracy, courseAccuracy
+        case trk, trkseg, name, type, link
 
         /// Cached: the synthesized `allCases` builds a new array on every call.
         static let byCode = allCases
@@ -50,6 +54,19 @@ struct GPXImporter: XMLTraceHandler {
     /// How many GPX `<extensions>` elements are open around the current element.
     private var extensionsDepth = 0
     private var point: PointState?
+    private var tracks = TrackState()
+
+    /// Where the importer stands among `<trk>` and `<trkseg>` elements.
+    private struct TrackState {
+        var number = 0
+        var segment = 0
+        var isInTrack = false
+        var isSegmentOpen = false
+        var name: String?
+        var type: String?
+        /// How many `<link>` elements are open: their `<type>` is a MIME type, not the track's.
+        var linkDepth = 0
+    }
 
     private struct PointState {
         var line: Int
@@ -73,13 +90,13 @@ struct GPXImporter: XMLTraceHandler {
     static let namespaceURIs = Namespace.allCases.map(\.uri)
 
     /// - Parameter fileBytes: sizes the fix array up front (the smallest timed <trkpt> is about 60 bytes).
-    private init(file: String, fileBytes: Int) {
+    private init(file: String, fileBytes: Int, trackOrder: TrackOrder) {
         values = XMLValues(file: file)
-        builder = TraceBuilder(expectedFixes: fileBytes / 50)
+        builder = TraceBuilder(expectedFixes: fileBytes / 50, trackOrder: trackOrder)
     }
 
-    static func read(_ source: TextSource) throws(TraceFormatError) -> Trace {
-        var importer = GPXImporter(file: source.file, fileBytes: source.bytes.count)
+    static func read(_ source: TextSource, trackOrder: TrackOrder = .time) throws(TraceFormatError) -> Trace {
+        var importer = GPXImporter(file: source.file, fileBytes: source.bytes.count, trackOrder: trackOrder)
         try XMLEventParser.parse(source, handler: &importer)
         guard importer.sawRoot else {
             throw TraceFormatError(file: source.file, problem: .unexpectedContent("no <gpx> root element"))
@@ -114,8 +131,17 @@ struct GPXImporter: XMLTraceHandler {
                         line, .unknownToken(field: "GPX version", token: String(decoding: version, as: UTF8.self)))
                 }
             }
+        case .trk:
+            tracks = TrackState(number: tracks.number + 1, isInTrack: true)
+        case .trkseg:
+            openSegment(line: line)
+        case .link: tracks.linkDepth += 1
         case .trkpt:
             guard sawRoot else { throw values.fail(line, .unexpectedContent("<trkpt> outside a <gpx> document")) }
+            if !tracks.isSegmentOpen {
+                if !tracks.isInTrack { tracks = TrackState(number: tracks.number + 1) }
+                openSegment(line: line)
+            }
             point = PointState(
                 line: line,
                 latitude: try values.latitude(attributes.value("lat"), field: "lat", line: line),
@@ -136,9 +162,23 @@ struct GPXImporter: XMLTraceHandler {
             extensionsDepth -= 1
             return
         }
+        if point == nil, namespace == gpxNamespace, extensionsDepth == 0 {
+            switch element {
+            case .trk: tracks = TrackState(number: tracks.number)
+            case .trkseg: tracks.isSegmentOpen = false
+            case .link: tracks.linkDepth -= 1
+            // A track's own <name> and <type> come before its segments.
+            case .name where tracks.isInTrack && !tracks.isSegmentOpen && tracks.linkDepth == 0:
+                tracks.name = XMLValues.label(text)
+            case .type where tracks.isInTrack && !tracks.isSegmentOpen && tracks.linkDepth == 0:
+                tracks.type = XMLValues.label(text)
+            default: break
+            }
+            return
+        }
         guard point != nil, isRead(element, namespace: namespace) else { return }
         switch element {
-        case .gpx, .wpt, .rtept, .extensions: break
+        case .gpx, .wpt, .rtept, .extensions, .trk, .trkseg, .name, .type, .link: break
         case .trkpt: finishPoint()
         case .ele: point?.altitude = try values.double(text, field: "ele", line: line)
         case .time: point?.time = try values.timestamp(text, field: "time", line: line)
@@ -180,6 +220,13 @@ struct GPXImporter: XMLTraceHandler {
         .speed, .course, .bearing, .hacc, .vacc, .accuracy, .horizontalAccuracy, .verticalAccuracy, .speedAccuracy,
         .courseAccuracy,
     ]
+
+    private mutating func openSegment(line: Int) {
+        tracks.segment += 1
+        tracks.isSegmentOpen = true
+        builder.beginSegment(
+            track: max(tracks.number, 1), segment: tracks.segment, kind: tracks.type, name: tracks.name, line: line)
+    }
 
     private mutating func finishPoint() {
         guard let state = point else { return }

@@ -9,9 +9,14 @@ import SimulationCore
 /// namespace (2.2, 2.3, Google's older 2.0–2.2, or none in a file that declares none),
 /// `Track` and `coord` in Google's `gx` extension or, as KML 2.3 defines them, the root's.
 /// What lies inside `<ExtendedData>` is the author's own data and is never read.
+///
+/// Each `<Placemark>` holding tracks is a track (its `<name>` kept) and each `gx:Track` in it
+/// (several inside a `gx:MultiTrack`) a segment; a `gx:Track` outside a Placemark is a track
+/// of its own.
 struct KMLImporter: XMLTraceHandler {
     private enum Element: String, CaseIterable {
         case kml, track = "Track", when, coord, extendedData = "ExtendedData"
+        case placemark = "Placemark", name
 
         static let byCode = allCases
     }
@@ -39,6 +44,16 @@ struct KMLImporter: XMLTraceHandler {
     /// How many `<ExtendedData>` elements are open around the current element.
     private var extendedDataDepth = 0
     private var track: TrackState?
+    private var placemark = PlacemarkState()
+
+    /// The Placemark around the current element, as a track.
+    private struct PlacemarkState {
+        /// Tracks numbered so far: only Placemarks that hold a `gx:Track` count.
+        var number = 0
+        var segment = 0
+        var isOpen = false
+        var name: String?
+    }
 
     private struct TrackState {
         var line: Int
@@ -50,13 +65,13 @@ struct KMLImporter: XMLTraceHandler {
     static let namespaceURIs = Namespace.allCases.map(\.uri)
 
     /// - Parameter fileBytes: sizes the fix array up front (a <when> and its <gx:coord> take at least 45 bytes).
-    private init(file: String, fileBytes: Int) {
+    private init(file: String, fileBytes: Int, trackOrder: TrackOrder) {
         values = XMLValues(file: file)
-        builder = TraceBuilder(expectedFixes: fileBytes / 40)
+        builder = TraceBuilder(expectedFixes: fileBytes / 40, trackOrder: trackOrder)
     }
 
-    static func read(_ source: TextSource) throws(TraceFormatError) -> Trace {
-        var importer = KMLImporter(file: source.file, fileBytes: source.bytes.count)
+    static func read(_ source: TextSource, trackOrder: TrackOrder = .time) throws(TraceFormatError) -> Trace {
+        var importer = KMLImporter(file: source.file, fileBytes: source.bytes.count, trackOrder: trackOrder)
         try XMLEventParser.parse(source, handler: &importer)
         guard importer.sawRoot else {
             throw TraceFormatError(file: source.file, problem: .unexpectedContent("no <kml> root element"))
@@ -78,7 +93,16 @@ struct KMLImporter: XMLTraceHandler {
         guard extendedDataDepth == 0, isRead(element, namespace: namespace) else { return }
         switch element {
         case .kml: sawRoot = true
-        case .track: track = TrackState(line: line)
+        case .placemark: placemark = PlacemarkState(number: placemark.number, isOpen: true)
+        case .track:
+            if placemark.segment == 0 || !placemark.isOpen {
+                placemark.number += 1
+                placemark.segment = 0
+            }
+            placemark.segment += 1
+            builder.beginSegment(
+                track: placemark.number, segment: placemark.segment, kind: nil, name: placemark.name, line: line)
+            track = TrackState(line: line)
         default: break
         }
     }
@@ -91,9 +115,18 @@ struct KMLImporter: XMLTraceHandler {
             extendedDataDepth -= 1
             return
         }
+        if track == nil, extendedDataDepth == 0, namespace == kmlNamespace {
+            switch element {
+            case .placemark: placemark = PlacemarkState(number: placemark.number)
+            // The Placemark's own <name> comes before its geometry.
+            case .name where placemark.isOpen && placemark.segment == 0: placemark.name = XMLValues.label(text)
+            default: break
+            }
+            return
+        }
         guard track != nil, extendedDataDepth == 0, isRead(element, namespace: namespace) else { return }
         switch element {
-        case .kml, .extendedData: break
+        case .kml, .extendedData, .placemark, .name: break
         case .track: try finishTrack()
         case .when:
             guard let time = try values.timestamp(text, field: "when", line: line) else {
@@ -110,7 +143,7 @@ struct KMLImporter: XMLTraceHandler {
     private func isRead(_ element: Element, namespace: Int) -> Bool {
         switch element {
         case .track, .coord: namespace == kmlNamespace || namespace == Namespace.gx.rawValue
-        case .kml, .when, .extendedData: namespace == kmlNamespace
+        case .kml, .when, .extendedData, .placemark, .name: namespace == kmlNamespace
         }
     }
 

@@ -8,6 +8,9 @@ import SimulationCore
 /// Elements are matched on namespace as well as name: TCX's own are those in the root's
 /// namespace (TCX v2, or none in a file that declares none). Inside `<Extensions>` only
 /// `Speed` is read, from Garmin's ActivityExtension or, as some writers leave it, TCX's own.
+///
+/// Each `<Activity>` is a track (its `Sport` kept as the kind) whose `<Lap>`s are its segments;
+/// each `<Course>` is a track (its `<Name>` kept) whose `<Track>`s are its segments.
 struct TCXImporter: XMLTraceHandler {
     private enum Element: String, CaseIterable {
         case trainingCenterDatabase = "TrainingCenterDatabase"
@@ -18,6 +21,11 @@ struct TCXImporter: XMLTraceHandler {
         case longitude = "LongitudeDegrees"
         case altitude = "AltitudeMeters"
         case speed = "Speed"
+        case activity = "Activity"
+        case course = "Course"
+        case lap = "Lap"
+        case track = "Track"
+        case name = "Name"
 
         static let byCode = allCases
     }
@@ -42,6 +50,17 @@ struct TCXImporter: XMLTraceHandler {
     /// How many TCX `<Extensions>` elements are open around the current element.
     private var extensionsDepth = 0
     private var point: PointState?
+    private var tracks = TrackState()
+
+    /// Where the importer stands among activities, courses and their laps.
+    private struct TrackState {
+        var number = 0
+        var segment = 0
+        var isInCourse = false
+        var isSegmentOpen = false
+        var kind: String?
+        var name: String?
+    }
 
     private struct PointState {
         var line: Int
@@ -56,13 +75,13 @@ struct TCXImporter: XMLTraceHandler {
     static let namespaceURIs = Namespace.allCases.map(\.uri)
 
     /// - Parameter fileBytes: sizes the fix array up front (a timed <Trackpoint> with a <Position> takes over 120 bytes).
-    private init(file: String, fileBytes: Int) {
+    private init(file: String, fileBytes: Int, trackOrder: TrackOrder) {
         values = XMLValues(file: file)
-        builder = TraceBuilder(expectedFixes: fileBytes / 100)
+        builder = TraceBuilder(expectedFixes: fileBytes / 100, trackOrder: trackOrder)
     }
 
-    static func read(_ source: TextSource) throws(TraceFormatError) -> Trace {
-        var importer = TCXImporter(file: source.file, fileBytes: source.bytes.count)
+    static func read(_ source: TextSource, trackOrder: TrackOrder = .time) throws(TraceFormatError) -> Trace {
+        var importer = TCXImporter(file: source.file, fileBytes: source.bytes.count, trackOrder: trackOrder)
         try XMLEventParser.parse(source, handler: &importer)
         guard importer.sawRoot else {
             throw TraceFormatError(
@@ -86,9 +105,25 @@ struct TCXImporter: XMLTraceHandler {
         guard extensionsDepth == 0 else { return }
         switch element {
         case .trainingCenterDatabase: sawRoot = true
-        case .trackpoint: point = PointState(line: line)
+        case .activity:
+            tracks = TrackState(number: tracks.number + 1)
+            tracks.kind = attributes.value("Sport").flatMap { XMLValues.label($0) }
+        case .course: tracks = TrackState(number: tracks.number + 1, isInCourse: true)
+        case .lap where !tracks.isInCourse: openSegment(line: line)
+        case .track where tracks.isInCourse: openSegment(line: line)
+        case .trackpoint:
+            if !tracks.isSegmentOpen { openSegment(line: line) }
+            point = PointState(line: line)
         default: break
         }
+    }
+
+    private mutating func openSegment(line: Int) {
+        tracks.number = max(tracks.number, 1)
+        tracks.segment += 1
+        tracks.isSegmentOpen = true
+        builder.beginSegment(
+            track: tracks.number, segment: tracks.segment, kind: tracks.kind, name: tracks.name, line: line)
     }
 
     mutating func didEnd(_ code: Int, namespace: Int, text: UnsafeBufferPointer<UInt8>, line: Int)
@@ -99,9 +134,21 @@ struct TCXImporter: XMLTraceHandler {
             extensionsDepth -= 1
             return
         }
+        if point == nil, namespace == tcxNamespace, extensionsDepth == 0 {
+            switch element {
+            case .activity, .course: tracks = TrackState(number: tracks.number)
+            case .lap where !tracks.isInCourse: tracks.isSegmentOpen = false
+            case .track where tracks.isInCourse: tracks.isSegmentOpen = false
+            // A course's own <Name> comes before its laps and tracks; later ones name course points.
+            case .name where tracks.isInCourse && tracks.segment == 0 && tracks.name == nil:
+                tracks.name = XMLValues.label(text)
+            default: break
+            }
+            return
+        }
         guard element != .trainingCenterDatabase, point != nil, isRead(element, namespace: namespace) else { return }
         switch element {
-        case .trainingCenterDatabase, .extensions: break
+        case .trainingCenterDatabase, .extensions, .activity, .course, .lap, .track, .name: break
         case .trackpoint: try finishPoint()
         case .time: point?.time = try values.timestamp(text, field: "Time", line: line)
         case .latitude: point?.latitude = try values.latitude(text, field: "LatitudeDegrees", line: line)

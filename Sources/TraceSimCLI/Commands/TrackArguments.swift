@@ -1,0 +1,84 @@
+import SimulationCore
+import Traces
+
+/// `--tracks time|file|each`: how a file's tracks (GPX `<trk>`, TCX activities, KML
+/// Placemarks, TraceSim's `segment` column) are replayed, and the one line each file with
+/// overlapping or shifted tracks earns on standard error.
+enum TrackArguments {
+    static let helpLines = """
+          --tracks <time|file|each>
+                                  For files with several tracks. time (default): every fix sorted by
+                                  time, epochs repeated across tracks merged; tracks that overlap in
+                                  time interleave (a warning says so). file: tracks one after another
+                                  in file order, a track starting before the previous one ended
+                                  shifted to 1 s after it. each: every track its own trace, named
+                                  FILE#N (N the track's number in the file).
+        """
+
+    /// The `--tracks` value; `time` when absent.
+    static func order(from arguments: ParsedArguments, command: String) throws(UsageError) -> TrackOrder {
+        guard let text = arguments.value("tracks") else { return .time }
+        guard let order = TrackOrder(rawValue: text) else {
+            throw UsageError("--tracks must be time, file or each, not '\(text)'", command: command)
+        }
+        return order
+    }
+
+    /// Refuses `--tracks each` where the output holds one trace.
+    static func refuseEach(_ options: ImportOptions, command: String, because reason: String) throws(UsageError) {
+        if options.trackOrder == .each {
+            throw UsageError("--tracks each is not available here: \(reason); use time or file", command: command)
+        }
+    }
+
+    /// The traces to replay from one file: the trace itself, or under `each` one per track,
+    /// named `path#N` when the file has several.
+    static func pieces(of trace: Trace, path: String, options: ImportOptions) -> [(name: String, trace: Trace)] {
+        guard options.trackOrder == .each, trace.hasSeveralTracks else { return [(path, trace)] }
+        return trace.splitByTrack().filter { !$0.trace.fixes.isEmpty }.map { ("\(path)#\($0.track)", $0.trace) }
+    }
+
+    /// One line on standard error when the file's tracks overlap in time: which tracks, by
+    /// how much, and what the chosen order did about it. Under `file`, tracks moved without
+    /// overlapping (a file listing the afternoon before the morning) get a line too.
+    static func warnAboutOverlaps(_ trace: Trace, path: String, options: ImportOptions, console: Console) {
+        let overlaps = trace.trackOverlaps()
+        if !overlaps.isEmpty {
+            console.warn("warning: \(path): " + overlapText(overlaps) + "; " + outcome(trace, options.trackOrder))
+        } else if options.trackOrder == .file, !shiftedTracks(trace).isEmpty {
+            console.warn("note: \(path): " + outcome(trace, .file))
+        }
+    }
+
+    static func overlapText(_ overlaps: [TrackOverlap]) -> String {
+        let shown = overlaps.prefix(3).map { overlap in
+            "\(overlap.track) and \(overlap.otherTrack) by \(InspectReport.duration(overlap.seconds)) "
+                + "(\(ISO8601.format(overlap.start)) → \(ISO8601.format(overlap.end)))"
+        }
+        let more = overlaps.count > 3 ? " and \(overlaps.count - 3) more" : ""
+        return "tracks overlap in time: " + shown.joined(separator: ", ") + more
+    }
+
+    private static func outcome(_ trace: Trace, _ order: TrackOrder) -> String {
+        switch order {
+        case .time:
+            return "merged by time (--tracks time) they interleave; --tracks file or each keeps them apart"
+        case .each:
+            return "each track replayed on its own (--tracks each)"
+        case .file:
+            let shifts = shiftedTracks(trace)
+            guard !shifts.isEmpty else { return "kept in file order (--tracks file)" }
+            let shown = shifts.prefix(3).map { "track \($0.track) by +\(InspectReport.duration($0.seconds))" }
+            let more = shifts.count > 3 ? " and \(shifts.count - 3) more" : ""
+            return "kept in file order (--tracks file), shifted later: " + shown.joined(separator: ", ") + more
+        }
+    }
+
+    /// Each shifted track once, in file order, with its shift in seconds.
+    static func shiftedTracks(_ trace: Trace) -> [(track: Int, seconds: Double)] {
+        var seen = Set<Int>()
+        return trace.segments.filter { $0.shiftNanoseconds != 0 && seen.insert($0.track).inserted }.map {
+            ($0.track, Double($0.shiftNanoseconds) / 1e9)
+        }
+    }
+}
