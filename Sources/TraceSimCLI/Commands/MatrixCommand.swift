@@ -41,6 +41,7 @@ enum MatrixCommand {
                                   'tracesim merge' joins the parts into exactly what one unsharded run
                                   prints. Needs --format json and trace files that can be read twice.
           --jobs <n>              Run at most n replays at a time (default: one per core).
+        \(ImportArguments.helpLines)
           -h, --help              Show this help.
 
         Runs go to every core unless --jobs says otherwise; the output does not depend on how many. A progress bar appears on
@@ -52,7 +53,8 @@ enum MatrixCommand {
 
     static func run(_ arguments: [String], console: Console) throws(UsageError) -> ExitCode {
         let spec = ArgumentSpec(
-            valued: ImportArguments.optionNames.union(["scenarios", "fences", "seed", "format", "shard", "jobs"]))
+            valued: ImportArguments.optionNames.union(["scenarios", "fences", "seed", "format", "shard", "jobs"]),
+            flags: ImportArguments.flagNames)
         let parsed = try spec.parse(arguments, command: name)
         if parsed.flag("help") {
             console.print(help)

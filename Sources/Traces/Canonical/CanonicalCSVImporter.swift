@@ -3,7 +3,8 @@ import SimulationCore
 /// Reads TraceSim's canonical CSV: an optional block of `#` comment lines, a header naming
 /// `CanonicalField` columns in any order (`time`, `lat` and `lon` required), then one fix
 /// per row. Unknown or repeated columns are errors, so a misspelt `speed_kmh` can never be
-/// silently ignored.
+/// silently ignored, and so is a row with the wrong number of cells; a whole row with an
+/// impossible value is skipped and counted (see `TextSource+LenientRecords`).
 struct CanonicalCSVImporter {
     static func read(_ source: TextSource) throws(TraceFormatError) -> Trace {
         let bytes = source.bytes
@@ -28,29 +29,56 @@ struct CanonicalCSVImporter {
 
         while let line = lines.next() {
             if line.isEmpty { continue }
-            // Cells are read as the commas are found: no per-row field table to fill.
-            var record = CanonicalRecord()
-            var column = 0
-            var cellStart = line.start
-            while true {
-                let cellEnd = bytes.firstIndex(of: UInt8(ascii: ","), from: cellStart, to: line.end)
-                if column < fieldAt.count {
-                    try read(fieldAt[column], cellStart, cellEnd, source, timestamps: &timestamps, into: &record)
+            do throws(TraceFormatError) {
+                try readRow(line, fieldAt, source, timestamps: &timestamps, into: &builder)
+            } catch {
+                let reason = try source.skipReason(for: error, line: line.number)
+                // Skipped only when the row is whole: a cell too many or too few means the
+                // columns no longer line up, which no other row can be trusted past.
+                let cells = Self.cellCount(line, source)
+                guard cells == fieldAt.count else {
+                    throw source.error(line: line.number, .wrongFieldCount(expected: "\(fieldAt.count)", found: cells))
                 }
-                column += 1
-                if cellEnd == line.end { break }
-                cellStart = cellEnd + 1
-            }
-            guard column == fieldAt.count else {
-                throw source.error(line: line.number, .wrongFieldCount(expected: "\(fieldAt.count)", found: column))
-            }
-            if let fix = try record.makeFix(source, recordOffset: line.start) {
-                builder.add(fix, line: line.number)
-            } else {
-                builder.untimed(line: line.number)
+                builder.diagnostics.skip(reason, because: error)
             }
         }
-        return builder.build(provenance: TraceProvenance(format: .canonicalCSV))
+        return try source.requireSomethingValid(builder.build(provenance: TraceProvenance(format: .canonicalCSV)))
+    }
+
+    @inline(__always)
+    private static func readRow(
+        _ line: TextLine, _ fieldAt: [CanonicalField], _ source: TextSource, timestamps: inout ISO8601.Reader,
+        into builder: inout TraceBuilder
+    ) throws(TraceFormatError) {
+        let bytes = source.bytes
+        // Cells are read as the commas are found: no per-row field table to fill.
+        var record = CanonicalRecord()
+        var column = 0
+        var cellStart = line.start
+        while true {
+            let cellEnd = bytes.firstIndex(of: UInt8(ascii: ","), from: cellStart, to: line.end)
+            if column < fieldAt.count {
+                try read(fieldAt[column], cellStart, cellEnd, source, timestamps: &timestamps, into: &record)
+            }
+            column += 1
+            if cellEnd == line.end { break }
+            cellStart = cellEnd + 1
+        }
+        guard column == fieldAt.count else {
+            throw source.error(line: line.number, .wrongFieldCount(expected: "\(fieldAt.count)", found: column))
+        }
+        if let fix = try record.makeFix(source, recordOffset: line.start) {
+            builder.add(fix, line: line.number)
+        } else {
+            builder.untimed(line: line.number)
+        }
+    }
+
+    /// The number of cells in a row, for deciding whether a row with a bad cell is whole.
+    private static func cellCount(_ line: TextLine, _ source: TextSource) -> Int {
+        var count = 1
+        for index in line.start..<line.end where source.bytes[index] == UInt8(ascii: ",") { count += 1 }
+        return count
     }
 
     @inline(__always)

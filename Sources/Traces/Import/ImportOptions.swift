@@ -9,6 +9,12 @@ public struct ImportOptions: Sendable, Equatable {
     /// checksum). A log that dates any of its epochs ignores it; without either, such
     /// epochs are counted as untimed.
     public var nmeaStartDate: CalendarDate?
+    /// Whether a well-framed record with an impossible field (NMEA minutes 60.0000, latitude
+    /// 91, a CSV cell or JSON Lines value that is not a number) fails the whole file, naming
+    /// it, instead of being skipped and counted in `ImportDiagnostics` (`outOfRange`,
+    /// `malformedField`). Only the line-based formats skip such records; GPX, TCX and KML
+    /// are always strict. Off by default.
+    public var strict = false
 
     /// Creates options.
     public init(format: TraceFormat? = nil, nmeaStartDate: CalendarDate? = nil) {

@@ -47,7 +47,9 @@ public enum TraceImporter {
     static func read(_ source: TextSource, as format: TraceFormat, options: ImportOptions) throws(TraceFormatError)
         -> Trace
     {
-        switch format {
+        var source = source
+        source.isStrict = options.strict
+        return switch format {
         case .nmea, .gnssLoggerNMEA: try NMEAImporter.read(source, format: format, startDate: options.nmeaStartDate)
         case .clLocationJSON: try CLLocationJSONImporter.read(source)
         case .googleTakeout: try GoogleTakeoutImporter.read(source)

@@ -15,8 +15,10 @@ import SimulationCore
 /// - the date comes from RMC or ZDA; epochs before the first dated sentence take that date
 ///   (stepping back a day across midnight), later ones roll over at midnight; a log with no
 ///   date anywhere yields only `untimed` records, never an invented day;
-/// - a checksum-valid sentence with an impossible value (latitude 91°, minutes ≥ 60) is an
-///   error, because its sender vouched for it.
+/// - a checksum-valid sentence with an impossible value (latitude 91°, minutes ≥ 60, as some
+///   writers round, or a time 25:00:00) is skipped and counted (`outOfRange`,
+///   `malformedField`) and takes nothing into its epoch; the log fails only when nothing
+///   valid is left, or at once under `ImportOptions.strict`.
 struct NMEAImporter {
     /// NMEA allows 82 characters; real logs carry longer proprietary sentences, so the
     /// limit only stops runaway lines (a binary file, a missing newline).
@@ -58,7 +60,7 @@ struct NMEAImporter {
         }
         try importer.closeEpoch()
         try importer.finishUndated()
-        return importer.builder.build(provenance: TraceProvenance(format: format))
+        return try source.requireSomethingValid(importer.builder.build(provenance: TraceProvenance(format: format)))
     }
 
     private mutating func readLine(_ line: TextLine) throws(TraceFormatError) {
@@ -114,15 +116,24 @@ struct NMEAImporter {
         let typeStart = fields.start(0) + 2
         let type = (UInt32(bytes[typeStart]) << 16) | (UInt32(bytes[typeStart + 1]) << 8) | UInt32(bytes[typeStart + 2])
         let sentence = NMEASentence(source: source, fields: fields, line: line)
-        switch type {
-        case Self.code("RMC"): try readRMC(sentence)
-        case Self.code("GGA"): try readGGA(sentence)
-        case Self.code("GLL"): try readGLL(sentence)
-        case Self.code("GSA"): try readGSA(sentence)
-        case Self.code("GST"): try readGST(sentence)
-        case Self.code("VTG"): try readVTG(sentence)
-        case Self.code("ZDA"): try readZDA(sentence)
-        default: return
+        let epochBefore = epoch
+        do throws(TraceFormatError) {
+            switch type {
+            case Self.code("RMC"): try readRMC(sentence)
+            case Self.code("GGA"): try readGGA(sentence)
+            case Self.code("GLL"): try readGLL(sentence)
+            case Self.code("GSA"): try readGSA(sentence)
+            case Self.code("GST"): try readGST(sentence)
+            case Self.code("VTG"): try readVTG(sentence)
+            case Self.code("ZDA"): try readZDA(sentence)
+            default: return
+            }
+        } catch {
+            let reason = try source.skipReason(for: error, line: line.number)
+            // A skipped sentence leaves nothing behind: an epoch it opened goes, and one it
+            // joined is as it was before any of its fields were taken.
+            epoch = epoch?.firstLine == line.number ? nil : epochBefore
+            builder.diagnostics.skip(reason, because: error)
         }
     }
 
