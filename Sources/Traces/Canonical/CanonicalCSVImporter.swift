@@ -7,6 +7,7 @@ import SimulationCore
 /// impossible value is skipped and counted (see `TextSource+LenientRecords`).
 struct CanonicalCSVImporter {
     static func read(_ source: TextSource) throws(TraceFormatError) -> Trace {
+        var source = source
         let bytes = source.bytes
         var builder = TraceBuilder(expectedFixes: bytes.count / 40)
         var splitter = FieldSplitter()
@@ -29,6 +30,7 @@ struct CanonicalCSVImporter {
 
         while let line = lines.next() {
             if line.isEmpty { continue }
+            source.currentLine = (line.number, line.start)
             do throws(TraceFormatError) {
                 try readRow(line, fieldAt, source, timestamps: &timestamps, into: &builder)
             } catch {

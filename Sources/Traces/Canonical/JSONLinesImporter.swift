@@ -8,9 +8,11 @@ import SimulationCore
 /// (see `TextSource+LenientRecords`).
 struct JSONLinesImporter {
     static func read(_ source: TextSource) throws(TraceFormatError) -> Trace {
+        var source = source
         var builder = TraceBuilder(expectedFixes: source.bytes.count / 60)
         var timestamps = ISO8601.Reader()
         for line in source.lines {
+            source.currentLine = (line.number, line.start)
             var scanner = JSONScanner(source: source, start: line.start, end: line.end)
             guard scanner.peek() != nil else { continue }
             do throws(TraceFormatError) {

@@ -11,6 +11,7 @@ import SimulationCore
 /// but an impossible value is skipped and counted (see `TextSource+LenientRecords`).
 struct ColumbusCSVImporter {
     static func read(_ source: TextSource) throws(TraceFormatError) -> Trace {
+        var source = source
         var builder = TraceBuilder(expectedFixes: source.bytes.count / 60)
         var splitter = FieldSplitter()
         var lines = source.lines
@@ -28,6 +29,7 @@ struct ColumbusCSVImporter {
 
         while let line = lines.next() {
             if line.isEmpty { continue }
+            source.currentLine = (line.number, line.start)
             splitter.split(source.bytes, line.start, line.end, separator: UInt8(ascii: ","))
             guard splitter.count == columns.count else {
                 throw source.error(

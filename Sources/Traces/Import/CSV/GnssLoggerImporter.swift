@@ -54,6 +54,7 @@ struct GnssLoggerImporter {
     }
 
     static func read(_ source: TextSource, startDate: CalendarDate?) throws(TraceFormatError) -> Trace {
+        var source = source
         var builder = TraceBuilder(expectedFixes: source.bytes.count / 400)
         var splitter = FieldSplitter()
         var layout: Layout?
@@ -98,6 +99,7 @@ struct GnssLoggerImporter {
             guard let layout else {
                 throw source.error(line: line.number, .unexpectedContent("Fix record before any '# Fix,...' header"))
             }
+            source.currentLine = (line.number, line.start)
             do throws(TraceFormatError) {
                 try readFix(source, line: line, fields: splitter, layout: layout, into: &builder)
             } catch {

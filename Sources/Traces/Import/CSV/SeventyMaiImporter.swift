@@ -12,6 +12,7 @@ struct SeventyMaiImporter {
     static let fieldCount = 13
 
     static func read(_ source: TextSource) throws(TraceFormatError) -> Trace {
+        var source = source
         var builder = TraceBuilder(expectedFixes: source.bytes.count / 90)
         var splitter = FieldSplitter()
         let bytes = source.bytes
@@ -32,6 +33,7 @@ struct SeventyMaiImporter {
                 throw source.error(
                     line: line.number, .wrongFieldCount(expected: "\(fieldCount)", found: splitter.count))
             }
+            source.currentLine = (line.number, line.start)
             do throws(TraceFormatError) {
                 try readRow(source, splitter, line: line, into: &builder)
             } catch {

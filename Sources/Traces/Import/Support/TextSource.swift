@@ -19,10 +19,11 @@ struct TextSource {
     /// Whether a well-framed record with an impossible field fails the whole file
     /// (`ImportOptions.strict`) rather than being skipped and counted.
     var isStrict = false
-    /// Where the last location was found. Skipped records ask for theirs in file order, so
-    /// each scan starts there instead of at the top: a file with a million bad records is
-    /// read once, not a million times.
-    private let lastLocation = LocationMemo()
+    /// The line an importer is reading, when it says so: an error inside it is then located
+    /// from that line's start instead of by counting lines from the top of the file, so a file
+    /// with a million skipped records is not rescanned a million times, nor its pages already
+    /// handed back read again. It must be a real line start and its number.
+    var currentLine = (number: 1, start: 0)
 
     init(file: String, bytes: UnsafeBufferPointer<UInt8>, mapping: MappedFile? = nil) {
         self.file = file
@@ -37,11 +38,10 @@ struct TextSource {
     /// The 1-based line and column of a byte offset.
     func location(ofOffset offset: Int) -> (line: Int, column: Int) {
         let end = min(offset, bytes.count)
-        let memo = lastLocation
-        let startsAtMemo = memo.offset <= end
-        var line = startsAtMemo ? memo.line : 1
-        var lineStart = startsAtMemo ? memo.lineStart : 0
-        var index = startsAtMemo ? memo.offset : 0
+        let startsFromCurrentLine = currentLine.start <= end
+        var line = startsFromCurrentLine ? currentLine.number : 1
+        var lineStart = startsFromCurrentLine ? currentLine.start : 0
+        var index = lineStart
         while index < end {
             if bytes[index] == UInt8(ascii: "\n") {
                 line += 1
@@ -49,9 +49,6 @@ struct TextSource {
             }
             index += 1
         }
-        memo.offset = end
-        memo.line = line
-        memo.lineStart = lineStart
         return (line, end - lineStart + 1)
     }
 
@@ -99,15 +96,6 @@ struct TextSource {
     func string(_ start: Int, _ end: Int) -> String {
         String(decoding: slice(start, end), as: UTF8.self)
     }
-}
-
-/// The last offset `TextSource.location(ofOffset:)` resolved, with its line and the offset
-/// that line starts at. A class so that copies of a source (each `JSONScanner` holds one)
-/// share it; a source is read by one importer on one thread.
-private final class LocationMemo {
-    var offset = 0
-    var line = 1
-    var lineStart = 0
 }
 
 /// One line of a text file: its 1-based number and byte range, line terminator excluded.
