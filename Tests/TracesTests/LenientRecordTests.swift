@@ -166,6 +166,31 @@ struct LenientRecordTests {
         #expect(formatError(notNMEA, format: .nmea)?.line == 2)
     }
 
+    @Test("errors that leave a lenient import name the same line and column as a strict one")
+    func escapingErrorsAreLocated() throws {
+        let cases: [(String, TraceFormat, String)] = [
+            (
+                "[{\"lat\":3,\"lng\":9,\"timestamp\":\"2017-09-29T14:59:51Z\"},\n"
+                    + "{\"lat\":\"x\",\"lng\":9,\"timestamp\":\"2017-09-29T14:59:52Z\"}]\n",
+                .clLocationJSON, "bad.txt:2:8: latitude is not a number"
+            ),
+            (
+                #"{"time":"2020-01-01T00:00:00Z","lat":37.1,"lon":-122.1}"# + "\n"
+                    + #"{"time":"2020-01-01T00:00:01Z","lat":95,"lon":"# + "\n",
+                .jsonLines, "bad.txt:2:47: file ends early: JSON ends before a value"
+            ),
+            (
+                "time,lat,lon\n2020-01-01T00:00:00Z,37.1,-122.1\n2020-01-01T00:00:01Z,37.1,-122.1,x\n",
+                .canonicalCSV, "bad.txt:3: expected 3 fields, found 4"
+            ),
+        ]
+        for (text, format, expected) in cases {
+            #expect(formatError(text, format: format)?.description == expected, "\(format)")
+        }
+        let strict = try #require(formatError(cases[0].0, format: .clLocationJSON, strict: true))
+        #expect(strict.description == cases[0].2)
+    }
+
     @Test("JSON Lines: a motion line with an unknown activity is skipped like a bad fix")
     func motionLine() throws {
         let lines = [

@@ -7,7 +7,6 @@ import SimulationCore
 /// impossible value is skipped and counted (see `TextSource+LenientRecords`).
 struct CanonicalCSVImporter {
     static func read(_ source: TextSource) throws(TraceFormatError) -> Trace {
-        var source = source
         let bytes = source.bytes
         var builder = TraceBuilder(expectedFixes: bytes.count / 40)
         var splitter = FieldSplitter()
@@ -30,50 +29,40 @@ struct CanonicalCSVImporter {
 
         while let line = lines.next() {
             if line.isEmpty { continue }
-            source.currentLine = (line.number, line.start)
             do throws(TraceFormatError) {
-                try readRow(line, fieldAt, source, timestamps: &timestamps, into: &builder)
+                // Cells are read as the commas are found: no per-row field table to fill.
+                var record = CanonicalRecord()
+                var column = 0
+                var cellStart = line.start
+                while true {
+                    let cellEnd = bytes.firstIndex(of: UInt8(ascii: ","), from: cellStart, to: line.end)
+                    if column < fieldAt.count {
+                        try read(fieldAt[column], cellStart, cellEnd, source, timestamps: &timestamps, into: &record)
+                    }
+                    column += 1
+                    if cellEnd == line.end { break }
+                    cellStart = cellEnd + 1
+                }
+                guard column == fieldAt.count else {
+                    throw source.error(line: line.number, .wrongFieldCount(expected: "\(fieldAt.count)", found: column))
+                }
+                if let fix = try record.makeFix(source, recordOffset: line.start) {
+                    builder.add(fix, line: line.number)
+                } else {
+                    builder.untimed(line: line.number)
+                }
             } catch {
-                let reason = try source.skipReason(for: error, line: line.number)
+                let skipped = try source.skippable(error, on: line)
                 // Skipped only when the row is whole: a cell too many or too few means the
                 // columns no longer line up, which no other row can be trusted past.
                 let cells = Self.cellCount(line, source)
                 guard cells == fieldAt.count else {
                     throw source.error(line: line.number, .wrongFieldCount(expected: "\(fieldAt.count)", found: cells))
                 }
-                builder.diagnostics.skip(reason, because: error)
+                builder.diagnostics.skip(skipped.reason, because: skipped.error)
             }
         }
         return try source.requireSomethingValid(builder.build(provenance: TraceProvenance(format: .canonicalCSV)))
-    }
-
-    @inline(__always)
-    private static func readRow(
-        _ line: TextLine, _ fieldAt: [CanonicalField], _ source: TextSource, timestamps: inout ISO8601.Reader,
-        into builder: inout TraceBuilder
-    ) throws(TraceFormatError) {
-        let bytes = source.bytes
-        // Cells are read as the commas are found: no per-row field table to fill.
-        var record = CanonicalRecord()
-        var column = 0
-        var cellStart = line.start
-        while true {
-            let cellEnd = bytes.firstIndex(of: UInt8(ascii: ","), from: cellStart, to: line.end)
-            if column < fieldAt.count {
-                try read(fieldAt[column], cellStart, cellEnd, source, timestamps: &timestamps, into: &record)
-            }
-            column += 1
-            if cellEnd == line.end { break }
-            cellStart = cellEnd + 1
-        }
-        guard column == fieldAt.count else {
-            throw source.error(line: line.number, .wrongFieldCount(expected: "\(fieldAt.count)", found: column))
-        }
-        if let fix = try record.makeFix(source, recordOffset: line.start) {
-            builder.add(fix, line: line.number)
-        } else {
-            builder.untimed(line: line.number)
-        }
     }
 
     /// The number of cells in a row, for deciding whether a row with a bad cell is whole.

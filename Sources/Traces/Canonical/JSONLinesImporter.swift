@@ -8,20 +8,18 @@ import SimulationCore
 /// (see `TextSource+LenientRecords`).
 struct JSONLinesImporter {
     static func read(_ source: TextSource) throws(TraceFormatError) -> Trace {
-        var source = source
         var builder = TraceBuilder(expectedFixes: source.bytes.count / 60)
         var timestamps = ISO8601.Reader()
         for line in source.lines {
-            source.currentLine = (line.number, line.start)
             var scanner = JSONScanner(source: source, start: line.start, end: line.end)
             guard scanner.peek() != nil else { continue }
             do throws(TraceFormatError) {
                 try readLine(&scanner, line: line, timestamps: &timestamps, into: &builder)
                 try scanner.expectEnd()
             } catch {
-                let reason = try source.skipReason(for: error, line: line.number)
+                let skipped = try source.skippable(error, on: line)
                 try checkFraming(line, source)
-                builder.diagnostics.skip(reason, because: error)
+                builder.diagnostics.skip(skipped.reason, because: skipped.error)
             }
         }
         return try source.requireSomethingValid(builder.build(provenance: TraceProvenance(format: .jsonLines)))

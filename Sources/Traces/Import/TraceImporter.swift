@@ -32,7 +32,7 @@ public enum TraceImporter {
     private static func read(
         _ buffer: UnsafeBufferPointer<UInt8>, name: String, options: ImportOptions, mapping: MappedFile?
     ) throws(TraceFormatError) -> Trace {
-        let source = TextSource(file: name, bytes: buffer, mapping: mapping)
+        var source = TextSource(file: name, bytes: buffer, mapping: mapping)
         try source.checkIsNotWideText()
         try source.checkIsText()
         let fileName = name.split(separator: "/").last ?? Substring(name)
@@ -41,15 +41,18 @@ public enum TraceImporter {
         guard let resolved = options.format ?? FormatDetector.detect(source, pathExtension: pathExtension) else {
             throw TraceFormatError(file: name, line: 1, problem: .unrecognizedFormat)
         }
-        return try read(source, as: resolved, options: options)
+        source.isLenient = !options.strict
+        do throws(TraceFormatError) {
+            return try read(source, as: resolved, options: options)
+        } catch {
+            throw source.located(error)
+        }
     }
 
     static func read(_ source: TextSource, as format: TraceFormat, options: ImportOptions) throws(TraceFormatError)
         -> Trace
     {
-        var source = source
-        source.isStrict = options.strict
-        return switch format {
+        switch format {
         case .nmea, .gnssLoggerNMEA: try NMEAImporter.read(source, format: format, startDate: options.nmeaStartDate)
         case .clLocationJSON: try CLLocationJSONImporter.read(source)
         case .googleTakeout: try GoogleTakeoutImporter.read(source)

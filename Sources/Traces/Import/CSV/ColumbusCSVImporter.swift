@@ -11,7 +11,6 @@ import SimulationCore
 /// but an impossible value is skipped and counted (see `TextSource+LenientRecords`).
 struct ColumbusCSVImporter {
     static func read(_ source: TextSource) throws(TraceFormatError) -> Trace {
-        var source = source
         var builder = TraceBuilder(expectedFixes: source.bytes.count / 60)
         var splitter = FieldSplitter()
         var lines = source.lines
@@ -29,7 +28,6 @@ struct ColumbusCSVImporter {
 
         while let line = lines.next() {
             if line.isEmpty { continue }
-            source.currentLine = (line.number, line.start)
             splitter.split(source.bytes, line.start, line.end, separator: UInt8(ascii: ","))
             guard splitter.count == columns.count else {
                 throw source.error(
@@ -72,7 +70,8 @@ struct ColumbusCSVImporter {
                 }
                 builder.add(fix, line: line.number)
             } catch {
-                builder.diagnostics.skip(try source.skipReason(for: error, line: line.number), because: error)
+                let skipped = try source.skippable(error, on: line)
+                builder.diagnostics.skip(skipped.reason, because: skipped.error)
             }
         }
         return try source.requireSomethingValid(builder.build(provenance: TraceProvenance(format: .columbusCSV)))

@@ -54,7 +54,6 @@ struct GnssLoggerImporter {
     }
 
     static func read(_ source: TextSource, startDate: CalendarDate?) throws(TraceFormatError) -> Trace {
-        var source = source
         var builder = TraceBuilder(expectedFixes: source.bytes.count / 400)
         var splitter = FieldSplitter()
         var layout: Layout?
@@ -99,11 +98,11 @@ struct GnssLoggerImporter {
             guard let layout else {
                 throw source.error(line: line.number, .unexpectedContent("Fix record before any '# Fix,...' header"))
             }
-            source.currentLine = (line.number, line.start)
             do throws(TraceFormatError) {
                 try readFix(source, line: line, fields: splitter, layout: layout, into: &builder)
             } catch {
-                builder.diagnostics.skip(try source.skipReason(for: error, line: line.number), because: error)
+                let skipped = try source.skippable(error, on: line)
+                builder.diagnostics.skip(skipped.reason, because: skipped.error)
             }
         }
         guard sawRecord else {

@@ -12,7 +12,6 @@ struct SeventyMaiImporter {
     static let fieldCount = 13
 
     static func read(_ source: TextSource) throws(TraceFormatError) -> Trace {
-        var source = source
         var builder = TraceBuilder(expectedFixes: source.bytes.count / 90)
         var splitter = FieldSplitter()
         let bytes = source.bytes
@@ -33,11 +32,11 @@ struct SeventyMaiImporter {
                 throw source.error(
                     line: line.number, .wrongFieldCount(expected: "\(fieldCount)", found: splitter.count))
             }
-            source.currentLine = (line.number, line.start)
             do throws(TraceFormatError) {
                 try readRow(source, splitter, line: line, into: &builder)
             } catch {
-                builder.diagnostics.skip(try source.skipReason(for: error, line: line.number), because: error)
+                let skipped = try source.skippable(error, on: line)
+                builder.diagnostics.skip(skipped.reason, because: skipped.error)
             }
         }
         guard sawHeader else {
