@@ -128,7 +128,7 @@ struct HostileTextTests {
             nmea("GPRMC,123519.00,A,4807.038,N,01131.000,E,022.4,084.4,230394,003.1,W,A"),
             nmea("GPGST,123519.00,1.0,,,,2.0,2.0,\(huge)"),
         ]
-        let nmeaError = try #require(formatError(sentences.joined(separator: "\n"), name: "vertical.nmea"))
+        let nmeaError = try #require(formatError(sentences.joined(separator: "\n"), name: "vertical.nmea", strict: true))
         #expect(nmeaError.problem == .nonFiniteNumber(field: "altitude sigma"))
         #expect(nmeaError.line == 2)
     }

@@ -6,13 +6,16 @@ func importText(_ text: String, name: String = "test.txt", options: ImportOption
     try TraceImporter.read(Array(text.utf8), name: name, options: options)
 }
 
-/// Imports bytes and returns the format error they must produce.
+/// Imports bytes and returns the format error they must produce. `strict` makes a record with
+/// an impossible field fail the file instead of being skipped.
 func formatError(
-    _ bytes: [UInt8], name: String = "bad.txt", format: TraceFormat? = nil,
+    _ bytes: [UInt8], name: String = "bad.txt", format: TraceFormat? = nil, strict: Bool = false,
     sourceLocation: SourceLocation = #_sourceLocation
 ) -> TraceFormatError? {
     do {
-        let trace = try TraceImporter.read(bytes, name: name, options: ImportOptions(format: format))
+        var options = ImportOptions(format: format)
+        options.strict = strict
+        let trace = try TraceImporter.read(bytes, name: name, options: options)
         Issue.record("expected an error, imported \(trace.fixes.count) fixes", sourceLocation: sourceLocation)
         return nil
     } catch {
@@ -21,10 +24,10 @@ func formatError(
 }
 
 func formatError(
-    _ text: String, name: String = "bad.txt", format: TraceFormat? = nil,
+    _ text: String, name: String = "bad.txt", format: TraceFormat? = nil, strict: Bool = false,
     sourceLocation: SourceLocation = #_sourceLocation
 ) -> TraceFormatError? {
-    formatError(Array(text.utf8), name: name, format: format, sourceLocation: sourceLocation)
+    formatError(Array(text.utf8), name: name, format: format, strict: strict, sourceLocation: sourceLocation)
 }
 
 /// An NMEA sentence with its checksum computed, from the text between `$` and `*`.

@@ -41,8 +41,10 @@ struct MappedImportTests {
         let bytes = Self.jsonLines(count: 200_000, last: #"{"time":"2020-01-03T08:00:00Z","lat":91,"lon":0}"# + "\n")
         let path = try Self.write(bytes, name: "bad.jsonl")
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let fromDisk = #expect(throws: TraceFormatError.self) { try TraceImporter.load(path: path) }
-        let fromMemory = formatError(bytes, name: path)
+        var strict = ImportOptions()
+        strict.strict = true
+        let fromDisk = #expect(throws: TraceFormatError.self) { try TraceImporter.load(path: path, options: strict) }
+        let fromMemory = formatError(bytes, name: path, strict: true)
         #expect(fromDisk?.line == 200_001)
         #expect(fromDisk == fromMemory)
     }

@@ -46,7 +46,8 @@ enum CheckCommand {
 
     static func run(_ arguments: [String], console: Console) throws(UsageError) -> ExitCode {
         let spec = ArgumentSpec(
-            valued: ImportArguments.optionNames.union(["expect", "junit", "markdown", "fences", "seed"]))
+            valued: ImportArguments.optionNames.union(["expect", "junit", "markdown", "fences", "seed"]),
+            flags: ImportArguments.flagNames)
         let parsed = try spec.parse(arguments, command: name)
         if parsed.flag("help") {
             console.print(help)

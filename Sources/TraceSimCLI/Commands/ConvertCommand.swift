@@ -36,7 +36,8 @@ enum ConvertCommand {
         """
 
     static func run(_ arguments: [String], console: Console) throws(UsageError) -> ExitCode {
-        let parsed = try ArgumentSpec(valued: ImportArguments.optionNames).parse(arguments, command: name)
+        let parsed = try ArgumentSpec(valued: ImportArguments.optionNames, flags: ImportArguments.flagNames).parse(
+            arguments, command: name)
         if parsed.flag("help") {
             console.print(help)
             return .success

@@ -3,6 +3,8 @@ import Traces
 /// The import options shared by every command that reads traces.
 enum ImportArguments {
     static let optionNames: Set<String> = ["date", "input-format", "assume-rate", "tracks"]
+    /// The import options that take no value, with `ArgumentSpec`'s own.
+    static let flagNames: Set<String> = ["help", "quiet", "strict"]
 
     static let helpLines = """
           --date <YYYY-MM-DD>     UTC date of the first epoch, for NMEA logs with no valid date
@@ -15,6 +17,10 @@ enum ImportArguments {
                                   of --date. Without it such runs are counted, not replayed.
           --input-format <name>   Read the input as this format instead of detecting it. One of:
         \(formatList)
+          --strict                Fail on the first record with an impossible field (NMEA minutes
+                                  60.0000, latitude 91, a CSV cell or JSON Lines value out of range or
+                                  not a number) instead of skipping and counting it. Without it, NMEA,
+                                  CSV and JSON Lines files fail only when no valid record is left.
         \(TrackArguments.helpLines)
         """
 
@@ -69,6 +75,7 @@ enum ImportArguments {
             options.assumedRate = rate
         }
         options.trackOrder = try TrackArguments.order(from: arguments, command: command)
+        options.strict = arguments.flag("strict")
         return options
     }
 }

@@ -35,7 +35,7 @@ enum InspectCommand {
         """
 
     static func run(_ arguments: [String], console: Console) throws(UsageError) -> ExitCode {
-        let spec = ArgumentSpec(valued: ImportArguments.optionNames.union(["format"]))
+        let spec = ArgumentSpec(valued: ImportArguments.optionNames.union(["format"]), flags: ImportArguments.flagNames)
         let parsed = try spec.parse(arguments, command: name)
         if parsed.flag("help") {
             console.print(help)

@@ -8,7 +8,7 @@ enum InspectReport {
     static func json(file: String, summary: TraceSummary) -> JSONText {
         let diagnostics = summary.diagnostics
         let skips = diagnostics.sortedSkips
-        let report: JSONText = .object([
+        let keys: [(String, JSONText)] = [
             ("file", .string(file)),
             ("format", .string(summary.format.rawValue)),
             ("fixes", .integer(summary.fixCount)),
@@ -48,8 +48,8 @@ enum InspectReport {
                             ("outOfOrder", lines(diagnostics.outOfOrder)),
                         ])
             ),
-        ])
-        return adding(diagnostics.untimedRuns, to: report)
+        ]
+        return adding(diagnostics.untimedRuns, to: .object(keys + problems(diagnostics)))
     }
 
     private static func lines(_ tally: LineTally) -> JSONText { .array(tally.firstLines.map { .integer($0) }) }
@@ -81,7 +81,8 @@ enum InspectReport {
             rows.append(("skipped", "none"))
         } else {
             for (reason, tally) in diagnostics.sortedSkips {
-                rows.append(("skipped", "\(tally.count) \(reasonText(reason))\(linesText(tally))"))
+                let problem = diagnostics.firstProblems[reason].map { "; first at \(problemText($0))" } ?? ""
+                rows.append(("skipped", "\(tally.count) \(reasonText(reason))\(linesText(tally))\(problem)"))
             }
         }
         rows.append(
@@ -156,6 +157,8 @@ enum InspectReport {
         case .noPosition: "points without a position"
         case .waypoint: "GPX waypoints (<wpt>: marked places, not recorded fixes; only <trkpt> is)"
         case .routePoint: "GPX route points (<rtept>: a planned route, not recorded fixes; only <trkpt> is)"
+        case .outOfRange: "records with a value out of range"
+        case .malformedField: "records with an unreadable field"
         }
     }
 

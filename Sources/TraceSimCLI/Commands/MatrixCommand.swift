@@ -56,7 +56,8 @@ enum MatrixCommand {
 
     static func run(_ arguments: [String], console: Console) throws(UsageError) -> ExitCode {
         let spec = ArgumentSpec(
-            valued: ImportArguments.optionNames.union(["scenarios", "fences", "seed", "format", "shard", "jobs"]))
+            valued: ImportArguments.optionNames.union(["scenarios", "fences", "seed", "format", "shard", "jobs"]),
+            flags: ImportArguments.flagNames)
         let parsed = try spec.parse(arguments, command: name)
         if parsed.flag("help") {
             console.print(help)

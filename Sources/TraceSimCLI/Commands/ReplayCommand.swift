@@ -43,7 +43,8 @@ enum ReplayCommand {
 
     static func run(_ arguments: [String], console: Console) throws(UsageError) -> ExitCode {
         let spec = ArgumentSpec(
-            valued: ImportArguments.optionNames.union(["scenario", "fences", "seed", "format", "truth"]))
+            valued: ImportArguments.optionNames.union(["scenario", "fences", "seed", "format", "truth"]),
+            flags: ImportArguments.flagNames)
         let parsed = try spec.parse(arguments, command: name)
         if parsed.flag("help") {
             console.print(help)

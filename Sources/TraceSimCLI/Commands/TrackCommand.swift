@@ -56,7 +56,7 @@ enum TrackCommand {
             valued: ImportArguments.optionNames.union([
                 "device", "user", "fences", "stop-rule", "smoothing", "seed", "format",
             ]),
-            flags: ["help", "quiet", "starts-moving"])
+            flags: ImportArguments.flagNames.union(["starts-moving"]))
         let parsed = try spec.parse(arguments, command: name)
         if parsed.flag("help") {
             console.print(help)

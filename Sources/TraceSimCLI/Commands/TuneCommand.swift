@@ -44,7 +44,8 @@ enum TuneCommand {
         """
 
     static func run(_ arguments: [String], console: Console) throws(UsageError) -> ExitCode {
-        let spec = ArgumentSpec(valued: ImportArguments.optionNames.union(["sweep", "truth", "format"]))
+        let spec = ArgumentSpec(
+            valued: ImportArguments.optionNames.union(["sweep", "truth", "format"]), flags: ImportArguments.flagNames)
         let parsed = try spec.parse(arguments, command: name)
         if parsed.flag("help") {
             console.print(help)

@@ -3,7 +3,8 @@ import SimulationCore
 /// Reads TraceSim's canonical CSV: an optional block of `#` comment lines, a header naming
 /// `CanonicalField` columns in any order (`time`, `lat` and `lon` required), then one fix
 /// per row. Unknown or repeated columns are errors, so a misspelt `speed_kmh` can never be
-/// silently ignored.
+/// silently ignored, and so is a row with the wrong number of cells; a whole row with an
+/// impossible value is skipped and counted (see `TextSource+LenientRecords`).
 struct CanonicalCSVImporter {
     static func read(_ source: TextSource, trackOrder: TrackOrder = .time) throws(TraceFormatError) -> Trace {
         let bytes = source.bytes
@@ -30,30 +31,50 @@ struct CanonicalCSVImporter {
 
         while let line = lines.next() {
             if line.isEmpty { continue }
-            // Cells are read as the commas are found: no per-row field table to fill.
-            var record = CanonicalRecord()
-            var column = 0
-            var cellStart = line.start
-            while true {
-                let cellEnd = bytes.firstIndex(of: UInt8(ascii: ","), from: cellStart, to: line.end)
-                if column < fieldAt.count {
-                    try read(fieldAt[column], cellStart, cellEnd, source, timestamps: &timestamps, into: &record)
+            do throws(TraceFormatError) {
+                // Cells are read as the commas are found: no per-row field table to fill.
+                var record = CanonicalRecord()
+                var column = 0
+                var cellStart = line.start
+                while true {
+                    let cellEnd = bytes.firstIndex(of: UInt8(ascii: ","), from: cellStart, to: line.end)
+                    if column < fieldAt.count {
+                        try read(fieldAt[column], cellStart, cellEnd, source, timestamps: &timestamps, into: &record)
+                    }
+                    column += 1
+                    if cellEnd == line.end { break }
+                    cellStart = cellEnd + 1
                 }
-                column += 1
-                if cellEnd == line.end { break }
-                cellStart = cellEnd + 1
-            }
-            guard column == fieldAt.count else {
-                throw source.error(line: line.number, .wrongFieldCount(expected: "\(fieldAt.count)", found: column))
-            }
-            if hasSegments { try segments.enter(record.segment, line: line.number, source: source, into: &builder) }
-            if let fix = try record.makeFix(source, recordOffset: line.start) {
-                builder.add(fix, line: line.number)
-            } else {
-                builder.untimed(line: line.number)
+                guard column == fieldAt.count else {
+                    throw source.error(line: line.number, .wrongFieldCount(expected: "\(fieldAt.count)", found: column))
+                }
+                let fix = try record.makeFix(source, recordOffset: line.start)
+                // After the record is known good, so a skipped row declares no segment.
+                if hasSegments { try segments.enter(record.segment, line: line.number, source: source, into: &builder) }
+                if let fix {
+                    builder.add(fix, line: line.number)
+                } else {
+                    builder.untimed(line: line.number)
+                }
+            } catch {
+                let skipped = try source.skippable(error, on: line)
+                // Skipped only when the row is whole: a cell too many or too few means the
+                // columns no longer line up, which no other row can be trusted past.
+                let cells = Self.cellCount(line, source)
+                guard cells == fieldAt.count else {
+                    throw source.error(line: line.number, .wrongFieldCount(expected: "\(fieldAt.count)", found: cells))
+                }
+                builder.diagnostics.skip(skipped.reason, because: skipped.error)
             }
         }
-        return builder.build(provenance: TraceProvenance(format: .canonicalCSV))
+        return try source.requireSomethingValid(builder.build(provenance: TraceProvenance(format: .canonicalCSV)))
+    }
+
+    /// The number of cells in a row, for deciding whether a row with a bad cell is whole.
+    private static func cellCount(_ line: TextLine, _ source: TextSource) -> Int {
+        var count = 1
+        for index in line.start..<line.end where source.bytes[index] == UInt8(ascii: ",") { count += 1 }
+        return count
     }
 
     @inline(__always)

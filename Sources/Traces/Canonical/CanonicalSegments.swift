@@ -16,7 +16,9 @@ struct CanonicalSegments {
     }
 
     /// Puts the next fix (or untimed record) in the segment `label` names.
-    /// - Throws: when this record has a label and earlier ones had none, or the reverse.
+    /// - Throws: when this record has a label and earlier ones had none, or the reverse. Either
+    ///   is a whole-file error even in a lenient import: it says how the file was written, not
+    ///   that one record is damaged.
     mutating func enter(
         _ label: (track: Int, segment: Int)?, line: Int, source: TextSource, into builder: inout TraceBuilder
     ) throws(TraceFormatError) {
@@ -25,8 +27,8 @@ struct CanonicalSegments {
             throw source.error(
                 line: line,
                 hasLabel
-                    ? .unexpectedContent("segment given here but not on the fixes before it: label all fixes or none")
-                    : .missingField(CanonicalField.segment.name))
+                    ? .unexpectedContent("segment given, though earlier fixes have none")
+                    : .unexpectedContent("segment missing, though earlier fixes have one"))
         }
         isLabelled = hasLabel
         guard let label else { return }

@@ -3,7 +3,9 @@ import SimulationCore
 /// Reads TraceSim's JSON Lines interchange format: one object per line, either a fix
 /// (`CanonicalField` keys, `lat` and `lon` required) or a motion sample
 /// (`{"time": ..., "activity": ["automotive"], "confidence": "high", "coarse": false}`).
-/// Unknown keys are errors; blank lines are allowed.
+/// Unknown keys are errors, and so is a line that is not one JSON object; blank lines are
+/// allowed. A line that is one object but holds an impossible value is skipped and counted
+/// (see `TextSource+LenientRecords`).
 struct JSONLinesImporter {
     static func read(_ source: TextSource, trackOrder: TrackOrder = .time) throws(TraceFormatError) -> Trace {
         var builder = TraceBuilder(expectedFixes: source.bytes.count / 60, trackOrder: trackOrder)
@@ -12,10 +14,33 @@ struct JSONLinesImporter {
         for line in source.lines {
             var scanner = JSONScanner(source: source, start: line.start, end: line.end)
             guard scanner.peek() != nil else { continue }
-            try readLine(&scanner, line: line, timestamps: &timestamps, segments: &segments, into: &builder)
-            try scanner.expectEnd()
+            do throws(TraceFormatError) {
+                try readLine(&scanner, line: line, timestamps: &timestamps, segments: &segments, into: &builder)
+                try scanner.expectEnd()
+            } catch {
+                let skipped = try source.skippable(error, on: line)
+                try checkFraming(line, source)
+                builder.diagnostics.skip(skipped.reason, because: skipped.error)
+            }
         }
-        return builder.build(provenance: TraceProvenance(format: .jsonLines))
+        return try source.requireSomethingValid(builder.build(provenance: TraceProvenance(format: .jsonLines)))
+    }
+
+    /// Throws unless `line` is one JSON object whose keys are all known: only then is a bad
+    /// value a skipped record rather than a line the reader cannot trust (truncated, two
+    /// objects run together, a misspelt key).
+    private static func checkFraming(_ line: TextLine, _ source: TextSource) throws(TraceFormatError) {
+        var scanner = JSONScanner(source: source, start: line.start, end: line.end)
+        var object = try scanner.beginObject()
+        while let key = try scanner.nextKey(&object) {
+            let isKnown =
+                (!key.hasEscapes && CanonicalField(bytes: source.slice(key.start, key.end)) != nil)
+                || scanner.matches(key, "activity") || scanner.matches(key, "confidence")
+                || scanner.matches(key, "coarse")
+            guard isKnown else { throw source.error(atOffset: key.start, .unknownColumn(try scanner.text(key))) }
+            try scanner.skipValue()
+        }
+        try scanner.expectEnd()
     }
 
     private static func readLine(
@@ -79,8 +104,10 @@ struct JSONLinesImporter {
                     isCoarse: isCoarse))
             return
         }
+        let fix = try record.makeFix(source, recordOffset: line.start)
+        // After the record is known good, so a skipped line declares no segment.
         try segments.enter(record.segment, line: line.number, source: source, into: &builder)
-        if let fix = try record.makeFix(source, recordOffset: line.start) {
+        if let fix {
             builder.add(fix, line: line.number)
         } else {
             builder.untimed(line: line.number)

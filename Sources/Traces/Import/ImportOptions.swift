@@ -25,6 +25,12 @@ public struct ImportOptions: Sendable, Equatable {
     public var assumedRate: Double?
     /// How a file's tracks (GPX, TCX, KML, TraceSim's segment column) become the trace.
     public var trackOrder: TrackOrder = .time
+    /// Whether a well-framed record with an impossible field (NMEA minutes 60.0000, latitude
+    /// 91, a CSV cell or JSON Lines value that is not a number) fails the whole file, naming
+    /// it, instead of being skipped and counted in `ImportDiagnostics` (`outOfRange`,
+    /// `malformedField`). Only the line-based formats skip such records; GPX, TCX and KML
+    /// are always strict. Off by default.
+    public var strict = false
 
     /// Creates options.
     public init(format: TraceFormat? = nil, nmeaStartDate: CalendarDate? = nil) {

@@ -37,15 +37,21 @@ public enum TraceImporter {
     private static func read(
         _ buffer: UnsafeBufferPointer<UInt8>, name: String, options: ImportOptions, mapping: MappedFile?
     ) throws(TraceFormatError) -> Trace {
-        let source = TextSource(file: name, bytes: buffer, mapping: mapping)
+        var source = TextSource(file: name, bytes: buffer, mapping: mapping)
         try source.checkIsNotWideText()
         try source.checkIsText()
         guard let resolved = options.format ?? FormatDetector.detect(source, pathExtension: pathExtension(of: name))
         else {
             throw TraceFormatError(file: name, line: 1, problem: .unrecognizedFormat)
         }
-        return try UntimedRuns.importing(file: name, options: options) { () throws(TraceFormatError) in
-            try read(source, as: resolved, options: options)
+        source.isLenient = !options.strict
+        let configured = source
+        do throws(TraceFormatError) {
+            return try UntimedRuns.importing(file: name, options: options) { () throws(TraceFormatError) in
+                try read(configured, as: resolved, options: options)
+            }
+        } catch {
+            throw configured.located(error)
         }
     }
 

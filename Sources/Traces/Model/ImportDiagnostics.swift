@@ -13,6 +13,14 @@ public enum SkipReason: String, CaseIterable, Sendable, Comparable {
     case waypoint
     /// A GPX route point (`<rtept>`): a planned way to go, not where the receiver was.
     case routePoint
+    /// A well-framed record of a line-based format (NMEA, the CSV formats, JSON Lines) with a
+    /// value outside what it can mean: latitude 91, NMEA minutes 60.0000, a negative speed,
+    /// a course of 400°. Import with `ImportOptions.strict` to make it an error instead.
+    case outOfRange
+    /// A well-framed record of a line-based format with a field that cannot be read: not a
+    /// number, not finite, an impossible date or time, an unknown token, a required value
+    /// left empty. Import with `ImportOptions.strict` to make it an error instead.
+    case malformedField
 
     /// Orders by declaration (or by time), for stable output.
     public static func < (lhs: SkipReason, rhs: SkipReason) -> Bool { lhs.rawValue < rhs.rawValue }
@@ -60,6 +68,10 @@ public struct ImportDiagnostics: Sendable, Equatable {
     public var outOfOrder = LineTally()
     /// Runs of one repeated timestamp that cover ground: placeholder times, not epochs.
     public var untimedRuns = UntimedRunTally()
+    /// For the reasons that have one (`outOfRange`, `malformedField`), the error the first
+    /// record skipped for that reason would have raised under `ImportOptions.strict`: where
+    /// it is and what was wrong with it.
+    public var firstProblems: [SkipReason: TraceFormatError] = [:]
 
     /// Creates empty diagnostics.
     public init() {}
@@ -67,6 +79,12 @@ public struct ImportDiagnostics: Sendable, Equatable {
     /// Counts a skipped record.
     public mutating func skip(_ reason: SkipReason, line: Int) {
         skipped[reason, default: LineTally()].record(line: line)
+    }
+
+    /// Counts a record skipped because of `problem`, keeping the first problem of each reason.
+    public mutating func skip(_ reason: SkipReason, because problem: TraceFormatError) {
+        skip(reason, line: problem.line ?? 0)
+        if firstProblems[reason] == nil { firstProblems[reason] = problem }
     }
 
     /// The skip tallies in a stable order.

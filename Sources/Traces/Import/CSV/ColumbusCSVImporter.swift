@@ -7,7 +7,8 @@ import SimulationCore
 /// `DATE` is `yymmdd` and `TIME` `hhmmss`, both UTC; coordinates carry their hemisphere
 /// letter glued on (`49.0733336N`); `SPEED` is km/h and `HEIGHT` metres. Every tag is a
 /// position: `T` track points, `C` button-press points, `V` voice-memo points. A point
-/// recorded at the same second as another merges into it.
+/// recorded at the same second as another merges into it. A row with the header's cell count
+/// but an impossible value is skipped and counted (see `TextSource+LenientRecords`).
 struct ColumbusCSVImporter {
     static func read(_ source: TextSource) throws(TraceFormatError) -> Trace {
         var builder = TraceBuilder(expectedFixes: source.bytes.count / 60)
@@ -32,40 +33,48 @@ struct ColumbusCSVImporter {
                 throw source.error(
                     line: line.number, .wrongFieldCount(expected: "\(columns.count)", found: splitter.count))
             }
-            func field(_ index: Int) -> (Int, Int) { splitter.trimmed(index, in: source.bytes) }
-            func optionalField(_ index: Int?) -> (Int, Int) { index.map(field) ?? (0, 0) }
+            do throws(TraceFormatError) {
+                func field(_ index: Int) -> (Int, Int) { splitter.trimmed(index, in: source.bytes) }
+                func optionalField(_ index: Int?) -> (Int, Int) { index.map(field) ?? (0, 0) }
 
-            let timestamp = try Self.timestamp(source, date: field(date), time: field(time))
-            var fix = Fix(
-                timestamp: timestamp,
-                latitude: try Self.coordinate(
-                    source, field(latitude), positive: UInt8(ascii: "N"), negative: UInt8(ascii: "S"), isLatitude: true),
-                longitude: try Self.coordinate(
-                    source, field(longitude), positive: UInt8(ascii: "E"), negative: UInt8(ascii: "W"),
-                    isLatitude: false),
-                altitudeMeters: try source.optionalDouble(
-                    optionalField(height).0, optionalField(height).1, field: "HEIGHT"),
-                speedMetersPerSecond: try source.nonNegativeFloat(
-                    optionalField(speed).0, optionalField(speed).1,
-                    field: "SPEED"
-                ).map { $0 / 3.6 },
-                courseDegrees: try source.course(optionalField(heading).0, optionalField(heading).1, field: "HEADING"),
-                provider: .gps
-            )
-            if let value = try source.nonNegativeDouble(optionalField(hdop).0, optionalField(hdop).1, field: "HDOP"),
-                value > 0
-            {
-                fix.horizontalAccuracy = .dilution(value)
+                let timestamp = try Self.timestamp(source, date: field(date), time: field(time))
+                var fix = Fix(
+                    timestamp: timestamp,
+                    latitude: try Self.coordinate(
+                        source, field(latitude), positive: UInt8(ascii: "N"), negative: UInt8(ascii: "S"),
+                        isLatitude: true),
+                    longitude: try Self.coordinate(
+                        source, field(longitude), positive: UInt8(ascii: "E"), negative: UInt8(ascii: "W"),
+                        isLatitude: false),
+                    altitudeMeters: try source.optionalDouble(
+                        optionalField(height).0, optionalField(height).1, field: "HEIGHT"),
+                    speedMetersPerSecond: try source.nonNegativeFloat(
+                        optionalField(speed).0, optionalField(speed).1,
+                        field: "SPEED"
+                    ).map { $0 / 3.6 },
+                    courseDegrees: try source.course(
+                        optionalField(heading).0, optionalField(heading).1, field: "HEADING"),
+                    provider: .gps
+                )
+                if let value = try source.nonNegativeDouble(
+                    optionalField(hdop).0, optionalField(hdop).1, field: "HDOP"),
+                    value > 0
+                {
+                    fix.horizontalAccuracy = .dilution(value)
+                }
+                // Single precision, like every vertical figure in a Fix.
+                if let value = try source.nonNegativeFloat(optionalField(vdop).0, optionalField(vdop).1, field: "VDOP"),
+                    value > 0
+                {
+                    fix.verticalAccuracy = .dilution(Double(value))
+                }
+                builder.add(fix, line: line.number)
+            } catch {
+                let skipped = try source.skippable(error, on: line)
+                builder.diagnostics.skip(skipped.reason, because: skipped.error)
             }
-            // Single precision, like every vertical figure in a Fix.
-            if let value = try source.nonNegativeFloat(optionalField(vdop).0, optionalField(vdop).1, field: "VDOP"),
-                value > 0
-            {
-                fix.verticalAccuracy = .dilution(Double(value))
-            }
-            builder.add(fix, line: line.number)
         }
-        return builder.build(provenance: TraceProvenance(format: .columbusCSV))
+        return try source.requireSomethingValid(builder.build(provenance: TraceProvenance(format: .columbusCSV)))
     }
 
     private static func timestamp(

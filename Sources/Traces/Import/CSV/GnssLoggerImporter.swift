@@ -9,7 +9,8 @@ import SimulationCore
 /// The layout comes from the `# Fix,...` header line; a log without one is read in the 1.4
 /// layout if its records have that field count. Every provider is kept: `GPS` → gps,
 /// `FLP` → fused, `NLP` → network. Empty fields are absent, never zero. Other record types
-/// (`Raw`, `Status`, sensors, `NMEA`) are passed over.
+/// (`Raw`, `Status`, sensors, `NMEA`) are passed over. A `Fix` record with the layout's field
+/// count but an impossible value is skipped and counted (see `TextSource+LenientRecords`).
 struct GnssLoggerImporter {
     private static let legacyLayout = [
         "Fix", "Provider", "Latitude", "Longitude", "Altitude", "Speed", "Accuracy",
@@ -97,7 +98,12 @@ struct GnssLoggerImporter {
             guard let layout else {
                 throw source.error(line: line.number, .unexpectedContent("Fix record before any '# Fix,...' header"))
             }
-            try readFix(source, line: line, fields: splitter, layout: layout, into: &builder)
+            do throws(TraceFormatError) {
+                try readFix(source, line: line, fields: splitter, layout: layout, into: &builder)
+            } catch {
+                let skipped = try source.skippable(error, on: line)
+                builder.diagnostics.skip(skipped.reason, because: skipped.error)
+            }
         }
         guard sawRecord else {
             throw TraceFormatError(file: source.file, problem: .unexpectedContent("no GnssLogger records found"))
@@ -106,7 +112,8 @@ struct GnssLoggerImporter {
             // Logged with Fix records switched off: the NMEA records are the positions.
             return try NMEAImporter.read(source, format: .gnssLoggerNMEA, startDate: startDate)
         }
-        return builder.build(provenance: TraceProvenance(format: .gnssLogger, device: device))
+        return try source.requireSomethingValid(
+            builder.build(provenance: TraceProvenance(format: .gnssLogger, device: device)))
     }
 
     private static func readFix(

@@ -15,8 +15,10 @@ import SimulationCore
 /// - the date comes from RMC or ZDA; epochs before the first dated sentence take that date
 ///   (stepping back a day across midnight), later ones roll over at midnight; a log with no
 ///   date anywhere yields only `untimed` records, never an invented day;
-/// - a checksum-valid sentence with an impossible value (latitude 91°, minutes ≥ 60) is an
-///   error, because its sender vouched for it.
+/// - a checksum-valid sentence with an impossible value (latitude 91°, minutes ≥ 60, as some
+///   writers round, or a time 25:00:00) is skipped and counted (`outOfRange`,
+///   `malformedField`) and takes nothing into its epoch; the log fails only when nothing
+///   valid is left, or at once under `ImportOptions.strict`.
 struct NMEAImporter {
     /// NMEA allows 82 characters; real logs carry longer proprietary sentences, so the
     /// limit only stops runaway lines (a binary file, a missing newline).
@@ -58,7 +60,7 @@ struct NMEAImporter {
         }
         try importer.closeEpoch()
         try importer.finishUndated()
-        return importer.builder.build(provenance: TraceProvenance(format: format))
+        return try source.requireSomethingValid(importer.builder.build(provenance: TraceProvenance(format: format)))
     }
 
     private mutating func readLine(_ line: TextLine) throws(TraceFormatError) {
@@ -114,38 +116,52 @@ struct NMEAImporter {
         let typeStart = fields.start(0) + 2
         let type = (UInt32(bytes[typeStart]) << 16) | (UInt32(bytes[typeStart + 1]) << 8) | UInt32(bytes[typeStart + 2])
         let sentence = NMEASentence(source: source, fields: fields, line: line)
-        switch type {
-        case Self.code("RMC"): try readRMC(sentence)
-        case Self.code("GGA"): try readGGA(sentence)
-        case Self.code("GLL"): try readGLL(sentence)
-        case Self.code("GSA"): try readGSA(sentence)
-        case Self.code("GST"): try readGST(sentence)
-        case Self.code("VTG"): try readVTG(sentence)
-        case Self.code("ZDA"): try readZDA(sentence)
-        default: return
+        do throws(TraceFormatError) {
+            switch type {
+            case Self.code("RMC"): try readRMC(sentence)
+            case Self.code("GGA"): try readGGA(sentence)
+            case Self.code("GLL"): try readGLL(sentence)
+            case Self.code("GSA"): try readGSA(sentence)
+            case Self.code("GST"): try readGST(sentence)
+            case Self.code("VTG"): try readVTG(sentence)
+            case Self.code("ZDA"): try readZDA(sentence)
+            default: return
+            }
+        } catch {
+            let skipped = try source.skippable(error, on: line)
+            // A skipped sentence leaves nothing behind: the readers change an epoch only once
+            // every field has been read, and an epoch the sentence opened goes with it.
+            if epoch?.firstLine == line.number { epoch = nil }
+            builder.diagnostics.skip(skipped.reason, because: skipped.error)
         }
     }
 
     // MARK: Sentences
+
+    // Each reader opens its epoch, reads every field, and only then changes the epoch: a
+    // sentence that fails part-way has given the epoch nothing (see `readLine`).
 
     /// RMC: time, status, lat, N/S, lon, E/W, speed (knots), course, date, variation, E/W, mode.
     private mutating func readRMC(_ sentence: NMEASentence) throws(TraceFormatError) {
         guard let time = try sentence.timeOfDay(1) else { return }
         let day = try sentence.date(9)
         try beginEpoch(at: time, day: day, sentence: sentence, timeField: 1)
-        if let day { epoch?.daysSinceEpoch = day }
         let isValid = sentence.flag(2, is: "A") && !sentence.flag(12, is: "N")
         guard isValid else {
+            if let day { epoch?.daysSinceEpoch = day }
             epoch?.sawVoidPosition = true
             return
         }
+        var position: (latitude: Double, longitude: Double)?
         if let latitude = try sentence.latitude(3), let longitude = try sentence.longitude(5) {
-            epoch?.offerPosition(latitude: latitude, longitude: longitude, from: .rmc)
+            position = (latitude, longitude)
         }
-        if let knots = try sentence.nonNegativeFloat(7, field: "speed") {
-            epoch?.speedMetersPerSecond = knots * Self.metersPerSecondPerKnot
-        }
-        if let course = try sentence.course(8) { epoch?.courseDegrees = course }
+        let knots = try sentence.nonNegativeFloat(7, field: "speed")
+        let course = try sentence.course(8)
+        if let day { epoch?.daysSinceEpoch = day }
+        if let position { epoch?.offerPosition(latitude: position.latitude, longitude: position.longitude, from: .rmc) }
+        if let knots { epoch?.speedMetersPerSecond = knots * Self.metersPerSecondPerKnot }
+        if let course { epoch?.courseDegrees = course }
     }
 
     /// GGA: time, lat, N/S, lon, E/W, quality, satellites, HDOP, altitude, M, geoid, M, ...
@@ -157,11 +173,15 @@ struct NMEAImporter {
             epoch?.sawVoidPosition = true
             return
         }
+        var position: (latitude: Double, longitude: Double)?
         if let latitude = try sentence.latitude(2), let longitude = try sentence.longitude(4) {
-            epoch?.offerPosition(latitude: latitude, longitude: longitude, from: .gga)
+            position = (latitude, longitude)
         }
-        if let hdop = try sentence.dilution(8, field: "HDOP") { epoch?.hdop = hdop }
-        if let altitude = try sentence.double(9, field: "altitude") { epoch?.altitudeMeters = altitude }
+        let hdop = try sentence.dilution(8, field: "HDOP")
+        let altitude = try sentence.double(9, field: "altitude")
+        if let position { epoch?.offerPosition(latitude: position.latitude, longitude: position.longitude, from: .gga) }
+        if let hdop { epoch?.hdop = hdop }
+        if let altitude { epoch?.altitudeMeters = altitude }
     }
 
     /// GLL: lat, N/S, lon, E/W, time, status, mode.
@@ -181,34 +201,40 @@ struct NMEAImporter {
     /// belongs to the epoch it follows.
     private mutating func readGSA(_ sentence: NMEASentence) throws(TraceFormatError) {
         guard epoch != nil, sentence.count >= 18 else { return }
-        if epoch?.hdop == nil, let hdop = try sentence.dilution(16, field: "HDOP") { epoch?.hdop = hdop }
+        let hdop = epoch?.hdop == nil ? try sentence.dilution(16, field: "HDOP") : nil
         // Vertical figures are single precision in a Fix: read them as Float, so one too large
         // for it is an error here rather than an infinity later.
-        if epoch?.vdop == nil, let vdop = try sentence.nonNegativeFloat(17, field: "VDOP"), vdop > 0 {
-            epoch?.vdop = Double(vdop)
-        }
+        let vdop = epoch?.vdop == nil ? try sentence.nonNegativeFloat(17, field: "VDOP") : nil
+        if let hdop { epoch?.hdop = hdop }
+        if let vdop, vdop > 0 { epoch?.vdop = Double(vdop) }
     }
 
     /// GST: time, RMS, σ major, σ minor, orientation, σ latitude, σ longitude, σ altitude (metres).
     private mutating func readGST(_ sentence: NMEASentence) throws(TraceFormatError) {
         guard let time = try sentence.timeOfDay(1) else { return }
         try beginEpoch(at: time, sentence: sentence, timeField: 1)
-        epoch?.sigmaLatitudeMeters = try sentence.nonNegativeDouble(6, field: "latitude sigma")
-        epoch?.sigmaLongitudeMeters = try sentence.nonNegativeDouble(7, field: "longitude sigma")
-        epoch?.sigmaAltitudeMeters = try sentence.nonNegativeFloat(8, field: "altitude sigma").map(Double.init)
+        let latitudeSigma = try sentence.nonNegativeDouble(6, field: "latitude sigma")
+        let longitudeSigma = try sentence.nonNegativeDouble(7, field: "longitude sigma")
+        let altitudeSigma = try sentence.nonNegativeFloat(8, field: "altitude sigma").map(Double.init)
+        epoch?.sigmaLatitudeMeters = latitudeSigma
+        epoch?.sigmaLongitudeMeters = longitudeSigma
+        epoch?.sigmaAltitudeMeters = altitudeSigma
     }
 
     /// VTG: course true, T, course magnetic, M, speed knots, N, speed km/h, K[, mode].
     private mutating func readVTG(_ sentence: NMEASentence) throws(TraceFormatError) {
         guard epoch != nil, !sentence.flag(9, is: "N") else { return }
-        if epoch?.courseDegrees == nil, let course = try sentence.course(1) { epoch?.courseDegrees = course }
+        let course = epoch?.courseDegrees == nil ? try sentence.course(1) : nil
+        var speed: Float?
         if epoch?.speedMetersPerSecond == nil {
             if let knots = try sentence.nonNegativeFloat(5, field: "speed") {
-                epoch?.speedMetersPerSecond = knots * Self.metersPerSecondPerKnot
+                speed = knots * Self.metersPerSecondPerKnot
             } else if let kilometresPerHour = try sentence.nonNegativeFloat(7, field: "speed") {
-                epoch?.speedMetersPerSecond = kilometresPerHour / 3.6
+                speed = kilometresPerHour / 3.6
             }
         }
+        if let course { epoch?.courseDegrees = course }
+        if let speed { epoch?.speedMetersPerSecond = speed }
     }
 
     /// ZDA: time, day, month, year, zone hours, zone minutes.

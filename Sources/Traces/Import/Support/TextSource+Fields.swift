@@ -2,12 +2,14 @@
 /// means absent") is written once and every format reports it the same way.
 extension TextSource {
     /// A number, or `nil` for an empty field.
+    @inline(__always)
     func optionalDouble(_ start: Int, _ end: Int, field: String) throws(TraceFormatError) -> Double? {
         guard start < end else { return nil }
         return try NumberParser.double(slice(start, end)).value(field: field) { error(atOffset: start, $0) }
     }
 
     /// A number that must be present.
+    @inline(__always)
     func requiredDouble(_ start: Int, _ end: Int, field: String) throws(TraceFormatError) -> Double {
         guard let value = try optionalDouble(start, end, field: field) else {
             throw error(atOffset: start, .missingField(field))
@@ -16,12 +18,14 @@ extension TextSource {
     }
 
     /// A single-precision measurement, or `nil` for an empty field.
+    @inline(__always)
     func optionalFloat(_ start: Int, _ end: Int, field: String) throws(TraceFormatError) -> Float? {
         guard start < end else { return nil }
         return try NumberParser.float(slice(start, end)).value(field: field) { error(atOffset: start, $0) }
     }
 
     /// A latitude in degrees, -90...90.
+    @inline(__always)
     func latitude(_ start: Int, _ end: Int, field: String = "latitude") throws(TraceFormatError) -> Double {
         let value = try requiredDouble(start, end, field: field)
         if let problem = FixRules.latitudeProblem(value) { throw error(atOffset: start, problem) }
@@ -29,6 +33,7 @@ extension TextSource {
     }
 
     /// A longitude in degrees, -180...180.
+    @inline(__always)
     func longitude(_ start: Int, _ end: Int, field: String = "longitude") throws(TraceFormatError) -> Double {
         let value = try requiredDouble(start, end, field: field)
         if let problem = FixRules.longitudeProblem(value) { throw error(atOffset: start, problem) }
@@ -36,6 +41,7 @@ extension TextSource {
     }
 
     /// A measurement that must not be negative (accuracies, speeds), or `nil` when empty.
+    @inline(__always)
     func nonNegativeDouble(_ start: Int, _ end: Int, field: String) throws(TraceFormatError) -> Double? {
         guard let value = try optionalDouble(start, end, field: field) else { return nil }
         if value < 0 { throw error(atOffset: start, .negativeValue(field: field, value: value)) }
@@ -43,6 +49,7 @@ extension TextSource {
     }
 
     /// A single-precision measurement that must not be negative, or `nil` when empty.
+    @inline(__always)
     func nonNegativeFloat(_ start: Int, _ end: Int, field: String) throws(TraceFormatError) -> Float? {
         guard let value = try optionalFloat(start, end, field: field) else { return nil }
         if value < 0 { throw error(atOffset: start, .negativeValue(field: field, value: Double(value))) }
@@ -50,6 +57,7 @@ extension TextSource {
     }
 
     /// A course in degrees, 0...360, or `nil` when empty.
+    @inline(__always)
     func course(_ start: Int, _ end: Int, field: String) throws(TraceFormatError) -> Float? {
         guard let value = try optionalFloat(start, end, field: field) else { return nil }
         if let problem = FixRules.courseProblem(value, field: field) { throw error(atOffset: start, problem) }

@@ -16,6 +16,11 @@ struct TextSource {
     /// The mapping `bytes` lies in, when the file was mapped: importers that read front to
     /// back hand its pages back as they go.
     let mapping: MappedFile?
+    /// Whether a well-framed record with an impossible field is skipped and counted rather
+    /// than failing the whole file (`ImportOptions.strict` off). Errors at a byte offset are
+    /// then located lazily (see `TextSource+LenientRecords`): counting lines from the top for
+    /// each of a million skipped records would read the file a million times.
+    var isLenient = false
 
     init(file: String, bytes: UnsafeBufferPointer<UInt8>, mapping: MappedFile? = nil) {
         self.file = file
@@ -29,6 +34,11 @@ struct TextSource {
 
     /// The 1-based line and column of a byte offset.
     func location(ofOffset offset: Int) -> (line: Int, column: Int) {
+        Self.location(ofOffset: offset, in: bytes)
+    }
+
+    private static func location(ofOffset offset: Int, in bytes: UnsafeBufferPointer<UInt8>) -> (line: Int, column: Int)
+    {
         var line = 1
         var lineStart = 0
         let end = min(offset, bytes.count)
@@ -43,10 +53,22 @@ struct TextSource {
         return (line, end - lineStart + 1)
     }
 
-    /// An error at a byte offset.
+    /// An error at a byte offset. In a lenient import it holds the offset until it is located
+    /// (`located(_:on:)`, `located(_:)`).
     func error(atOffset offset: Int, _ problem: TraceFormatError.Problem) -> TraceFormatError {
-        let (line, column) = location(ofOffset: offset)
+        let (line, column) = Self.errorLocation(ofOffset: offset, in: bytes, isLenient: isLenient)
         return TraceFormatError(file: file, line: line, column: column, problem: problem)
+    }
+
+    /// The line and column for `error(atOffset:)`; in a lenient import, no line yet and the
+    /// offset in place of the column. Out of line, and given only what it reads: errors are
+    /// rare, and inlined into every field reader's error path it would crowd the readers out
+    /// of their callers' loops.
+    @inline(never)
+    private static func errorLocation(
+        ofOffset offset: Int, in bytes: UnsafeBufferPointer<UInt8>, isLenient: Bool
+    ) -> (line: Int?, column: Int) {
+        isLenient ? (nil, offset + 1) : location(ofOffset: offset, in: bytes)
     }
 
     /// An error at a line, and a column when known.
