@@ -37,7 +37,19 @@ struct StrictFlagTests {
         #expect(lines.contains("  fixes     19 (gps 19)"))
         #expect(
             lines.contains(
-                "  skipped   1 records with a value out of range (line 6); first at line 6, column 17: \(Self.problem)"))
+                "  skipped   1 record with a value out of range (line 6, column 17: \(Self.problem))"))
+    }
+
+    @Test("several skipped records: their lines, then where the first went wrong")
+    func inspectShowsSeveralSkips() throws {
+        let rows = "time,lat,lon\n2024-01-01T00:00:00Z,95,1\n2024-01-01T00:00:01Z,48,1\n2024-01-01T00:00:02Z,-95,1\n"
+        let path = try Self.temporaryFile("two.csv", rows)
+        let result = runCommand(["inspect", path])
+        #expect(result.exitCode == 0)
+        #expect(
+            result.output.split(separator: "\n").map(String.init).contains(
+                "  skipped   2 records with a value out of range (lines 2, 4); the first at column 22: "
+                    + "latitude is outside -90...90 degrees"))
     }
 
     @Test("inspect --format json counts the skip under its reason, with its line and problem")

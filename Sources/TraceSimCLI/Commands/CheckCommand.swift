@@ -14,7 +14,7 @@ enum CheckCommand {
 
         USAGE: tracesim check <trace> ... --expect <EXPECT.json> [--junit <path>] [--markdown <path>]
                               [--fences <file>] [--seed <n>] [--date <YYYY-MM-DD>] [--input-format <name>]
-                              [--tracks time|file|each]
+                              [--tracks time|file|each] [--assume-rate <HZ>] [--strict]
 
         ARGUMENTS:
           <trace>                 Trace files in any format 'tracesim inspect' reads.

@@ -10,7 +10,7 @@ enum ConvertCommand {
         every fix survives the trip: re-importing the output gives the same fixes, bit for bit.
 
         USAGE: tracesim convert <input> <output> [--date <YYYY-MM-DD>] [--input-format <name>]
-                                [--tracks time|file]
+                                [--tracks time|file] [--assume-rate <HZ>] [--strict]
 
         ARGUMENTS:
           <input>                 A trace in any format `tracesim inspect` reads.

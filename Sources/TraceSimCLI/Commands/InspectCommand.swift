@@ -11,7 +11,7 @@ enum InspectCommand {
         fields, accuracy kind, and what the importer skipped, merged or re-sorted.
 
         USAGE: tracesim inspect <trace> ... [--format text|json|table] [--date <YYYY-MM-DD>]
-                                [--input-format <name>] [--tracks time|file|each]
+                                [--input-format <name>] [--tracks time|file|each] [--assume-rate <HZ>] [--strict]
 
         ARGUMENTS:
           <trace>                 Trace files. The format is detected from the content: GPX 1.0/1.1,

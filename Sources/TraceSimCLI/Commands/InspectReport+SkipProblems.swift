@@ -12,6 +12,15 @@ extension InspectReport {
         return problems.isEmpty ? [] : [("firstProblems", .object(problems))]
     }
 
+    /// Where skipped records are and what the first had wrong: ` (line 12, column 18: latitude
+    /// minutes 60.0 is outside 0..<60)` for one record, ` (lines 12, 40); the first at column
+    /// 18: …` for several.
+    static func skippedPlaceText(_ tally: LineTally, _ first: TraceFormatError) -> String {
+        let what = first.column.map { "column \($0): \(first.problem.message)" } ?? first.problem.message
+        if tally.count == 1, let line = tally.firstLines.first { return " (line \(line), \(what))" }
+        return linesText(tally) + "; the first at \(what)"
+    }
+
     /// `line 12, column 18: latitude minutes 60.0 is outside 0..<60`.
     static func problemText(_ error: TraceFormatError) -> String {
         var location = error.line.map { "line \($0)" } ?? "file"

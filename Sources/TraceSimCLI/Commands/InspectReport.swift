@@ -81,8 +81,8 @@ enum InspectReport {
             rows.append(("skipped", "none"))
         } else {
             for (reason, tally) in diagnostics.sortedSkips {
-                let problem = diagnostics.firstProblems[reason].map { "; first at \(problemText($0))" } ?? ""
-                rows.append(("skipped", "\(tally.count) \(reasonText(reason))\(linesText(tally))\(problem)"))
+                let place = diagnostics.firstProblems[reason].map { skippedPlaceText(tally, $0) } ?? linesText(tally)
+                rows.append(("skipped", "\(tally.count) \(reasonText(reason, count: tally.count))\(place)"))
             }
         }
         rows.append(
@@ -149,20 +149,22 @@ enum InspectReport {
         return "\(summary.accuracyKind.name): " + (parts.isEmpty ? "no fixes" : parts.joined(separator: ", "))
     }
 
-    private static func reasonText(_ reason: SkipReason) -> String {
-        switch reason {
+    private static func reasonText(_ reason: SkipReason, count: Int) -> String {
+        let plural = count != 1
+        return switch reason {
         case .badChecksum: "bad NMEA checksum"
-        case .missingChecksum: "NMEA sentence without checksum"
-        case .noFix: "no-fix or void records"
-        case .noPosition: "points without a position"
-        case .waypoint: "GPX waypoints (<wpt>: marked places, not recorded fixes; only <trkpt> is)"
-        case .routePoint: "GPX route points (<rtept>: a planned route, not recorded fixes; only <trkpt> is)"
-        case .outOfRange: "records with a value out of range"
-        case .malformedField: "records with an unreadable field"
+        case .missingChecksum: "NMEA sentence\(plural ? "s" : "") without checksum"
+        case .noFix: "no-fix or void record\(plural ? "s" : "")"
+        case .noPosition: "point\(plural ? "s" : "") without a position"
+        case .waypoint: "GPX waypoint\(plural ? "s" : "") (<wpt>: marked places, not recorded fixes; only <trkpt> is)"
+        case .routePoint:
+            "GPX route point\(plural ? "s" : "") (<rtept>: a planned route, not recorded fixes; only <trkpt> is)"
+        case .outOfRange: "record\(plural ? "s" : "") with a value out of range"
+        case .malformedField: "record\(plural ? "s" : "") with an unreadable field"
         }
     }
 
-    private static func linesText(_ tally: LineTally) -> String {
+    static func linesText(_ tally: LineTally) -> String {
         guard !tally.firstLines.isEmpty else { return "" }
         let label = tally.firstLines.count == 1 ? "line" : "lines"
         let more = tally.count > tally.firstLines.count ? ", ..." : ""

@@ -18,6 +18,7 @@ enum MatrixCommand {
         USAGE: tracesim matrix <trace> ... [--scenarios all|<name>,<name>...] [--fences <file>]
                                [--seed <n>] [--format text|json|csv|markdown|html] [--shard <K/N>] [--date <YYYY-MM-DD>]
                                [--input-format <name>] [--jobs <n>] [--tracks time|file|each]
+                               [--assume-rate <HZ>] [--strict]
 
         ARGUMENTS:
           <trace>                 Trace files in any format 'tracesim inspect' reads. Files with no

@@ -13,7 +13,7 @@ enum ReplayCommand {
 
         USAGE: tracesim replay <trace> --scenario <name|file> [--fences <file>] [--truth <trace>] [--seed <n>]
                                [--format text|json|html] [--date <YYYY-MM-DD>] [--input-format <name>]
-                               [--tracks time|file|each]
+                               [--tracks time|file|each] [--assume-rate <HZ>] [--strict]
 
         ARGUMENTS:
           <trace>                 A trace file in any format 'tracesim inspect' reads.

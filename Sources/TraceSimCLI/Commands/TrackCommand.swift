@@ -21,7 +21,7 @@ enum TrackCommand {
                               [--fences <file>] [--starts-moving] [--stop-rule timeout|radar]
                               [--smoothing pass-through|adjust|conservative] [--seed <n>]
                               [--format text|json] [--date <YYYY-MM-DD>] [--input-format <name>]
-                              [--tracks time|file|each]
+                              [--tracks time|file|each] [--assume-rate <HZ>] [--strict]
 
         ARGUMENTS:
           <trace>                 A trace file in any format 'tracesim inspect' reads.

@@ -15,6 +15,7 @@ enum TuneCommand {
 
         USAGE: tracesim tune <trace> ... --sweep <name>=<from>:<to>:<step> [--sweep ...]
                              [--truth <trace>] [--format text|json] [--date <YYYY-MM-DD>] [--input-format <name>]
+                             [--tracks time|file|each] [--assume-rate <HZ>] [--strict]
 
         ARGUMENTS:
           <trace>                 Trace files in any format 'tracesim inspect' reads.
