@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Coverage-guided fuzzing of every file TraceSim reads from users: each trace importer, format
-# detection, the scenario, user-script, device, population and expectations files, GeoJSON
-# geofences, the JSON parts `merge` joins, and whole command lines (run in a scratch folder). One libFuzzer binary (Tests/Fuzzing) is built with AddressSanitizer, then each
-# harness runs for SECONDS, as many at once as there are cores.
+# detection, a trace file read by path (gzip-compressed or not), the scenario, user-script,
+# device, population and expectations files, GeoJSON geofences, the JSON parts `merge` joins,
+# and whole command lines (run in a scratch folder). One libFuzzer binary (Tests/Fuzzing) is
+# built with AddressSanitizer, then each harness runs for SECONDS, as many at once as there
+# are cores.
 #
 #   Scripts/fuzz.sh                 every harness, 60 s each
 #   Scripts/fuzz.sh 300 scenario    one harness, five minutes
@@ -47,6 +49,13 @@ seed_folder() {
         find Traces -type f ! -path 'Traces/LICENSES/*' ! -name SOURCES.md -exec cp {} "$folder/" \;
         cp Tests/TracesTests/Fixtures/* Tests/Fuzzing/Seeds/* "$folder/"
         ;;
+    # Compressed and plain: a seed each way, so both the inflater and detection get explored.
+    file)
+        for seed in Tests/Fuzzing/Seeds/* Traces/gpsd/*.log; do
+            cp "$seed" "$folder/"
+            gzip -c "$seed" >"$folder/$(basename "$seed").gz"
+        done
+        ;;
     scenario) cp Documentation/Examples/scenario.json "$folder/" ;;
     user-script) cp Documentation/Examples/user.json "$folder/" ;;
     device) cp Documentation/Examples/device.json "$folder/" ;;
@@ -71,6 +80,7 @@ dictionary_for() {
         echo Tests/Fuzzing/Dictionaries/text.dict
         ;;
     cli) echo Tests/Fuzzing/Dictionaries/cli.dict ;;
+    file) echo Tests/Fuzzing/Dictionaries/text.dict ;;
     *) echo Tests/Fuzzing/Dictionaries/json.dict ;;
     esac
 }

@@ -23,7 +23,7 @@ struct FuzzRegressionTests {
     /// The commands that read a harness's kind of input.
     static func commands(harness: String, file: String) -> [[String]] {
         switch harness {
-        case "detect": return [["inspect", file], ["track", file]]
+        case "detect", "file": return [["inspect", file], ["track", file]]
         case let name where name.hasPrefix("import-"):
             let format = String(name.dropFirst("import-".count))
             return [["inspect", "--input-format", format, file], ["track", "--input-format", format, file]]

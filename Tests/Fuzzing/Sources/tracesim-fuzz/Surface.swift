@@ -34,6 +34,9 @@ enum Surface: String, CaseIterable {
     case merge
     /// Whole argument vectors, separated by NUL bytes, run in a scratch folder.
     case commandLine = "cli"
+    /// A trace as a file: gzip members (the seeds are compressed) and plain text alike, read by
+    /// path as the command line reads it, through the inflater and the spool.
+    case file
 
     /// The importer a trace harness forces, so each one is fuzzed even where detection
     /// would pick another.
@@ -55,6 +58,7 @@ enum Surface: String, CaseIterable {
             case .geojson: GeofenceChecks.check(try GeofenceLoader.load(bytes, file: "fuzz.geojson"))
             case .merge: CommandLineChecks.merge(bytes)
             case .commandLine: CommandLineChecks.runArguments(bytes)
+            case .file: TraceChecks.check(try FileChecks.load(bytes))
             default:
                 let options = ImportOptions(format: forcedFormat)
                 let trace = try TraceImporter.read(bytes, name: "fuzz", options: options)
