@@ -80,7 +80,8 @@ struct AssumeRateTests {
         #expect(result.exitCode == 65)
         #expect(
             Self.firstLine(result.error)
-                == "error: \(path): no timed fixes to replay; untimed runs found: pass --assume-rate HZ to time them")
+                == "error: \(path): no timed fixes to replay; untimed runs found: "
+                + "pass --assume-rate HZ and --date YYYY-MM-DD to time them")
     }
 
     @Test("replay --assume-rate 1 --date replays the run")

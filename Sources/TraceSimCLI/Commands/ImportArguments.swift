@@ -93,17 +93,32 @@ enum TraceLoading {
         let outcome = load(path, options: options, console: console)
         if case .loaded(let trace) = outcome, trace.fixes.isEmpty {
             let runs = trace.diagnostics.untimedRuns
-            let hint = runs.records > runs.timed ? "; untimed runs found: pass --assume-rate HZ to time them" : ""
+            // With no fix left there is no real time either, so the rate alone would not do.
+            let needs = options.nmeaStartDate == nil ? "--assume-rate HZ and --date YYYY-MM-DD" : "--assume-rate HZ"
+            let hint = runs.records > runs.timed ? "; untimed runs found: pass \(needs) to time them" : ""
             console.warn("error: \(TraceFile.displayName(forPath: path)): no timed fixes to replay\(hint)")
             return .failed(.dataError)
         }
         return outcome
     }
 
-    static func load(_ path: String, options: ImportOptions, console: Console) -> Outcome {
+    /// Loads a trace and says on standard error what a replay of it would not show: tracks that
+    /// overlap, and (unless `notesUntimedRuns` is false, as for `inspect`, which reports them
+    /// itself) records of untimed runs left out while other fixes remain.
+    static func load(_ path: String, options: ImportOptions, console: Console, notesUntimedRuns: Bool = true)
+        -> Outcome
+    {
         do {
             let trace = try TraceImporter.load(path: path, options: options)
             TrackArguments.warnAboutOverlaps(trace, path: path, options: options, console: console)
+            let runs = trace.diagnostics.untimedRuns
+            if notesUntimedRuns, !trace.fixes.isEmpty, runs.records > runs.timed {
+                let left = runs.records - runs.timed
+                console.warn(
+                    "note: \(TraceFile.displayName(forPath: path)): \(left) record\(left == 1 ? "" : "s") of untimed "
+                        + "runs left out (first at line \(runs.runs.firstLines.first ?? 0)); pass --assume-rate HZ to time them"
+                )
+            }
             return .loaded(trace)
         } catch let error as TraceFormatError {
             console.warn("error: \(error)")

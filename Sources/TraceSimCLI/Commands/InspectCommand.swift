@@ -54,7 +54,7 @@ enum InspectCommand {
         var exitCode = ExitCode.success
         var rows: [(file: String, summary: TraceSummary)] = []
         for (index, path) in parsed.positionals.enumerated() {
-            switch TraceLoading.load(path, options: options, console: console) {
+            switch TraceLoading.load(path, options: options, console: console, notesUntimedRuns: false) {
             case .failed(let code):
                 if exitCode == .success { exitCode = code }
             case .loaded(let trace):

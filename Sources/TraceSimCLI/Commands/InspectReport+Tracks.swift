@@ -20,7 +20,8 @@ extension InspectReport {
             var text = "\(segment.label)"
             if let name = segment.name { text += " \"\(name)\"" }
             if let kind = segment.kind { text += " (\(kind))" }
-            text += ": \(segment.fixCount) fixes, \(ISO8601.format(segment.firstTime)) → "
+            text +=
+                ": \(segment.fixCount) fix\(segment.fixCount == 1 ? "" : "es"), \(ISO8601.format(segment.firstTime)) → "
             text +=
                 "\(ISO8601.format(segment.lastTime)) (\(duration(segment.lastTime.seconds(since: segment.firstTime))))"
             text += ", line \(segment.line)"
@@ -44,7 +45,8 @@ extension InspectReport {
         return .object(members + extra)
     }
 
-    /// Keys appended to the JSON object: `segments` (every one) and `trackOverlaps`.
+    /// Keys appended to the JSON object: `segments` (every one), `trackOverlaps` and
+    /// `mergedAcrossTracks` (how many of `merged` were another track's point).
     static func trackMembers(_ summary: TraceSummary) -> [(String, JSONText)] {
         guard summary.segments.count > 1 else { return [] }
         let segments = summary.segments.map { segment in
@@ -64,6 +66,9 @@ extension InspectReport {
                 ("seconds", .number(overlap.seconds)),
             ])
         }
-        return [("segments", .array(segments)), ("trackOverlaps", .array(overlaps))]
+        return [
+            ("segments", .array(segments)), ("trackOverlaps", .array(overlaps)),
+            ("mergedAcrossTracks", .integer(summary.diagnostics.mergedAcrossTracks.count)),
+        ]
     }
 }

@@ -85,8 +85,13 @@ enum InspectReport {
                 rows.append(("skipped", "\(tally.count) \(reasonText(reason, count: tally.count))\(place)"))
             }
         }
+        let across = diagnostics.mergedAcrossTracks.count
+        let acrossText = across == 0 ? "" : "; \(across) of them another track's point at the same time"
         rows.append(
-            ("merged", "\(diagnostics.merged.count) duplicate records of an epoch\(linesText(diagnostics.merged))"))
+            (
+                "merged",
+                "\(diagnostics.merged.count) duplicate records of an epoch\(linesText(diagnostics.merged))\(acrossText)"
+            ))
         var untimed = "\(diagnostics.untimed.count)\(linesText(diagnostics.untimed))"
         if diagnostics.untimed.count > 0, summary.format == .nmea || summary.format == .gnssLoggerNMEA,
             options.nmeaStartDate == nil

@@ -42,11 +42,22 @@ enum TrackArguments {
     /// how much, and what the chosen order did about it. Under `file`, tracks moved without
     /// overlapping (a file listing the afternoon before the morning) get a line too.
     static func warnAboutOverlaps(_ trace: Trace, path: String, options: ImportOptions, console: Console) {
+        let name = TraceFile.displayName(forPath: path)
         let overlaps = trace.trackOverlaps()
+        let acrossTracks = trace.diagnostics.mergedAcrossTracks
         if !overlaps.isEmpty {
-            console.warn("warning: \(path): " + overlapText(overlaps) + "; " + outcome(trace, options.trackOrder))
+            console.warn("warning: \(name): " + overlapText(overlaps) + "; " + outcome(trace, options.trackOrder))
+        } else if acrossTracks.count > 0 {
+            // Tracks that only touch (one ends on the second the next begins) still lose a point.
+            let count = acrossTracks.count
+            let merged =
+                options.trackOrder == .time
+                ? "\(count) point\(count == 1 ? "" : "s") merged into another track's point of the same time "
+                    + "(--tracks time); --tracks file or each keeps them apart"
+                : outcome(trace, options.trackOrder)
+            console.warn("warning: \(name): one track ends at the time the next begins; \(merged)")
         } else if options.trackOrder == .file, !shiftedTracks(trace).isEmpty {
-            console.warn("note: \(path): " + outcome(trace, .file))
+            console.warn("note: \(name): " + outcome(trace, .file))
         }
     }
 
@@ -62,7 +73,12 @@ enum TrackArguments {
     private static func outcome(_ trace: Trace, _ order: TrackOrder) -> String {
         switch order {
         case .time:
-            return "merged by time (--tracks time) they interleave; --tracks file or each keeps them apart"
+            let merged = trace.diagnostics.mergedAcrossTracks.count
+            let lost =
+                merged == 0
+                ? ""
+                : ", and \(merged) point\(merged == 1 ? "" : "s") sharing a time with another track's merged into it"
+            return "merged by time (--tracks time) they interleave\(lost); --tracks file or each keeps them apart"
         case .each:
             return "each track replayed on its own (--tracks each)"
         case .file:

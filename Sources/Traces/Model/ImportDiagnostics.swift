@@ -62,6 +62,10 @@ public struct ImportDiagnostics: Sendable, Equatable {
     public var skipped: [SkipReason: LineTally] = [:]
     /// Duplicate records merged into an earlier record of the same epoch.
     public var merged = LineTally()
+    /// The merged records that came from a different track than the record they merged into
+    /// (a subset of `merged`, only under `TrackOrder.time`): points of overlapping tracks that
+    /// share a time, kept only as the first track's point.
+    public var mergedAcrossTracks = LineTally()
     /// Records without a timestamp.
     public var untimed = LineTally()
     /// Records that arrived earlier in time than one already read.

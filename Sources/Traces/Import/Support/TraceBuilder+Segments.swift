@@ -103,6 +103,9 @@ extension TraceBuilder {
             {
                 fixes[kept - 1].fillAbsentFields(from: fixes[index])
                 diagnostics.merged.record(line: Int(lines[index]))
+                if trackOfSegment[Int(segmentOf[kept - 1])] != trackOfSegment[Int(segmentOf[index])] {
+                    diagnostics.mergedAcrossTracks.record(line: Int(lines[index]))
+                }
                 continue
             }
             fixes[kept] = fixes[index]
