@@ -103,46 +103,73 @@ public enum TraceExporter {
             <gpx version="1.1" creator="TraceSim" xmlns="http://www.topografix.com/GPX/1/1" \
             xmlns:gpxtpx="http://www.garmin.com/xmlschemas/TrackPointExtension/v2" \
             xmlns:tracesim="urn:tracesim:gpx:1">
-            <trk><trkseg>
 
             """
         text.reserveCapacity(trace.fixes.count * 300)
-        for fix in trace.fixes {
-            text +=
-                "<trkpt lat=\"\(NumberText.plainDecimal(fix.latitude))\" lon=\"\(NumberText.plainDecimal(fix.longitude))\">"
-            if let altitude = fix.altitudeMeters { text += "<ele>\(NumberText.plainDecimal(altitude))</ele>" }
-            text += "<time>\(ISO8601.format(fix.timestamp))</time>"
-            if fix.provider != .unknown { text += "<src>\(fix.provider.name)</src>" }
-            if case .dilution(let hdop)? = fix.horizontalAccuracy {
-                text += "<hdop>\(NumberText.plainDecimal(hdop))</hdop>"
+        // One <trk> per track and one <trkseg> per segment, in the order the source listed
+        // them; each segment's fixes stay in time order, so reading the file back by time
+        // gives the same fixes.
+        var previousTrack: Int?
+        for (position, (segment, fixes)) in gpxSegments(trace).enumerated() {
+            if position > 0 { text += segment?.track == previousTrack ? "\n" : "</trk>\n" }
+            if position == 0 || segment?.track != previousTrack {
+                text += "<trk>"
+                if let name = segment?.name { text += "<name>\(XMLText.escaped(name))</name>" }
+                if let kind = segment?.kind { text += "<type>\(XMLText.escaped(kind))</type>" }
+                previousTrack = segment?.track
             }
-            if case .dilution(let vdop)? = fix.verticalAccuracy {
-                text += "<vdop>\(Float(vdop))</vdop>"
-            }
-            var extensions = ""
-            if fix.speedMetersPerSecond != nil || fix.courseDegrees != nil {
-                extensions += "<gpxtpx:TrackPointExtension>"
-                if let speed = fix.speedMetersPerSecond { extensions += "<gpxtpx:speed>\(speed)</gpxtpx:speed>" }
-                if let course = fix.courseDegrees { extensions += "<gpxtpx:course>\(course)</gpxtpx:course>" }
-                extensions += "</gpxtpx:TrackPointExtension>"
-            }
-            if case .meters(let meters)? = fix.horizontalAccuracy {
-                extensions += "<tracesim:hacc>\(meters)</tracesim:hacc>"
-            }
-            if case .meters(let meters)? = fix.verticalAccuracy {
-                extensions += "<tracesim:vacc>\(Float(meters))</tracesim:vacc>"
-            }
-            if let accuracy = fix.speedAccuracyMetersPerSecond {
-                extensions += "<tracesim:speedAccuracy>\(accuracy)</tracesim:speedAccuracy>"
-            }
-            if let accuracy = fix.courseAccuracyDegrees {
-                extensions += "<tracesim:courseAccuracy>\(accuracy)</tracesim:courseAccuracy>"
-            }
-            if !extensions.isEmpty { text += "<extensions>\(extensions)</extensions>" }
-            text += "</trkpt>\n"
+            text += "<trkseg>\n"
+            for index in fixes { appendTrackPoint(trace.fixes[index], to: &text) }
+            text += "</trkseg>"
         }
-        text += "</trkseg></trk>\n</gpx>\n"
+        text += "</trk>\n</gpx>\n"
         return text
+    }
+
+    /// The fixes of each segment, segments in the trace's order; one unnamed segment holding
+    /// every fix when the trace has a single segment.
+    private static func gpxSegments(_ trace: Trace) -> [(segment: TraceSegment?, fixes: [Int])] {
+        guard trace.segments.count > 1, trace.fixSegments.count == trace.fixes.count else {
+            return [(nil, Array(trace.fixes.indices))]
+        }
+        var fixesOf = [[Int]](repeating: [], count: trace.segments.count)
+        for (index, segment) in trace.fixSegments.enumerated() { fixesOf[Int(segment)].append(index) }
+        return trace.segments.indices.filter { !fixesOf[$0].isEmpty }.map { (trace.segments[$0], fixesOf[$0]) }
+    }
+
+    private static func appendTrackPoint(_ fix: Fix, to text: inout String) {
+        text +=
+            "<trkpt lat=\"\(NumberText.plainDecimal(fix.latitude))\" lon=\"\(NumberText.plainDecimal(fix.longitude))\">"
+        if let altitude = fix.altitudeMeters { text += "<ele>\(NumberText.plainDecimal(altitude))</ele>" }
+        text += "<time>\(ISO8601.format(fix.timestamp))</time>"
+        if fix.provider != .unknown { text += "<src>\(fix.provider.name)</src>" }
+        if case .dilution(let hdop)? = fix.horizontalAccuracy {
+            text += "<hdop>\(NumberText.plainDecimal(hdop))</hdop>"
+        }
+        if case .dilution(let vdop)? = fix.verticalAccuracy {
+            text += "<vdop>\(Float(vdop))</vdop>"
+        }
+        var extensions = ""
+        if fix.speedMetersPerSecond != nil || fix.courseDegrees != nil {
+            extensions += "<gpxtpx:TrackPointExtension>"
+            if let speed = fix.speedMetersPerSecond { extensions += "<gpxtpx:speed>\(speed)</gpxtpx:speed>" }
+            if let course = fix.courseDegrees { extensions += "<gpxtpx:course>\(course)</gpxtpx:course>" }
+            extensions += "</gpxtpx:TrackPointExtension>"
+        }
+        if case .meters(let meters)? = fix.horizontalAccuracy {
+            extensions += "<tracesim:hacc>\(meters)</tracesim:hacc>"
+        }
+        if case .meters(let meters)? = fix.verticalAccuracy {
+            extensions += "<tracesim:vacc>\(Float(meters))</tracesim:vacc>"
+        }
+        if let accuracy = fix.speedAccuracyMetersPerSecond {
+            extensions += "<tracesim:speedAccuracy>\(accuracy)</tracesim:speedAccuracy>"
+        }
+        if let accuracy = fix.courseAccuracyDegrees {
+            extensions += "<tracesim:courseAccuracy>\(accuracy)</tracesim:courseAccuracy>"
+        }
+        if !extensions.isEmpty { text += "<extensions>\(extensions)</extensions>" }
+        text += "</trkpt>\n"
     }
 
     /// One canonical field's text, or `nil` when the fix lacks it.

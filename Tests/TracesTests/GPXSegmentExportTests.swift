@@ -1,0 +1,59 @@
+import SimulationCore
+import Testing
+import Traces
+
+/// GPX output keeps a trace's tracks and segments as `<trk>` and `<trkseg>`, with the names
+/// and kinds the source gave, so a GPX round trip loses neither fixes nor boundaries.
+@Suite("GPX export of tracks and segments")
+struct GPXSegmentExportTests {
+    private static func roundTrip(_ trace: Trace) throws -> Trace {
+        try TraceImporter.read(Array(TraceExporter.export(trace, as: .gpx).utf8), name: "back.gpx")
+    }
+
+    @Test("bike.tcx's two laps come back as two segments of one track, kind and all")
+    func bikeLaps() throws {
+        let original = try TraceImporter.load(path: FixtureFiles.trace("gpsbabel/bike.tcx"))
+        let back = try Self.roundTrip(original)
+        #expect(back.fixes == original.fixes)
+        #expect(back.fixSegments == original.fixSegments)
+        #expect(back.segments.map(\.label) == ["1.1", "1.2"])
+        #expect(back.segments.map(\.fixCount) == [901, 911])
+        #expect(back.segments.map(\.kind) == original.segments.map(\.kind))
+    }
+
+    @Test("overlapping tracks come back with every fix in its own track")
+    func overlappingTracks() throws {
+        let original = try TraceImporter.read(Array(TrackFiles.overlapping.utf8), name: "r.gpx")
+        let back = try Self.roundTrip(original)
+        #expect(back.fixes == original.fixes)
+        #expect(back.fixSegments == original.fixSegments)
+        #expect(back.segments.map(\.label) == ["1.1", "2.1"])
+    }
+
+    @Test("a track name with XML's special characters is escaped and reads back")
+    func escapedName() throws {
+        let gpx = """
+            <?xml version="1.0"?>
+            <gpx version="1.1" creator="t" xmlns="http://www.topografix.com/GPX/1/1">
+            <trk><name>Tom &amp; "Jerry" &lt;3</name><trkseg>
+            <trkpt lat="48.0" lon="11.0"><time>2024-05-01T10:00:00Z</time></trkpt>
+            </trkseg></trk>
+            <trk><name>B</name><trkseg>
+            <trkpt lat="48.1" lon="11.0"><time>2024-05-01T11:00:00Z</time></trkpt>
+            </trkseg></trk>
+            </gpx>
+
+            """
+        let original = try TraceImporter.read(Array(gpx.utf8), name: "n.gpx")
+        #expect(original.segments.map(\.name) == [#"Tom & "Jerry" <3"#, "B"])
+        #expect(try Self.roundTrip(original).segments.map(\.name) == original.segments.map(\.name))
+    }
+
+    @Test("a single-segment trace is written as one unnamed track, as before segments were kept")
+    func singleSegment() throws {
+        let original = try TraceImporter.load(path: FixtureFiles.trace("gpsd/skytraq-dgps.log"))
+        let text = TraceExporter.export(original, as: .gpx)
+        #expect(text.contains("tracesim:gpx:1\">\n<trk><trkseg>\n<trkpt "))
+        #expect(text.hasSuffix("</trkpt>\n</trkseg></trk>\n</gpx>\n"))
+    }
+}
