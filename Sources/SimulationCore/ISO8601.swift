@@ -166,7 +166,13 @@ extension ISO8601 {
             let second = Int64(bytes[17] &- 48) * 10 + Int64(bytes[18] &- 48)
             guard let (nanoseconds, offsetSeconds) = ISO8601.fractionAndZone(bytes, from: 19) else { return nil }
             let seconds = cachedMinuteSeconds + second - offsetSeconds
-            return SimInstant(nanosecondsSinceEpoch: seconds * 1_000_000_000 + nanoseconds)
+            // A minute that starts inside the clock's range can end outside it (2262-04-11T23:47
+            // holds only 16 representable seconds): checked, like the full parser.
+            let borrows = seconds < 0 && nanoseconds > 0
+            let (whole, overflow) = (borrows ? seconds + 1 : seconds).multipliedReportingOverflow(by: 1_000_000_000)
+            let (total, carry) = whole.addingReportingOverflow(borrows ? nanoseconds - 1_000_000_000 : nanoseconds)
+            guard !overflow, !carry else { return nil }
+            return SimInstant(nanosecondsSinceEpoch: total)
         }
     }
 

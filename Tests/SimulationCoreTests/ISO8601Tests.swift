@@ -82,6 +82,21 @@ struct ISO8601ReaderTests {
         }
     }
 
+    @Test(
+        "a cached minute that ends past the clock's range refuses its late seconds instead of trapping",
+        arguments: [
+            ["2262-04-11T23:47:11Z", "2262-04-11T23:47:16Z", "2262-04-11T23:47:17Z", "2262-04-11T23:47:47.5Z"],
+            ["1677-09-21T00:12:50Z", "1677-09-21T00:12:44Z", "1677-09-21T00:12:43Z", "1677-09-21T00:12:43.5Z"],
+        ])
+    func edgesOfTheClock(texts: [String]) {
+        var reader = ISO8601.Reader()
+        for text in texts {
+            var copy = text
+            #expect(copy.withUTF8 { reader.parse($0) } == ISO8601.parse(text), "\(text)")
+        }
+        #expect(ISO8601.parse(texts[2]) == nil)
+    }
+
     @Test("one second at a time over a day boundary")
     func sequence() {
         var reader = ISO8601.Reader()
