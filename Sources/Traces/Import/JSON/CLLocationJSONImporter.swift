@@ -52,7 +52,7 @@ struct CLLocationJSONImporter {
             builder.add(fix, line: line)
         }
         try scanner.expectEnd()
-        return builder.build(provenance: TraceProvenance(format: .clLocationJSON))
+        return try builder.build(provenance: TraceProvenance(format: .clLocationJSON))
     }
 
     private struct Record {

@@ -18,7 +18,7 @@ struct GoogleTakeoutImporter {
     static func read(_ source: TextSource) throws(TraceFormatError) -> Trace {
         var importer = GoogleTakeoutImporter(scanner: JSONScanner(source: source))
         try importer.readRoot()
-        return importer.builder.build(provenance: TraceProvenance(format: .googleTakeout))
+        return try importer.builder.build(provenance: TraceProvenance(format: .googleTakeout))
     }
 
     private mutating func readRoot() throws(TraceFormatError) {

@@ -63,6 +63,7 @@ extension TextSource {
     func requireSomethingValid(_ trace: Trace) throws(TraceFormatError) -> Trace {
         let diagnostics = trace.diagnostics
         guard trace.fixes.isEmpty, trace.motionSamples.isEmpty, diagnostics.untimed.count == 0,
+            diagnostics.untimedRuns.records == 0,
             let first = diagnostics.firstProblems.values.min(by: { ($0.line ?? 0) < ($1.line ?? 0) })
         else { return trace }
         throw first

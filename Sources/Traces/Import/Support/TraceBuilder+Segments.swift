@@ -61,7 +61,7 @@ extension TraceBuilder {
     /// file (`TrackOrder.time`) or within each track (`.file`, `.each`), keeping each fix's segment.
     mutating func buildSegmented(
         _ fixes: [Fix], lines: [Int32], segmentOf: [UInt32], provenance: TraceProvenance
-    ) -> Trace {
+    ) throws(TraceFormatError) -> Trace {
         var fixes = fixes
         var lines = lines
         var segmentOf = segmentOf
@@ -110,11 +110,14 @@ extension TraceBuilder {
             }
             fixes[kept] = fixes[index]
             segmentOf[kept] = segmentOf[index]
+            lines[kept] = lines[index]
             kept += 1
         }
         fixes.removeLast(fixes.count - kept)
         segmentOf.removeLast(segmentOf.count - kept)
-        let shifts = byTrack ? shiftTracks(&fixes, segmentOf: segmentOf, trackOfSegment: trackOfSegment) : [:]
+        lines.removeLast(lines.count - kept)
+        let shifts =
+            byTrack ? try shiftTracks(&fixes, lines: lines, segmentOf: segmentOf, trackOfSegment: trackOfSegment) : [:]
 
         // Segments without a timed fix are left out; the rest are renumbered densely.
         var newIndex = [UInt32](repeating: .max, count: declaredSegments.count)
@@ -140,7 +143,10 @@ extension TraceBuilder {
     /// Moves each track that starts no later than the previous one ended to one second after
     /// that end, so fixes kept in file order are still in time order.
     /// - Returns: the shift of each moved track, in nanoseconds, by track position.
-    private func shiftTracks(_ fixes: inout [Fix], segmentOf: [UInt32], trackOfSegment: [Int]) -> [Int: Int64] {
+    /// - Throws: when a shifted fix would pass the clock's end (2262): a shift never saturates.
+    private func shiftTracks(
+        _ fixes: inout [Fix], lines: [Int32], segmentOf: [UInt32], trackOfSegment: [Int]
+    ) throws(TraceFormatError) -> [Int: Int64] {
         var shifts: [Int: Int64] = [:]
         var previousEnd: SimInstant?
         var start = 0
@@ -152,11 +158,16 @@ extension TraceBuilder {
                 let target = previousEnd.advanced(byNanoseconds: 1_000_000_000)
                 let (shift, overflow) = target.nanosecondsSinceEpoch.subtractingReportingOverflow(
                     fixes[start].timestamp.nanosecondsSinceEpoch)
-                let applied = overflow ? Int64.max : shift
-                for index in start..<end {
-                    fixes[index].timestamp = fixes[index].timestamp.advanced(byNanoseconds: applied)
+                let last = fixes[end - 1].timestamp.nanosecondsSinceEpoch
+                guard !overflow, !last.addingReportingOverflow(shift).overflow else {
+                    throw TraceFormatError(
+                        file: UntimedRuns.timing.file, line: Int(lines[start]),
+                        problem: .unexpectedContent("--tracks file would move this track past 2262"))
                 }
-                shifts[track] = applied
+                for index in start..<end {
+                    fixes[index].timestamp = fixes[index].timestamp.advanced(byNanoseconds: shift)
+                }
+                shifts[track] = shift
             }
             previousEnd = fixes[end - 1].timestamp
             start = end

@@ -61,18 +61,18 @@ struct TraceBuilder {
     /// The finished trace: sorted by (timestamp, provider), one fix per epoch and provider.
     /// Moves the fixes out rather than copying them (the builder is left empty), so merging
     /// duplicates in place never copies a million-fix array.
-    mutating func build(provenance: TraceProvenance) -> Trace {
+    mutating func build(provenance: TraceProvenance) throws(TraceFormatError) -> Trace {
         var fixes: [Fix] = []
         var lines: [Int32] = []
         swap(&fixes, &self.fixes)
         swap(&lines, &self.lines)
         // Untimed runs go first, so both the plain and the segmented build see their outcome.
         var segments = declaredSegments.count > 1 ? segmentOfEachFix(count: fixes.count) : []
-        if let sorted = UntimedRuns.resolve(&fixes, lines: &lines, segments: &segments, diagnostics: &diagnostics) {
+        if let sorted = try UntimedRuns.resolve(&fixes, lines: &lines, segments: &segments, diagnostics: &diagnostics) {
             isSorted = sorted
         }
         if declaredSegments.count > 1 {
-            return buildSegmented(fixes, lines: lines, segmentOf: segments, provenance: provenance)
+            return try buildSegmented(fixes, lines: lines, segmentOf: segments, provenance: provenance)
         }
         if !isSorted {
             let order = fixes.indices.sorted { lhs, rhs in

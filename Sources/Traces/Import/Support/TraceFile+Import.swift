@@ -18,9 +18,16 @@ extension TraceFile {
     /// Deflate cannot expand beyond about 1032:1, and comes near that only for long runs of
     /// one byte; real traces compress 5:1 to 30:1 (GPX, the most verbose, about 20:1). 1000:1
     /// therefore refuses only streams built to expand, and the refusal comes while inflating,
-    /// so a bomb costs at most the floor on disk, never its full size. The floor keeps small
+    /// so a bomb built that way costs at most the floor on disk, never its full size; a file
+    /// that stays under the ratio is bounded by ``maximumInflatedTraceBytes``. The floor keeps small
     /// inputs, whose gzip header weighs more than their content, out of the ratio's reach.
     public static let maximumGzipExpansionRatio = 1000
+
+    /// The most a compressed trace file inflates to (4 GiB): a ten-million-fix GPX is about
+    /// 2.9 GB. The ratio rule alone lets a large file that expands just under 1000:1 write a
+    /// thousand times its size to the temporary folder; this caps the disk any file can cost.
+    /// A larger trace can be decompressed first and read as a plain file, which has no cap.
+    public static let maximumInflatedTraceBytes = 4 << 30
 
     /// The inflated size (64 MiB) under which ``maximumGzipExpansionRatio`` is not applied:
     /// about 400 000 GPX fixes, so a bomb is refused after a fraction of a second's work.
@@ -94,9 +101,12 @@ extension TraceFile {
         guard count > 0 else { return .read([]) }
         let isGzip = count >= 2 && chunk[0] == gzipMagic[0] && chunk[1] == gzipMagic[1]
         // A stream has no size to check up front, so what it spools is capped; a regular file
-        // is bounded by its own size, and its gzip stream by the bomb limits.
-        var spool = try TraceSpool(
-            name: name, limit: isRegular ? nil : maximumStreamedTraceBytes, stopsAtNULByte: !isRegular || isGzip)
+        // is bounded by its own size, and its gzip stream by the bomb limits and a size cap.
+        let limit: (bytes: Int, what: String)? =
+            !isRegular
+            ? (maximumStreamedTraceBytes, "a trace from a pipe or standard input (save it to a file first)")
+            : isGzip ? (maximumInflatedTraceBytes, "a compressed trace (decompress it first)") : nil
+        var spool = try TraceSpool(name: name, limit: limit, stopsAtNULByte: !isRegular || isGzip)
         if isGzip {
             var inflater: GzipInflater
             do { inflater = try GzipInflater() } catch {
@@ -160,13 +170,13 @@ extension TraceFile {
 private struct TraceSpool: ~Copyable {
     private var file: SpoolFile
     private let name: String
-    private let limit: Int?
+    private let limit: (bytes: Int, what: String)?
     private let stopsAtNULByte: Bool
     /// The first bytes, to tell UTF-16 and UTF-32 (a byte-order mark first, NULs everywhere)
     /// from binary: those are read on, for the importer to name.
     private var head: [UInt8] = []
 
-    init(name: String, limit: Int?, stopsAtNULByte: Bool) throws(TraceFileError) {
+    init(name: String, limit: (bytes: Int, what: String)?, stopsAtNULByte: Bool) throws(TraceFileError) {
         file = try SpoolFile(for: name)
         self.name = name
         self.limit = limit
@@ -175,11 +185,10 @@ private struct TraceSpool: ~Copyable {
 
     /// Appends `bytes`; `false` when nothing more is worth reading.
     mutating func append(_ bytes: UnsafeRawBufferPointer) throws(TraceFileError) -> Bool {
-        if let limit, bytes.count > limit - file.count {
+        if let limit, bytes.count > limit.bytes - file.count {
             throw TraceFileError(
-                file: name,
-                reason: "larger than \(TraceFile.describe(bytes: limit)), the limit for a trace from a pipe or "
-                    + "standard input (save it to a file first)")
+                file: name, reason: "larger than \(TraceFile.describe(bytes: limit.bytes)), the limit for \(limit.what)"
+            )
         }
         try file.write(bytes)
         if head.count < 4 { head.append(contentsOf: bytes.prefix(4 - head.count)) }

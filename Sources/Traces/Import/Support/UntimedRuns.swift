@@ -17,6 +17,8 @@ enum UntimedRuns {
         var rate: Double?
         /// The day whose midnight (UTC) starts a file with no timed record.
         var startDate: CalendarDate?
+        /// The file being imported, for errors the builder raises.
+        var file = ""
     }
 
     /// The current import's timing. Importers build their traces without seeing
@@ -38,7 +40,7 @@ enum UntimedRuns {
     static func importing(
         file: String, options: ImportOptions, _ body: () throws(TraceFormatError) -> Trace
     ) throws(TraceFormatError) -> Trace {
-        var timing = Timing(startDate: options.nmeaStartDate)
+        var timing = Timing(startDate: options.nmeaStartDate, file: file)
         if let rate = options.assumedRate, rate > 0, rate.isFinite { timing.rate = rate }
         let result = $timing.withValue(timing) { Result { () throws(TraceFormatError) in try body() } }
         let trace = try result.get()
@@ -61,7 +63,7 @@ enum UntimedRuns {
     /// - Complexity: O(n) for n records, one pass when there is no run.
     static func resolve(
         _ fixes: inout [Fix], lines: inout [Int32], segments: inout [UInt32], diagnostics: inout ImportDiagnostics
-    ) -> Bool? {
+    ) throws(TraceFormatError) -> Bool? {
         let runs = find(in: fixes)
         guard !runs.isEmpty else { return nil }
         // The run each record belongs to, or -1: set back to -1 once a record is timed.
@@ -73,8 +75,10 @@ enum UntimedRuns {
         }
         let timing = Self.timing
         if let rate = timing.rate {
+            let measured = runOf.map { $0 < 0 }
             diagnostics.untimedRuns.timed = retime(
                 &fixes, runOf: &runOf, runCount: runs.count, rate: rate, startDate: timing.startDate)
+            try checkFit(fixes, lines: lines, measured: measured, rate: rate, file: timing.file)
         }
         var kept = 0
         for index in fixes.indices where runOf[index] < 0 {
@@ -88,6 +92,29 @@ enum UntimedRuns {
         if !segments.isEmpty { segments.removeLast(segments.count - kept) }
         diagnostics.outOfOrder = outOfOrder(fixes, lines: lines)
         return fixes.indices.dropFirst().allSatisfy { !precedes(fixes[$0], fixes[$0 - 1]) }
+    }
+
+    /// Refuses a timed run that reaches the time of the measured record after it in file
+    /// order: merged, a placeholder-timed record would take the place of a measured fix.
+    private static func checkFit(
+        _ fixes: [Fix], lines: [Int32], measured: [Bool], rate: Double, file: String
+    ) throws(TraceFormatError) {
+        var pending: (latest: Int64, line: Int32)?
+        for index in fixes.indices {
+            let time = fixes[index].timestamp.nanosecondsSinceEpoch
+            guard measured[index] else {
+                pending = (max(pending?.latest ?? .min, time), pending?.line ?? lines[index])
+                continue
+            }
+            if let run = pending, run.latest >= time {
+                throw TraceFormatError(
+                    file: file, line: Int(run.line),
+                    problem: .unexpectedContent(
+                        "untimed run overruns line \(lines[index]) at \(rate.rounded() == rate ? String(Int(rate)) : String(rate)) Hz"
+                    ))
+            }
+            pending = nil
+        }
     }
 
     /// The untimed runs, each as the indices of its records, ordered by first record.

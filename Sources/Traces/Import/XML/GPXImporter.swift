@@ -101,7 +101,7 @@ struct GPXImporter: XMLTraceHandler {
         guard importer.sawRoot else {
             throw TraceFormatError(file: source.file, problem: .unexpectedContent("no <gpx> root element"))
         }
-        return importer.builder.build(provenance: TraceProvenance(format: importer.format))
+        return try importer.builder.build(provenance: TraceProvenance(format: importer.format))
     }
 
     mutating func didStart(_ code: Int, namespace: Int, attributes: XMLAttributes, line: Int)

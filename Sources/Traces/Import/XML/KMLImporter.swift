@@ -76,7 +76,7 @@ struct KMLImporter: XMLTraceHandler {
         guard importer.sawRoot else {
             throw TraceFormatError(file: source.file, problem: .unexpectedContent("no <kml> root element"))
         }
-        return importer.builder.build(provenance: TraceProvenance(format: .kml))
+        return try importer.builder.build(provenance: TraceProvenance(format: .kml))
     }
 
     mutating func didStart(_ code: Int, namespace: Int, attributes: XMLAttributes, line: Int)

@@ -87,7 +87,7 @@ struct TCXImporter: XMLTraceHandler {
             throw TraceFormatError(
                 file: source.file, problem: .unexpectedContent("no <TrainingCenterDatabase> root element"))
         }
-        return importer.builder.build(provenance: TraceProvenance(format: .tcx, device: nil))
+        return try importer.builder.build(provenance: TraceProvenance(format: .tcx, device: nil))
     }
 
     mutating func didStart(_ code: Int, namespace: Int, attributes: XMLAttributes, line: Int)
