@@ -12,7 +12,7 @@ struct CanonicalSegments {
 
     /// A label's text problem, worded once for both formats.
     static func invalidLabel(_ text: String) -> TraceFormatError.Problem {
-        .unexpectedContent("segment '\(text)' is not TRACK.SEGMENT, like 2.1")
+        .unexpectedContent("segment '\(text)' is not TRACK.SEGMENT (1 to 999999999 each)")
     }
 
     /// Puts the next fix (or untimed record) in the segment `label` names.

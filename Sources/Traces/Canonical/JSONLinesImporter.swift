@@ -189,6 +189,11 @@ struct JSONLinesImporter {
             }
             record.provider = provider
         case .segment:
+            // A label is text: 2.1 as a number could not tell segment 10 from segment 1.
+            if let next = scanner.peek(), next != UInt8(ascii: "\""), next != UInt8(ascii: "n") {
+                throw scanner.source.error(
+                    atOffset: start, .unexpectedContent(#"segment must be a string, like "2.1""#))
+            }
             guard let token = try scanner.readText(field: name) else { return }
             guard let label = Array(token.utf8).withUnsafeBufferPointer(TraceSegment.parseLabel) else {
                 throw scanner.source.error(atOffset: start, CanonicalSegments.invalidLabel(token))
