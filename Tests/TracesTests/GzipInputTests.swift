@@ -101,6 +101,22 @@ struct GzipInputTests {
                         "byte \(member.count) of the gzip stream follows its last member but does not start another")))
     }
 
+    @Test("zero padding after the last member is ignored, as gzip(1) ignores it; data after it is not")
+    func zeroPadding() throws {
+        let scratch = try Scratch()
+        let member = GzipTestSupport.gzip(GzipTestSupport.csv(count: 10))
+        let padded = try scratch.write("padded.csv.gz", member + [UInt8](repeating: 0, count: 512))
+        #expect(try TraceImporter.load(path: padded).fixes.count == 10)
+        let followed = try scratch.write("followed.csv.gz", member + [0, 0] + member)
+        #expect(
+            loadError(followed) as? TraceFormatError
+                == TraceFormatError(
+                    file: followed,
+                    problem: .compressedStream(
+                        "byte \(member.count + 2) of the gzip stream follows its last member but does not start another"
+                    )))
+    }
+
     @Test("the bomb limits are the documented figures")
     func documentedBombLimits() {
         #expect(TraceFile.maximumGzipExpansionRatio == 1000)

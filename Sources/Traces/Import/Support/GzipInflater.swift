@@ -11,6 +11,8 @@ struct GzipInflater: ~Copyable {
     private let stream: UnsafeMutablePointer<z_stream>
     private let output: UnsafeMutableRawBufferPointer
     /// Inside a member: the input may not end here.
+    /// Whether zero bytes of padding followed the last member.
+    private var isPadding = false
     private var isInMember = false
     private var membersStarted = 0
     /// Compressed bytes consumed and inflated bytes produced, across members.
@@ -71,7 +73,18 @@ struct GzipInflater: ~Copyable {
                 // A second member must open with gzip's magic; anything else is trailing data,
                 // which zlib would only call an "incorrect header check".
                 if membersStarted > 0 {
-                    guard stream.pointee.next_in.pointee == 0x1F else { throw .trailingData(offset: consumed) }
+                    // Tapes and block devices pad a file with zeros after its last member;
+                    // gzip(1) ignores them, and so does this. Nothing may follow the padding.
+                    while stream.pointee.avail_in > 0, stream.pointee.next_in.pointee == 0 {
+                        stream.pointee.next_in += 1
+                        stream.pointee.avail_in -= 1
+                        consumed += 1
+                        isPadding = true
+                    }
+                    guard stream.pointee.avail_in > 0 else { return true }
+                    guard !isPadding, stream.pointee.next_in.pointee == 0x1F else {
+                        throw .trailingData(offset: consumed)
+                    }
                     inflateReset(stream)
                 }
                 isInMember = true
