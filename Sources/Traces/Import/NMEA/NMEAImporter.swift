@@ -158,6 +158,7 @@ struct NMEAImporter {
         }
         let knots = try sentence.nonNegativeFloat(7, field: "speed")
         let course = try sentence.course(8)
+        if let position { try startAgainIfRepeated(position, from: .rmc, at: time, sentence: sentence, timeField: 1) }
         if let day { epoch?.daysSinceEpoch = day }
         if let position { epoch?.offerPosition(latitude: position.latitude, longitude: position.longitude, from: .rmc) }
         if let knots { epoch?.speedMetersPerSecond = knots * Self.metersPerSecondPerKnot }
@@ -179,6 +180,7 @@ struct NMEAImporter {
         }
         let hdop = try sentence.dilution(8, field: "HDOP")
         let altitude = try sentence.double(9, field: "altitude")
+        if let position { try startAgainIfRepeated(position, from: .gga, at: time, sentence: sentence, timeField: 1) }
         if let position { epoch?.offerPosition(latitude: position.latitude, longitude: position.longitude, from: .gga) }
         if let hdop { epoch?.hdop = hdop }
         if let altitude { epoch?.altitudeMeters = altitude }
@@ -193,6 +195,7 @@ struct NMEAImporter {
             return
         }
         if let latitude = try sentence.latitude(1), let longitude = try sentence.longitude(3) {
+            try startAgainIfRepeated((latitude, longitude), from: .gll, at: time, sentence: sentence, timeField: 5)
             epoch?.offerPosition(latitude: latitude, longitude: longitude, from: .gll)
         }
     }
@@ -260,6 +263,23 @@ struct NMEAImporter {
         try closeEpoch()
         epoch = NMEAEpoch(
             timeOfDayNanoseconds: timeOfDay, firstLine: sentence.line.number, timeColumn: sentence.column(timeField))
+    }
+
+    /// A second position sentence of one type at one time, giving another place, is another
+    /// record, not more of this epoch: the epoch is closed and a new one opened at the same
+    /// time, so the builder counts the repeat as merged, or finds the untimed run a logger
+    /// stamping every sentence with one placeholder time makes. The same sentence repeated
+    /// word for word (two talkers, say) adds nothing and stays in the epoch.
+    private mutating func startAgainIfRepeated(
+        _ position: (latitude: Double, longitude: Double), from source: NMEAEpoch.PositionSource, at time: Int64,
+        sentence: NMEASentence, timeField: Int
+    ) throws(TraceFormatError) {
+        guard let current = epoch, current.positionSource == source,
+            current.latitude != position.latitude || current.longitude != position.longitude
+        else { return }
+        try closeEpoch()
+        epoch = NMEAEpoch(
+            timeOfDayNanoseconds: time, firstLine: sentence.line.number, timeColumn: sentence.column(timeField))
     }
 
     private mutating func closeEpoch() throws(TraceFormatError) {
