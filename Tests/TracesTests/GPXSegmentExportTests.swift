@@ -56,4 +56,17 @@ struct GPXSegmentExportTests {
         #expect(text.contains("tracesim:gpx:1\">\n<trk><trkseg>\n<trkpt "))
         #expect(text.hasSuffix("</trkpt>\n</trkseg></trk>\n</gpx>\n"))
     }
+
+    @Test("empty segments between real ones keep the file's numbering and are not listed")
+    func emptySegments() throws {
+        let point = #"<trkpt lat="48" lon="11"><time>2024-05-01T10:00:0%dZ</time></trkpt>"#
+        let gpx =
+            #"<?xml version="1.0"?><gpx version="1.1" creator="t" xmlns="http://www.topografix.com/GPX/1/1"><trk>"#
+            + String(repeating: "<trkseg/>", count: 1000) + "<trkseg>" + String(format: point, 1) + "</trkseg>"
+            + String(repeating: "<trkseg></trkseg>", count: 3) + "<trkseg>" + String(format: point, 2)
+            + "</trkseg></trk></gpx>\n"
+        let trace = try TraceImporter.read(Array(gpx.utf8), name: "e.gpx")
+        #expect(trace.segments.map(\.label) == ["1.1001", "1.1005"])
+        #expect(trace.fixSegments == [0, 1])
+    }
 }

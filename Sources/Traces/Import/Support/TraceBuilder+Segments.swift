@@ -22,13 +22,25 @@ extension TraceBuilder {
     ///
     /// Under `TrackOrder.file` and `.each` a new track restarts the out-of-order count, since
     /// each track is sorted on its own.
+    /// - Parameter replacingEmpty: when the segment declared last got no fix, take its place:
+    ///   formats that number their own segments (the XML ones) lose nothing by it, and a file of
+    ///   millions of empty `<trkseg/>` then costs no memory.
     /// - Returns: the segment's index, for `continueSegment`.
     @discardableResult
-    mutating func beginSegment(track: Int, segment: Int, kind: String?, name: String?, line: Int) -> Int {
+    mutating func beginSegment(
+        track: Int, segment: Int, kind: String?, name: String?, line: Int, replacingEmpty: Bool = false
+    ) -> Int {
         if trackOrder != .time, let previous = declaredSegments.last, previous.track != track {
             latestByProvider = [Int64](repeating: .min, count: Provider.allCases.count)
         }
-        declaredSegments.append(DeclaredSegment(track: track, segment: segment, kind: kind, name: name, line: line))
+        let declared = DeclaredSegment(track: track, segment: segment, kind: kind, name: name, line: line)
+        if replacingEmpty, let last = segmentRuns.last, last.start == fixes.count,
+            Int(last.segment) == declaredSegments.count - 1
+        {
+            declaredSegments[declaredSegments.count - 1] = declared
+            return declaredSegments.count - 1
+        }
+        declaredSegments.append(declared)
         continueSegment(declaredSegments.count - 1)
         return declaredSegments.count - 1
     }

@@ -225,7 +225,8 @@ struct GPXImporter: XMLTraceHandler {
         tracks.segment += 1
         tracks.isSegmentOpen = true
         builder.beginSegment(
-            track: max(tracks.number, 1), segment: tracks.segment, kind: tracks.type, name: tracks.name, line: line)
+            track: max(tracks.number, 1), segment: tracks.segment, kind: tracks.type, name: tracks.name, line: line,
+            replacingEmpty: true)
     }
 
     private mutating func finishPoint() {

@@ -101,7 +101,8 @@ struct KMLImporter: XMLTraceHandler {
             }
             placemark.segment += 1
             builder.beginSegment(
-                track: placemark.number, segment: placemark.segment, kind: nil, name: placemark.name, line: line)
+                track: placemark.number, segment: placemark.segment, kind: nil, name: placemark.name, line: line,
+                replacingEmpty: true)
             track = TrackState(line: line)
         default: break
         }

@@ -123,7 +123,8 @@ struct TCXImporter: XMLTraceHandler {
         tracks.segment += 1
         tracks.isSegmentOpen = true
         builder.beginSegment(
-            track: tracks.number, segment: tracks.segment, kind: tracks.kind, name: tracks.name, line: line)
+            track: tracks.number, segment: tracks.segment, kind: tracks.kind, name: tracks.name, line: line,
+            replacingEmpty: true)
     }
 
     mutating func didEnd(_ code: Int, namespace: Int, text: UnsafeBufferPointer<UInt8>, line: Int)
