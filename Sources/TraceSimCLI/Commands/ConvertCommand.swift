@@ -22,7 +22,9 @@ enum ConvertCommand {
                                   partial; it must not be the input.
                                   A trace of several tracks or segments (GPX, TCX, KML) gets a last
                                   `segment` column or key, TRACK.SEGMENT like 2.1, in .csv and
-                                  .jsonl, read back as the same segments; .gpx writes one segment.
+                                  .jsonl, and one <trk> per track, <trkseg> per segment, in .gpx;
+                                  each reads back as the same segments. --tracks each does not
+                                  apply: one output file holds one trace.
 
         OPTIONS:
         \(ImportArguments.helpLines)
