@@ -82,21 +82,14 @@ enum TuneCommand {
             switch TraceLoading.load(path, options: options, console: console) {
             case .failed(let code): return code
             case .loaded(let trace):
-                traces += TrackArguments.pieces(of: trace, path: path, options: options).map(\.trace)
+                traces += TrackArguments.pieces(of: trace, path: path, options: options, console: console).map(\.trace)
             }
         }
         var truth: Trace?
         if let path = parsed.value("truth") {
-            switch TraceLoading.load(path, options: options, console: console) {
+            switch TruthLoading.load(path, options: options, console: console, timeOrderForEach: true) {
             case .failed(let code): return code
-            case .loaded(let trace):
-                guard trace.fixes.count >= 2 else {
-                    console.warn(
-                        "error: \(TraceFile.displayName(forPath: path)): a truth trace needs at least two timed fixes (is --date needed?)"
-                    )
-                    return .dataError
-                }
-                truth = trace
+            case .loaded(let trace): truth = trace
             }
         }
         let points = Tuning.run(traces, sweeps: sweeps, truth: truth)
