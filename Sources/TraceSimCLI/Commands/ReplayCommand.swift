@@ -26,6 +26,8 @@ enum ReplayCommand {
           --fences <file>         Geofences (GeoJSON or TraceSim JSON).
           --truth <trace>         A reference recording of the same trip: adds the median and p95
                                   distance of accepted fixes from it (positionError* in the JSON).
+                                  With --tracks each, a truth of several tracks is matched track by
+                                  track (track N against the truth's track N).
           --seed <n>              Seeds the phone (default: the scenario's own seed; presets use 0).
           --format <text|json|html>
                                   text (default); json: one object with the keys in the README; html:
