@@ -29,7 +29,8 @@ enum TuneCommand {
           --truth <trace>         A reference recording of the same trip (for example the SPAN log for
                                   the u-blox drive): error is the distance of each accepted fix from
                                   the reference at that instant (median, p95). Needs exactly one trace.
-                                  The truth is read in time order, whatever --tracks says.
+                                  With --tracks each, every track is measured against the truth
+                                  sorted by time.
                                   Without it, the cost is distance inflation: odometer ÷ the trace's
                                   path sampled every 10 s.
           --format <text|json>    text (default): a row per combination, '*' on the front; json: an
