@@ -10,7 +10,9 @@ import Traces
 ///   {"scenario": "denied", "metric": "departureDelaySeconds", "max": 60, "allowMissing": true}]}
 /// ```
 /// `scenario` is a preset name, a scenario file, or `*` (every preset); `trace`, when given,
-/// limits the threshold to traces whose path ends with it. A metric with no value for a run
+/// limits the threshold to traces whose path ends with it. A trace named `FILE#N` (one track
+/// of a file, `--tracks each`) is matched by a name of the file too, so `"mix.gpx"` applies
+/// to every track of `mix.gpx` and `"mix.gpx#2"` to the second alone. A metric with no value for a run
 /// (a ratio against an ideal run that had nothing, a delay when a run never departed) fails
 /// the threshold unless it says `"allowMissing": true`. A threshold that applies to no run is
 /// an error, not a pass.
@@ -40,8 +42,17 @@ public struct Expectations: Sendable {
         /// given by) on `trace`.
         public func applies(trace: String, scenario: String, givenAs: String) -> Bool {
             guard self.scenario == "*" || self.scenario == scenario || self.scenario == givenAs else { return false }
-            if let suffix = self.trace, !trace.hasSuffix(suffix) { return false }
+            if let suffix = self.trace, !Self.trace(trace, endsWith: suffix) { return false }
             return true
+        }
+
+        /// Whether `trace`, or the file it is a track of when named `FILE#N`, ends with `suffix`.
+        static func trace(_ trace: String, endsWith suffix: String) -> Bool {
+            if trace.hasSuffix(suffix) { return true }
+            guard let mark = trace.lastIndex(of: "#") else { return false }
+            let track = trace[trace.index(after: mark)...]
+            guard !track.isEmpty, track.allSatisfy({ $0.isASCII && $0.isNumber }) else { return false }
+            return trace[..<mark].hasSuffix(suffix)
         }
     }
 
@@ -130,20 +141,22 @@ public struct Expectations: Sendable {
     /// Refuses a threshold that applies to none of the runs: it would pass with nothing checked.
     /// - Parameters:
     ///   - traces: the trace paths to be replayed.
+    ///   - files: how many files the traces came from (`nil`: one each); under `--tracks each`
+    ///     a file gives a trace per track, and the user counts the files given.
     ///   - scenarios: each scenario's name and the name it was given by.
     /// - Throws: `TraceFormatError` at the first such threshold, saying what matched nothing.
-    public func checkEveryThresholdApplies(traces: [String], scenarios: [(name: String, givenAs: String)])
-        throws(TraceFormatError)
-    {
+    public func checkEveryThresholdApplies(
+        traces: [String], files: Int? = nil, scenarios: [(name: String, givenAs: String)]
+    ) throws(TraceFormatError) {
         for threshold in thresholds {
             let applies = traces.contains { trace in
                 scenarios.contains { threshold.applies(trace: trace, scenario: $0.name, givenAs: $0.givenAs) }
             }
             guard !applies else { continue }
             var reasons: [String] = []
-            if let suffix = threshold.trace, !traces.contains(where: { $0.hasSuffix(suffix) }) {
-                reasons.append(
-                    "no trace given ends with '\(suffix)' (\(traces.count) trace\(traces.count == 1 ? "" : "s") given)")
+            if let suffix = threshold.trace, !traces.contains(where: { Threshold.trace($0, endsWith: suffix) }) {
+                let given = files ?? traces.count
+                reasons.append("no trace given ends with '\(suffix)' (\(given) trace\(given == 1 ? "" : "s") given)")
             }
             if !scenarios.contains(where: {
                 threshold.scenario == "*" || [$0.name, $0.givenAs].contains(threshold.scenario)

@@ -93,14 +93,17 @@ enum CheckCommand {
             switch TraceLoading.loadReplayable(path, options: options, console: console) {
             case .failed(let code): return code
             case .loaded(let trace):
-                // Under --tracks each, a trace per track, named FILE#N ("trace" thresholds match that).
-                traces += TrackArguments.pieces(of: trace, path: path, options: options).map { ($0.name, $0.trace) }
+                // Under --tracks each, a trace per track, named FILE#N: a "trace" threshold naming the file
+                // applies to every track, one naming FILE#N to that track.
+                traces += TrackArguments.pieces(of: trace, path: path, options: options, console: console).map {
+                    ($0.name, $0.trace)
+                }
             }
         }
         // Before any replay: a threshold that applies to no run would otherwise pass unchecked.
         do {
             try expectations.checkEveryThresholdApplies(
-                traces: traces.map(\.path),
+                traces: traces.map(\.path), files: parsed.positionals.count,
                 scenarios: scenarios.indices.map { (scenarios[$0].scenario.name, names[$0]) })
         } catch {
             console.warn("error: \(error)")

@@ -103,14 +103,18 @@ enum TraceLoading {
     }
 
     /// Loads a trace and says on standard error what a replay of it would not show: tracks that
-    /// overlap, and (unless `notesUntimedRuns` is false, as for `inspect`, which reports them
-    /// itself) records of untimed runs left out while other fixes remain.
-    static func load(_ path: String, options: ImportOptions, console: Console, notesUntimedRuns: Bool = true)
-        -> Outcome
-    {
+    /// overlap (unless `warnsAboutTracks` is false), and (unless `notesUntimedRuns` is false, as
+    /// for `inspect`, which reports them itself) records of untimed runs left out while other
+    /// fixes remain.
+    static func load(
+        _ path: String, options: ImportOptions, console: Console, notesUntimedRuns: Bool = true,
+        warnsAboutTracks: Bool = true
+    ) -> Outcome {
         do {
             let trace = try TraceImporter.load(path: path, options: options)
-            TrackArguments.warnAboutOverlaps(trace, path: path, options: options, console: console)
+            if warnsAboutTracks {
+                TrackArguments.warnAboutOverlaps(trace, path: path, options: options, console: console)
+            }
             let runs = trace.diagnostics.untimedRuns
             if notesUntimedRuns, !trace.fixes.isEmpty, runs.records > runs.timed {
                 let left = runs.records - runs.timed

@@ -59,8 +59,9 @@ enum InspectCommand {
                 if exitCode == .success { exitCode = code }
             case .loaded(let trace):
                 // Under --tracks each, a block per track, named FILE#N.
-                for (piece, (name, part)) in TrackArguments.pieces(of: trace, path: path, options: options).enumerated()
-                {
+                for (piece, (name, part)) in TrackArguments.pieces(
+                    of: trace, path: path, options: options, console: console
+                ).enumerated() {
                     let summary = TraceSummary(part)
                     switch format {
                     case "json":

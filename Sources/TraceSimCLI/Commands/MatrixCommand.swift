@@ -112,7 +112,7 @@ enum MatrixCommand {
             switch TraceLoading.loadReplayable(path, options: options, console: console) {
             case .failed(let code): exitCode = exitCode == .success ? code : exitCode
             case .loaded(let trace):
-                for piece in TrackArguments.pieces(of: trace, path: path, options: options) {
+                for piece in TrackArguments.pieces(of: trace, path: path, options: options, console: console) {
                     traces.append((piece.name, piece.trace))
                     sources.append(path)
                 }
@@ -136,7 +136,8 @@ enum MatrixCommand {
             identity = RunIdentity(
                 version: TraceSimCommandLine.version, traces: inputs, scenarios: scenarios.map(\.identity), seed: seed,
                 fences: fencesInput, date: parsed.value("date"), inputFormat: parsed.value("input-format"),
-                tracks: options.trackOrder == .time ? nil : options.trackOrder.rawValue)
+                tracks: options.trackOrder == .time ? nil : options.trackOrder.rawValue,
+                assumeRate: options.assumedRate, strict: options.strict)
         }
         if let shard {
             // Positions K-1, K-1+N, K-1+2N...: every shard gets a spread of traces and scenarios.

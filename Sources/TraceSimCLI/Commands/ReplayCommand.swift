@@ -26,6 +26,8 @@ enum ReplayCommand {
           --fences <file>         Geofences (GeoJSON or TraceSim JSON).
           --truth <trace>         A reference recording of the same trip: adds the median and p95
                                   distance of accepted fixes from it (positionError* in the JSON).
+                                  With --tracks each, a truth of several tracks is matched track by
+                                  track (track N against the truth's track N).
           --seed <n>              Seeds the phone (default: the scenario's own seed; presets use 0).
           --format <text|json|html>
                                   text (default); json: one object with the keys in the README; html:
@@ -84,21 +86,14 @@ enum ReplayCommand {
         }
         var truth: Trace?
         if let truthPath = parsed.value("truth") {
-            switch TraceLoading.load(truthPath, options: options, console: console) {
+            switch TruthLoading.load(truthPath, options: options, console: console) {
             case .failed(let code): return code
-            case .loaded(let reference):
-                guard reference.fixes.count >= 2 else {
-                    console.warn(
-                        "error: \(TraceFile.displayName(forPath: truthPath)): a truth trace needs at least two timed fixes (is --date needed?)"
-                    )
-                    return .dataError
-                }
-                truth = reference
+            case .loaded(let reference): truth = reference
             }
         }
         // Under --tracks each, one report per track: text blocks one after another, JSON one
         // object per line; an HTML page holds one run.
-        let pieces = TrackArguments.pieces(of: loaded, path: path, options: options)
+        let pieces = TrackArguments.pieces(of: loaded, path: path, options: options, console: console)
         if pieces.count > 1 && format == "html" {
             throw UsageError(
                 "--tracks each gives \(pieces.count) traces for '\(path)' and an HTML page holds one: "
@@ -116,7 +111,10 @@ enum ReplayCommand {
             guard let cell = cells.first else { return .failure }
             let (run, ideal) = (cell.run, cell.ideal)
             var metrics = Metrics(run, ideal: ideal)
-            if let truth { metrics.measureError(of: run, against: truth) }
+            if let truth {
+                let reference = options.trackOrder == .each ? TruthLoading.reference(for: trace, in: truth) : truth
+                metrics.measureError(of: run, against: reference)
+            }
             if format == "json" {
                 console.print(RunReport.json(trace: label, run: run, metrics: metrics).rendered)
             } else if format == "html" {

@@ -40,12 +40,19 @@ struct RunIdentity: Equatable {
     /// `--tracks` when not the default `time`: it changes which traces the same files give.
     /// Written only when given, so parts of a default run read as they always have.
     var tracks: String?
+    /// `--assume-rate` and `--strict`: they change which fixes the same bytes give. Written,
+    /// like `tracks`, only when given.
+    var assumeRate: Double?
+    var strict = false
 
     // MARK: Writing
 
     var json: JSONText {
-        guard let tracks, case .object(let members) = headJSON else { return headJSON }
-        return .object(members + [("tracks", .string(tracks))])
+        guard case .object(var members) = headJSON else { return headJSON }
+        if let tracks { members.append(("tracks", .string(tracks))) }
+        if let assumeRate { members.append(("assumeRate", .number(assumeRate))) }
+        if strict { members.append(("strict", .bool(true))) }
+        return .object(members)
     }
 
     private var headJSON: JSONText {
@@ -80,7 +87,7 @@ struct RunIdentity: Equatable {
 
     init(
         version: String, traces: [Input], scenarios: [ScenarioEntry], seed: UInt64?, fences: Input?, date: String?,
-        inputFormat: String?, tracks: String? = nil
+        inputFormat: String?, tracks: String? = nil, assumeRate: Double? = nil, strict: Bool = false
     ) {
         self.version = version
         self.traces = traces
@@ -90,12 +97,18 @@ struct RunIdentity: Equatable {
         self.date = date
         self.inputFormat = inputFormat
         self.tracks = tracks
+        self.assumeRate = assumeRate
+        self.strict = strict
     }
 
     /// Reads the identity at `node` (JSON path `path`).
     init(_ node: ConfigJSONNode, _ path: String, _ reader: ConfigReader) throws(TraceFormatError) {
         let members = try reader.object(
-            node, path, allowed: ["tracesim", "traces", "scenarios", "seed", "fences", "date", "inputFormat", "tracks"])
+            node, path,
+            allowed: [
+                "tracesim", "traces", "scenarios", "seed", "fences", "date", "inputFormat", "tracks", "assumeRate",
+                "strict",
+            ])
         func required(_ key: String) throws(TraceFormatError) -> ConfigJSONNode {
             try reader.required(members, key, in: node, path)
         }
@@ -143,6 +156,13 @@ struct RunIdentity: Equatable {
         tracks = try members["tracks"].map { (node) throws(TraceFormatError) in
             try reader.string(node, "\(path).tracks")
         }
+        assumeRate = try members["assumeRate"].map { (node) throws(TraceFormatError) in
+            try reader.number(node, "\(path).assumeRate", in: 0...1e6)
+        }
+        strict =
+            try members["strict"].map { (node) throws(TraceFormatError) in
+                try reader.bool(node, "\(path).strict")
+            } ?? false
     }
 
     private static func input(_ node: ConfigJSONNode, _ path: String, _ reader: ConfigReader) throws(TraceFormatError)
@@ -204,6 +224,13 @@ struct RunIdentity: Equatable {
         if tracks != other.tracks {
             return "--tracks is \(Self.text(tracks ?? "time")) here and \(Self.text(other.tracks ?? "time")) there"
         }
+        if assumeRate != other.assumeRate {
+            return "--assume-rate is \(Self.rate(assumeRate)) here and \(Self.rate(other.assumeRate)) there"
+        }
+        if strict != other.strict {
+            return
+                "--strict is \(strict ? "given" : "not given") here and \(other.strict ? "given" : "not given") there"
+        }
         return nil
     }
 
@@ -225,6 +252,10 @@ struct RunIdentity: Equatable {
                 + "\(there.bytes ?? 0) bytes, \(thereHash.text) there"
         }
         return nil
+    }
+
+    private static func rate(_ hertz: Double?) -> String {
+        hertz.map { "'\(JSONText.number($0).rendered) Hz'" } ?? "not given"
     }
 
     private static func text(_ value: (some CustomStringConvertible)?) -> String {

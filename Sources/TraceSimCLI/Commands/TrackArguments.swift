@@ -32,10 +32,37 @@ enum TrackArguments {
     }
 
     /// The traces to replay from one file: the trace itself, or under `each` one per track,
-    /// named `path#N` when the file has several.
-    static func pieces(of trace: Trace, path: String, options: ImportOptions) -> [(name: String, trace: Trace)] {
-        guard options.trackOrder == .each, trace.hasSeveralTracks else { return [(path, trace)] }
-        return trace.splitByTrack().filter { !$0.trace.fixes.isEmpty }.map { ("\(path)#\($0.track)", $0.trace) }
+    /// named `path#N` when the file has several. A track with no timed fix has nothing to
+    /// replay: it is left out with a note on standard error, so its missing row is explained.
+    static func pieces(of trace: Trace, path: String, options: ImportOptions, console: Console)
+        -> [(name: String, trace: Trace)]
+    {
+        guard options.trackOrder == .each else { return [(path, trace)] }
+        var empty = Set(untimedTracks(of: trace))
+        var pieces: [(name: String, trace: Trace)] = []
+        if trace.hasSeveralTracks {
+            for (track, part) in trace.splitByTrack() {
+                if part.fixes.isEmpty { empty.insert(track) } else { pieces.append(("\(path)#\(track)", part)) }
+            }
+        } else {
+            pieces = [(path, trace)]
+        }
+        for track in empty.sorted() {
+            console.warn("note: \(TraceFile.displayName(forPath: path)): track \(track) has no timed fix; left out")
+        }
+        return pieces
+    }
+
+    /// The tracks the importer dropped for want of a timed fix. GPX, TCX and KML number their
+    /// tracks 1, 2, 3... in file order, so a number missing up to the last one kept is such a
+    /// track (one after the last kept leaves no trace in the import); other formats' numbers
+    /// are the file's own labels, where a gap means nothing.
+    private static func untimedTracks(of trace: Trace) -> [Int] {
+        guard [.gpx10, .gpx11, .tcx, .kml].contains(trace.provenance.format),
+            let last = trace.trackNumbers.max()
+        else { return [] }
+        let kept = Set(trace.trackNumbers)
+        return (1...max(last, 1)).filter { !kept.contains($0) }
     }
 
     /// One line on standard error when the file's tracks overlap in time: which tracks, by

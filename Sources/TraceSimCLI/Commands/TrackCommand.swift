@@ -108,7 +108,9 @@ enum TrackCommand {
         case .loaded(let trace): loaded = trace
         }
         // Under --tracks each, one report per track: text blocks in turn, JSON one object per line.
-        for (index, (label, trace)) in TrackArguments.pieces(of: loaded, path: path, options: options).enumerated() {
+        for (index, (label, trace)) in TrackArguments.pieces(of: loaded, path: path, options: options, console: console)
+            .enumerated()
+        {
             guard let first = trace.fixes.first else { return .dataError }
             var device = deviceConfiguration
             device.traceHasMotionSamples = !trace.motionSamples.isEmpty

@@ -29,6 +29,8 @@ enum TuneCommand {
           --truth <trace>         A reference recording of the same trip (for example the SPAN log for
                                   the u-blox drive): error is the distance of each accepted fix from
                                   the reference at that instant (median, p95). Needs exactly one trace.
+                                  With --tracks each, every track is measured against the truth
+                                  sorted by time.
                                   Without it, the cost is distance inflation: odometer ÷ the trace's
                                   path sampled every 10 s.
           --format <text|json>    text (default): a row per combination, '*' on the front; json: an
@@ -82,21 +84,14 @@ enum TuneCommand {
             switch TraceLoading.load(path, options: options, console: console) {
             case .failed(let code): return code
             case .loaded(let trace):
-                traces += TrackArguments.pieces(of: trace, path: path, options: options).map(\.trace)
+                traces += TrackArguments.pieces(of: trace, path: path, options: options, console: console).map(\.trace)
             }
         }
         var truth: Trace?
         if let path = parsed.value("truth") {
-            switch TraceLoading.load(path, options: options, console: console) {
+            switch TruthLoading.load(path, options: options, console: console, timeOrderForEach: true) {
             case .failed(let code): return code
-            case .loaded(let trace):
-                guard trace.fixes.count >= 2 else {
-                    console.warn(
-                        "error: \(TraceFile.displayName(forPath: path)): a truth trace needs at least two timed fixes (is --date needed?)"
-                    )
-                    return .dataError
-                }
-                truth = trace
+            case .loaded(let trace): truth = trace
             }
         }
         let points = Tuning.run(traces, sweeps: sweeps, truth: truth)

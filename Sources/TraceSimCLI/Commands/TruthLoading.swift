@@ -1,0 +1,46 @@
+import Traces
+
+/// `--truth TRACE` of `replay` and `tune`: a reference path each accepted fix is measured
+/// against, at the fix's time.
+enum TruthLoading {
+    /// Loads the truth; one of fewer than two timed fixes is an error (65).
+    ///
+    /// Under `--tracks each` the truth keeps its tracks apart (`reference(for:in:)` picks one
+    /// per replayed track) unless `timeOrderForEach` asks for one path sorted by time, as
+    /// `tune` does, measuring every track against one truth. The `--tracks` warning is then
+    /// left to the replayed trace: its advice would not fit a truth read in another order.
+    static func load(_ path: String, options: ImportOptions, console: Console, timeOrderForEach: Bool = false)
+        -> TraceLoading.Outcome
+    {
+        var read = options
+        if timeOrderForEach, options.trackOrder == .each { read.trackOrder = .time }
+        let outcome = TraceLoading.load(
+            path, options: read, console: console, warnsAboutTracks: read.trackOrder == options.trackOrder)
+        if case .loaded(let reference) = outcome, reference.fixes.count < 2 {
+            console.warn(
+                "error: \(TraceFile.displayName(forPath: path)): a truth trace needs at least two timed fixes (is --date needed?)"
+            )
+            return .failed(.dataError)
+        }
+        return outcome
+    }
+
+    /// What one track replayed on its own (`--tracks each`) is measured against. Measuring
+    /// walks the truth in time order, so a truth sorted track by track would put a far-off
+    /// track's points under this one's; sorted by time, overlapping tracks would interleave
+    /// (or merge) and pull it towards another track. A truth of several tracks therefore gives
+    /// the track of the same number (the usual case: the truth is the same file, or a
+    /// recording with the same tracks); failing that, all its fixes sorted by time.
+    static func reference(for piece: Trace, in truth: Trace) -> Trace {
+        guard truth.hasSeveralTracks else { return truth }
+        if !piece.hasSeveralTracks, let track = piece.segments.first?.track,
+            let own = truth.splitByTrack().first(where: { $0.track == track }), own.trace.fixes.count >= 2
+        {
+            return own.trace
+        }
+        let sorted = truth.fixes.enumerated().sorted { lhs, rhs in
+            (lhs.element.timestamp, lhs.offset) < (rhs.element.timestamp, rhs.offset)
+        }
+        return Trace(fixes: sorted.map(\.element), provenance: truth.provenance, diagnostics: truth.diagnostics)
+    }
+}
