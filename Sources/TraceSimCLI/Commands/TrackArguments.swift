@@ -37,6 +37,8 @@ enum TrackArguments {
     static func pieces(of trace: Trace, path: String, options: ImportOptions, console: Console)
         -> [(name: String, trace: Trace)]
     {
+        // Reports name standard input as messages do.
+        let path = TraceFile.displayName(forPath: path)
         guard options.trackOrder == .each else { return [(path, trace)] }
         var empty = Set(untimedTracks(of: trace))
         var pieces: [(name: String, trace: Trace)] = []
