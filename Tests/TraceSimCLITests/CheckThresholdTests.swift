@@ -62,12 +62,12 @@ struct CheckThresholdTests {
         #expect(failed.exitCode == 1)
         #expect(
             failed.output
-                == "FAIL \(Self.bike) · denied · positionErrorMedianMeters = no value, expected ≤ 10\n1 checks, 1 failed\n")
+                == "FAIL \(Self.bike) · denied · positionErrorMedianMeters = no value, expected ≤ 10\n1 check, 1 failed\n")
         #expect(try String(contentsOf: junit, encoding: .utf8).contains("positionErrorMedianMeters = no value"))
         #expect(try String(contentsOf: markdown, encoding: .utf8).contains("| ❌ |"))
         let passed = runCommand(["check", Self.bike, "--expect", lenient.path])
         #expect(passed.exitCode == 0)
-        #expect(passed.output == "1 checks, 0 failed\n")
+        #expect(passed.output == "1 check, 0 failed\n")
     }
 
     @Test("allowMissing must be true or false")

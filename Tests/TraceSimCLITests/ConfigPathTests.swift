@@ -16,7 +16,7 @@ struct ConfigPathTests {
             "expect.json", #"{"thresholds": [{"scenario": "night.json", "metric": "recordedFixes", "min": 1}]}"#)
         let result = runCommand(["check", Self.bike, "--expect", expect])
         #expect(result.exitCode == 0, "\(result.error)")
-        #expect(result.output.hasSuffix("1 checks, 0 failed\n"), "\(result.output)")
+        #expect(result.output.hasSuffix("1 check, 0 failed\n"), "\(result.output)")
     }
 
     @Test("a missing scenario file named in an expectations file names both files")

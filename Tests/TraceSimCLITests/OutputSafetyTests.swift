@@ -253,7 +253,7 @@ struct OutputSafetyTests {
         #expect(result.status == 0)
         #expect(result.error == "")
         let text = try Self.read(captured)
-        #expect(text.hasPrefix("1 checks, 0 failed\n<?xml"), "\(text)")
+        #expect(text.hasPrefix("1 check, 0 failed\n<?xml"), "\(text)")
         #expect(text.hasSuffix("</testsuites>\n"), "\(text)")
     }
 

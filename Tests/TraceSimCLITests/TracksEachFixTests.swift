@@ -112,7 +112,7 @@ struct TracksEachFixTests {
         #expect(file.output == "2 checks, 0 failed\n")
         let one = try check("mix.gpx#2")
         #expect(one.exitCode == 0, "\(one.error)")
-        #expect(one.output == "1 checks, 0 failed\n")
+        #expect(one.output == "1 check, 0 failed\n")
         let none = try check("other.gpx")
         #expect(none.exitCode == 65)
         #expect(none.error.contains("no trace given ends with 'other.gpx' (1 trace given)"), "\(none.error)")

@@ -125,7 +125,7 @@ enum CheckCommand {
         }
         let failures = verdicts.filter { !$0.passed }
         for verdict in failures { console.print("FAIL " + CheckReport.line(verdict)) }
-        console.print("\(verdicts.count) checks, \(failures.count) failed")
+        console.print("\(verdicts.count) check\(verdicts.count == 1 ? "" : "s"), \(failures.count) failed")
         if let path = parsed.value("junit"), let code = write(CheckReport.junit(verdicts), to: path, console) {
             return code
         }

@@ -84,7 +84,9 @@ enum ConvertCommand {
                     + "\(format.rawValue) holds fixes only; convert to .jsonl to keep them")
         }
         if !parsed.flag("quiet") {
-            console.warn("wrote \(trace.fixes.count) fixes from \(trace.provenance.format.rawValue) to \(output)")
+            console.warn(
+                "wrote \(trace.fixes.count) fix\(trace.fixes.count == 1 ? "" : "es") from \(trace.provenance.format.rawValue) to \(output)"
+            )
         }
         return .success
     }

@@ -23,7 +23,7 @@ struct TrackReport {
         lines.append(
             row(
                 "trace",
-                "\(trace.fixes.count) fixes, \(ISO8601.format(start, minimumFractionDigits: 0)) to "
+                "\(trace.fixes.count) fix\(trace.fixes.count == 1 ? "" : "es"), \(ISO8601.format(start, minimumFractionDigits: 0)) to "
                     + "\(ISO8601.format(end, minimumFractionDigits: 0)) (\(Self.duration(span)))"))
         lines.append(
             row(
