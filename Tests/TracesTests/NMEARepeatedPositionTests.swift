@@ -47,4 +47,18 @@ struct NMEARepeatedPositionTests {
         #expect(trace.diagnostics.merged.count == 0)
         #expect(trace.diagnostics.untimedRuns.records == 0)
     }
+
+    @Test("a 10 Hz log with whole-second times moving fast is merged per second, not untimed")
+    func coarseClock() throws {
+        let text =
+            (0..<60).map { index in
+                let second = String(format: "%02d", index / 10)
+                let latitude = "48" + String(format: "%07.4f", 7.0 + Double(index) * 0.0108)
+                return Self.sentence("GPRMC,1200\(second),A,\(latitude),N,01131.0000,E,400.0,0.0,010124,,,A")
+            }.joined(separator: "\n") + "\n"
+        let trace = try Self.read(text)
+        #expect(trace.fixes.count == 6)
+        #expect(trace.diagnostics.merged.count == 54)
+        #expect(trace.diagnostics.untimedRuns.records == 0)
+    }
 }

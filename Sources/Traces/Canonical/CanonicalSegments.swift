@@ -12,7 +12,7 @@ struct CanonicalSegments {
 
     /// A label's text problem, worded once for both formats.
     static func invalidLabel(_ text: String) -> TraceFormatError.Problem {
-        .unexpectedContent("segment '\(text)' is not TRACK.SEGMENT (1 to 999999999 each)")
+        .unexpectedContent("segment '\(text)' is not TRACK.SEGMENT")
     }
 
     /// Puts the next fix (or untimed record) in the segment `label` names.

@@ -134,7 +134,16 @@ public enum TraceExporter {
         }
         var fixesOf = [[Int]](repeating: [], count: trace.segments.count)
         for (index, segment) in trace.fixSegments.enumerated() { fixesOf[Int(segment)].append(index) }
-        return trace.segments.indices.filter { !fixesOf[$0].isEmpty }.map { (trace.segments[$0], fixesOf[$0]) }
+        // A track's segments are written together, tracks in order of first appearance, so
+        // segments interleaved by time (TraceSim CSV) come back as the same tracks.
+        var trackRank: [Int: Int] = [:]
+        for segment in trace.segments where trackRank[segment.track] == nil {
+            trackRank[segment.track] = trackRank.count
+        }
+        let order = trace.segments.indices.filter { !fixesOf[$0].isEmpty }.sorted {
+            (trackRank[trace.segments[$0].track] ?? 0, $0) < (trackRank[trace.segments[$1].track] ?? 0, $1)
+        }
+        return order.map { (trace.segments[$0], fixesOf[$0]) }
     }
 
     private static func appendTrackPoint(_ fix: Fix, to text: inout String) {

@@ -167,9 +167,9 @@ extension TraceBuilder {
             var end = start
             while end < fixes.count, trackOfSegment[Int(segmentOf[end])] == track { end += 1 }
             if let previousEnd, fixes[start].timestamp <= previousEnd {
-                let target = previousEnd.advanced(byNanoseconds: 1_000_000_000)
-                let (shift, overflow) = target.nanosecondsSinceEpoch.subtractingReportingOverflow(
-                    fixes[start].timestamp.nanosecondsSinceEpoch)
+                let (target, late) = previousEnd.nanosecondsSinceEpoch.addingReportingOverflow(1_000_000_000)
+                let (shift, early) = target.subtractingReportingOverflow(fixes[start].timestamp.nanosecondsSinceEpoch)
+                let overflow = late || early
                 let last = fixes[end - 1].timestamp.nanosecondsSinceEpoch
                 guard !overflow, !last.addingReportingOverflow(shift).overflow else {
                     throw TraceFormatError(

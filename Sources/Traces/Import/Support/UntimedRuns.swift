@@ -78,7 +78,7 @@ enum UntimedRuns {
             let measured = runOf.map { $0 < 0 }
             diagnostics.untimedRuns.timed = retime(
                 &fixes, runOf: &runOf, runCount: runs.count, rate: rate, startDate: timing.startDate)
-            try checkFit(fixes, lines: lines, measured: measured, rate: rate, file: timing.file)
+            try checkCollisions(fixes, lines: lines, measured: measured, runOf: runOf, rate: rate, file: timing.file)
         }
         var kept = 0
         for index in fixes.indices where runOf[index] < 0 {
@@ -94,26 +94,30 @@ enum UntimedRuns {
         return fixes.indices.dropFirst().allSatisfy { !precedes(fixes[$0], fixes[$0 - 1]) }
     }
 
-    /// Refuses a timed run that reaches the time of the measured record after it in file
-    /// order: merged, a placeholder-timed record would take the place of a measured fix.
-    private static func checkFit(
-        _ fixes: [Fix], lines: [Int32], measured: [Bool], rate: Double, file: String
+    /// Refuses a run record timed onto the epoch (time and provider) of a measured record:
+    /// merged, the made-up record would take the measured fix's place. Any epoch anywhere in
+    /// the file counts, so out-of-order files and other providers are judged exactly.
+    private static func checkCollisions(
+        _ fixes: [Fix], lines: [Int32], measured: [Bool], runOf: [Int], rate: Double, file: String
     ) throws(TraceFormatError) {
-        var pending: (latest: Int64, line: Int32)?
-        for index in fixes.indices {
-            let time = fixes[index].timestamp.nanosecondsSinceEpoch
-            guard measured[index] else {
-                pending = (max(pending?.latest ?? .min, time), pending?.line ?? lines[index])
-                continue
-            }
-            if let run = pending, run.latest >= time {
-                throw TraceFormatError(
-                    file: file, line: Int(run.line),
-                    problem: .unexpectedContent(
-                        "untimed run overruns line \(lines[index]) at \(rate.rounded() == rate ? String(Int(rate)) : String(rate)) Hz"
-                    ))
-            }
-            pending = nil
+        struct Epoch: Hashable {
+            var time: Int64
+            var provider: UInt8
+        }
+        var measuredLine: [Epoch: Int32] = [:]
+        for index in fixes.indices where measured[index] {
+            let epoch = Epoch(
+                time: fixes[index].timestamp.nanosecondsSinceEpoch, provider: fixes[index].provider.rawValue)
+            if measuredLine[epoch] == nil { measuredLine[epoch] = lines[index] }
+        }
+        for index in fixes.indices where !measured[index] && runOf[index] < 0 {
+            let epoch = Epoch(
+                time: fixes[index].timestamp.nanosecondsSinceEpoch, provider: fixes[index].provider.rawValue)
+            guard let line = measuredLine[epoch] else { continue }
+            let hertz = rate.rounded() == rate ? String(Int(rate)) : String(rate)
+            throw TraceFormatError(
+                file: file, line: Int(lines[index]),
+                problem: .unexpectedContent("untimed run at \(hertz) Hz lands on line \(line)'s time"))
         }
     }
 
@@ -131,10 +135,15 @@ enum UntimedRuns {
                 open[slot].last = index
                 continue
             }
-            if open[slot].length >= minimumRecords, let run = run(in: fixes, open[slot]) { runs.append(run) }
-            open[slot] = OpenRun(first: index, last: index, time: nanoseconds, length: 1)
+            if open[slot].length >= minimumRecords, !open[slot].isCoarseClock(next: nanoseconds),
+                let run = run(in: fixes, open[slot])
+            {
+                runs.append(run)
+            }
+            let previous: Int64? = open[slot].length > 0 ? open[slot].time : nil
+            open[slot] = OpenRun(first: index, last: index, time: nanoseconds, length: 1, previousTime: previous)
         }
-        for candidate in open where candidate.length >= minimumRecords {
+        for candidate in open where candidate.length >= minimumRecords && !candidate.isCoarseClock(next: nil) {
             if let run = run(in: fixes, candidate) { runs.append(run) }
         }
         return runs.sorted { $0[0] < $1[0] }
@@ -146,6 +155,17 @@ enum UntimedRuns {
         var last = 0
         var time: Int64 = 0
         var length = 0
+        /// The provider's time just before the stretch, if any.
+        var previousTime: Int64?
+
+        /// Whether the stretch is one tick of a whole-second clock rather than a placeholder:
+        /// the provider's time just before or just after it is exactly one second away (a
+        /// 10 Hz logger writing whole seconds, moving fast). Those records are repeats of an
+        /// epoch, merged and counted as before; a placeholder does not tick.
+        func isCoarseClock(next: Int64?) -> Bool {
+            let second: Int64 = 1_000_000_000
+            return previousTime.map { time &- $0 == second } == true || next.map { $0 &- time == second } == true
+        }
     }
 
     /// The indices of the candidate's records (its provider's, from its first through its
