@@ -41,14 +41,14 @@ struct ExportWarningTests {
         let path = try Self.temporaryFile("route.gpx", Self.twoTracks(secondStart: 40))
         let result = runCommand(["inspect", path])
         #expect(result.exitCode == 0)
-        #expect(result.error.contains("merged by time (--tracks time) they interleave, and 2 points sharing a time"))
-        #expect(result.output.contains("2 duplicate records of an epoch (lines 12, 13); 2 of them another track's"))
+        #expect(result.error.contains("merged by time (--tracks time) they interleave, and 2 points at a time both tracks have"))
+        #expect(result.output.contains("2 duplicate records of an epoch (lines 12, 13); 2 of them from another track"))
         let json = runCommand(["inspect", "--format", "json", path]).output
         #expect(json.contains(#""mergedAcrossTracks":2"#))
         // Kept apart, nothing is merged and the warning has no count.
         let apart = runCommand(["inspect", "--tracks", "file", path])
         #expect(apart.output.contains("0 duplicate records of an epoch"))
-        #expect(!apart.error.contains("points sharing a time"))
+        #expect(!apart.error.contains("both tracks have"))
     }
 
     @Test("tracks that only touch still warn when a point is merged away")
@@ -86,5 +86,30 @@ struct ExportWarningTests {
         #expect(result.error.contains("pass --assume-rate HZ and --date YYYY-MM-DD to time them"))
         let dated = runCommand(["replay", path, "--scenario", "ideal", "--date", "2024-05-01"])
         #expect(dated.error.contains("pass --assume-rate HZ to time them"))
+    }
+
+    @Test("records skipped for an impossible field are noted by every command but inspect")
+    func skippedRecordsNoted() throws {
+        let rows = "time,lat,lon\n2024-05-01T10:00:00Z,48,11\n2024-05-01T10:00:01Z,95,11\n2024-05-01T10:00:02Z,x,11\n"
+        let path = try Self.temporaryFile("bad.csv", rows)
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent("bad-\(UUID()).jsonl").path
+        let converted = runCommand(["convert", path, output])
+        #expect(converted.exitCode == 0)
+        #expect(
+            converted.error.hasPrefix(
+                "note: \(path): 2 records with an impossible field skipped (first at line 3); --strict refuses them"))
+        #expect(runCommand(["inspect", path]).error.isEmpty)
+    }
+
+    @Test("inspect's table counts untimed-run records left out under untimed")
+    func tableCountsUntimedRuns() throws {
+        var rows = "time,lat,lon\n"
+        for index in 0..<12 { rows += "1970-01-01T00:00:00Z,\(48 + Double(index) * 0.001),11\n" }
+        let path = try Self.temporaryFile("runs.csv", rows)
+        let table = runCommand(["inspect", "--format", "table", path]).output
+        let row = table.split(separator: "\n").last.map(String.init) ?? ""
+        let cells = row.split(separator: " ")
+        // untimed, then motion: the last two columns.
+        #expect(cells.suffix(2) == ["12", "0"], "\(row)")
     }
 }

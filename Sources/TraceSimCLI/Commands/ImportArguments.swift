@@ -115,6 +115,14 @@ enum TraceLoading {
             if warnsAboutTracks {
                 TrackArguments.warnAboutOverlaps(trace, path: path, options: options, console: console)
             }
+            let impossible = [SkipReason.outOfRange, .malformedField].compactMap { trace.diagnostics.skipped[$0] }
+            let skippedCount = impossible.reduce(0) { $0 + $1.count }
+            if notesUntimedRuns, skippedCount > 0 {
+                let first = impossible.compactMap(\.firstLines.first).min() ?? 0
+                console.warn(
+                    "note: \(TraceFile.displayName(forPath: path)): \(skippedCount) record\(skippedCount == 1 ? "" : "s") "
+                        + "with an impossible field skipped (first at line \(first)); --strict refuses them")
+            }
             let runs = trace.diagnostics.untimedRuns
             if notesUntimedRuns, !trace.fixes.isEmpty, runs.records > runs.timed {
                 let left = runs.records - runs.timed

@@ -86,11 +86,11 @@ enum InspectReport {
             }
         }
         let across = diagnostics.mergedAcrossTracks.count
-        let acrossText = across == 0 ? "" : "; \(across) of them another track's point at the same time"
+        let acrossText = across == 0 ? "" : "; \(across) of them from another track, at a time both tracks have"
         rows.append(
             (
                 "merged",
-                "\(diagnostics.merged.count) duplicate records of an epoch\(linesText(diagnostics.merged))\(acrossText)"
+                "\(diagnostics.merged.count) duplicate record\(diagnostics.merged.count == 1 ? "" : "s") of an epoch\(linesText(diagnostics.merged))\(acrossText)"
             ))
         var untimed = "\(diagnostics.untimed.count)\(linesText(diagnostics.untimed))"
         if diagnostics.untimed.count > 0, summary.format == .nmea || summary.format == .gnssLoggerNMEA,
@@ -129,7 +129,8 @@ enum InspectReport {
                 summary.fixCount == 0 ? "-" : duration(summary.durationSeconds),
                 summary.medianIntervalSeconds.map(duration) ?? "-",
                 summary.accuracyKind.name, skipped.isEmpty ? "0" : skipped, String(diagnostics.merged.count),
-                String(diagnostics.untimed.count), String(summary.motionSampleCount),
+                String(diagnostics.untimed.count + diagnostics.untimedRuns.records - diagnostics.untimedRuns.timed),
+                String(summary.motionSampleCount),
             ])
         }
         let widths = header.indices.map { column in cells.map { $0[column].count }.max() ?? 0 }

@@ -200,7 +200,7 @@ enum MatrixCommand {
                 )
             }
             console.print(
-                "\(traces.count) trace\(traces.count == 1 ? "" : "s") × \(scenarios.count) scenarios, \(seedLabel); ratios against the ideal run"
+                "\(traces.count) trace\(traces.count == 1 ? "" : "s") × \(scenarios.count) scenario\(scenarios.count == 1 ? "" : "s"), \(seedLabel); ratios against the ideal run"
             )
             console.print(RunReport.table(rows))
         }

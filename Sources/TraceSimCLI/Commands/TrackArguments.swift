@@ -106,7 +106,7 @@ enum TrackArguments {
             let lost =
                 merged == 0
                 ? ""
-                : ", and \(merged) point\(merged == 1 ? "" : "s") sharing a time with another track's merged into it"
+                : ", and \(merged) point\(merged == 1 ? "" : "s") at a time both tracks have merged into the other track's"
             return "merged by time (--tracks time) they interleave\(lost); --tracks file or each keeps them apart"
         case .each:
             return "each track replayed on its own (--tracks each)"
