@@ -70,4 +70,17 @@ struct UntimedRunsInTracksTests {
         let pieces = try Self.load(.each, rate: 1).splitByTrack()
         #expect(pieces.map(\.trace.fixes.count) == [5, 12, 5])
     }
+
+    @Test("with an untimed run in the file, tracks kept apart still count no reordering between them")
+    func reorderingPerTrack() throws {
+        // The third track is given the first track's times 10:00:00–04: out of order across tracks only.
+        let overlapping = Self.gpx.replacingOccurrences(of: "T11:00:0", with: "T10:00:0")
+        var options = ImportOptions()
+        options.trackOrder = .file
+        let apart = try TraceImporter.read(Array(overlapping.utf8), name: "o.gpx", options: options)
+        #expect(apart.diagnostics.untimedRuns.records == 12)
+        #expect(apart.diagnostics.outOfOrder.count == 0)
+        let byTime = try TraceImporter.read(Array(overlapping.utf8), name: "o.gpx")
+        #expect(byTime.diagnostics.outOfOrder.count == 4)  // 10:00:00–03, before 10:00:04
+    }
 }

@@ -68,7 +68,10 @@ struct TraceBuilder {
         swap(&lines, &self.lines)
         // Untimed runs go first, so both the plain and the segmented build see their outcome.
         var segments = declaredSegments.count > 1 ? segmentOfEachFix(count: fixes.count) : []
-        if let sorted = try UntimedRuns.resolve(&fixes, lines: &lines, segments: &segments, diagnostics: &diagnostics) {
+        let trackOfSegment = trackOrder != .time && !segments.isEmpty ? declaredSegments.map(\.track) : nil
+        if let sorted = try UntimedRuns.resolve(
+            &fixes, lines: &lines, segments: &segments, diagnostics: &diagnostics, trackOfSegment: trackOfSegment)
+        {
             isSorted = sorted
         }
         if declaredSegments.count > 1 {

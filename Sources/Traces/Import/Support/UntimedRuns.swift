@@ -62,7 +62,8 @@ enum UntimedRuns {
     ///   is no untimed run and nothing was changed.
     /// - Complexity: O(n) for n records, one pass when there is no run.
     static func resolve(
-        _ fixes: inout [Fix], lines: inout [Int32], segments: inout [UInt32], diagnostics: inout ImportDiagnostics
+        _ fixes: inout [Fix], lines: inout [Int32], segments: inout [UInt32], diagnostics: inout ImportDiagnostics,
+        trackOfSegment: [Int]? = nil
     ) throws(TraceFormatError) -> Bool? {
         let runs = find(in: fixes)
         guard !runs.isEmpty else { return nil }
@@ -90,7 +91,8 @@ enum UntimedRuns {
         fixes.removeLast(fixes.count - kept)
         lines.removeLast(lines.count - kept)
         if !segments.isEmpty { segments.removeLast(segments.count - kept) }
-        diagnostics.outOfOrder = outOfOrder(fixes, lines: lines)
+        let recordTracks = trackOfSegment.map { tracks in segments.map { tracks[Int($0)] } }
+        diagnostics.outOfOrder = outOfOrder(fixes, lines: lines, tracks: recordTracks)
         return fixes.indices.dropFirst().allSatisfy { !precedes(fixes[$0], fixes[$0 - 1]) }
     }
 
@@ -262,10 +264,17 @@ enum UntimedRuns {
     }
 
     /// The out-of-order tally `TraceBuilder.add` keeps, counted again over the records left.
-    private static func outOfOrder(_ fixes: [Fix], lines: [Int32]) -> LineTally {
+    private static func outOfOrder(_ fixes: [Fix], lines: [Int32], tracks: [Int]? = nil) -> LineTally {
         var tally = LineTally()
         var latest = [Int64](repeating: .min, count: Provider.allCases.count)
+        var track: Int?
         for index in fixes.indices {
+            // Tracks kept apart (`--tracks file`, `each`) are each sorted on their own.
+            if let tracks {
+                let current = tracks[index]
+                if current != track { latest = [Int64](repeating: .min, count: Provider.allCases.count) }
+                track = current
+            }
             let slot = Int(fixes[index].provider.rawValue)
             let time = fixes[index].timestamp.nanosecondsSinceEpoch
             if time < latest[slot] {
