@@ -10,6 +10,7 @@ enum ImportArguments {
           --date <YYYY-MM-DD>     UTC date of the first epoch, for NMEA logs with no valid date
                                   anywhere (GGA-only logs, every RMC failing its checksum). Logs that
                                   date themselves ignore it; without either, epochs are untimed.
+                                  Also where --assume-rate starts a file with no valid time.
           --assume-rate <HZ>      Time untimed runs (10 or more records of one timestamp spread
                                   over more than 100 m) at HZ records a second, 0 < HZ <= 100:
                                   from one period after the time read before a run, else ending
