@@ -6,14 +6,6 @@ import Testing
 /// untimed runs left out while other fixes remain.
 @Suite("Warnings about what an export loses")
 struct ExportWarningTests {
-    private static func temporaryFile(_ name: String, _ text: String) throws -> String {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("export-warning-\(UUID())")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let url = folder.appendingPathComponent(name)
-        try Data(text.utf8).write(to: url)
-        return url.path
-    }
-
     /// Two tracks a kilometre apart, points every 10 s; the second starts at `secondStart`
     /// seconds, so with 40 it shares the first track's times 40 and 50 (two points).
     private static func twoTracks(secondStart: Int) -> String {
@@ -38,7 +30,7 @@ struct ExportWarningTests {
 
     @Test("overlapping tracks: the warning counts the points merged into the other track's")
     func overlapCountsMergedPoints() throws {
-        let path = try Self.temporaryFile("route.gpx", Self.twoTracks(secondStart: 40))
+        let path = try TemporaryFile.write("route.gpx", Self.twoTracks(secondStart: 40), prefix: "export-warning")
         let result = runCommand(["inspect", path])
         #expect(result.exitCode == 0)
         #expect(result.error.contains("merged by time (--tracks time) they interleave, and 2 points at a time both tracks have"))
@@ -53,7 +45,7 @@ struct ExportWarningTests {
 
     @Test("tracks that only touch still warn when a point is merged away")
     func touchingTracksWarn() throws {
-        let path = try Self.temporaryFile("touch.gpx", Self.twoTracks(secondStart: 50))
+        let path = try TemporaryFile.write("touch.gpx", Self.twoTracks(secondStart: 50), prefix: "export-warning")
         let result = runCommand(["inspect", path])
         #expect(
             result.error.hasPrefix(
@@ -65,7 +57,7 @@ struct ExportWarningTests {
         var rows = "time,lat,lon\n"
         for index in 0..<12 { rows += "1970-01-01T00:00:00Z,\(48 + Double(index) * 0.001),11\n" }
         rows += "2024-05-01T10:00:00Z,48,11\n2024-05-01T10:00:01Z,48.0001,11\n"
-        let path = try Self.temporaryFile("mixed.csv", rows)
+        let path = try TemporaryFile.write("mixed.csv", rows, prefix: "export-warning")
         let output = FileManager.default.temporaryDirectory.appendingPathComponent("mixed-\(UUID()).jsonl").path
         let converted = runCommand(["convert", path, output])
         #expect(converted.exitCode == 0)
@@ -80,7 +72,7 @@ struct ExportWarningTests {
     func noTimeAsksForBoth() throws {
         var rows = "time,lat,lon\n"
         for index in 0..<12 { rows += "1901-12-13T20:45:52Z,\(48 + Double(index) * 0.001),11\n" }
-        let path = try Self.temporaryFile("sentinel.csv", rows)
+        let path = try TemporaryFile.write("sentinel.csv", rows, prefix: "export-warning")
         let result = runCommand(["replay", path, "--scenario", "ideal"])
         #expect(result.exitCode == 65)
         #expect(result.error.contains("pass --assume-rate HZ and --date YYYY-MM-DD to time them"))
@@ -91,7 +83,7 @@ struct ExportWarningTests {
     @Test("records skipped for an impossible field are noted by every command but inspect")
     func skippedRecordsNoted() throws {
         let rows = "time,lat,lon\n2024-05-01T10:00:00Z,48,11\n2024-05-01T10:00:01Z,95,11\n2024-05-01T10:00:02Z,x,11\n"
-        let path = try Self.temporaryFile("bad.csv", rows)
+        let path = try TemporaryFile.write("bad.csv", rows, prefix: "export-warning")
         let output = FileManager.default.temporaryDirectory.appendingPathComponent("bad-\(UUID()).jsonl").path
         let converted = runCommand(["convert", path, output])
         #expect(converted.exitCode == 0)
@@ -105,7 +97,7 @@ struct ExportWarningTests {
     func tableCountsUntimedRuns() throws {
         var rows = "time,lat,lon\n"
         for index in 0..<12 { rows += "1970-01-01T00:00:00Z,\(48 + Double(index) * 0.001),11\n" }
-        let path = try Self.temporaryFile("runs.csv", rows)
+        let path = try TemporaryFile.write("runs.csv", rows, prefix: "export-warning")
         let table = runCommand(["inspect", "--format", "table", path]).output
         let row = table.split(separator: "\n").last.map(String.init) ?? ""
         let cells = row.split(separator: " ")

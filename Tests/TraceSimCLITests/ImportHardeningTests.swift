@@ -5,18 +5,6 @@ import Testing
 /// its exit code and the first line it prints to standard error.
 @Suite("Import hardening")
 struct ImportHardeningTests {
-    private static func temporaryFile(_ name: String, _ bytes: [UInt8]) throws -> String {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("import-hardening-\(UUID())")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let url = folder.appendingPathComponent(name)
-        try Data(bytes).write(to: url)
-        return url.path
-    }
-
-    private static func temporaryFile(_ name: String, _ text: String) throws -> String {
-        try temporaryFile(name, Array(text.utf8))
-    }
-
     private static func firstLine(_ text: String) -> String {
         String(text.split(separator: "\n", omittingEmptySubsequences: false).first ?? "")
     }
@@ -53,14 +41,15 @@ struct ImportHardeningTests {
     @Test("an NMEA epoch a valid --date carries past the clock's end is refused at its line")
     func epochPastTheClock() throws {
         let log = ["230000", "010000", "234716.85", "234717"].map(Self.gga).joined(separator: "\n") + "\n"
-        let path = try Self.temporaryFile("late.nmea", log)
+        let path = try TemporaryFile.write("late.nmea", log, prefix: "import-hardening")
         let result = runCommand(["inspect", path, "--date", "2262-04-10"])
         #expect(result.exitCode == 65)
         #expect(
             Self.firstLine(result.error)
                 == "error: \(path):4:8: 2262-04-11T23:47:17Z (outside 1677-09-21T00:12:43Z...2262-04-11T23:47:16Z) "
                 + "is not a valid timestamp")
-        let inRange = try Self.temporaryFile("late.nmea", log.split(separator: "\n").prefix(3).joined(separator: "\n"))
+        let inRange = try TemporaryFile.write(
+            "late.nmea", log.split(separator: "\n").prefix(3).joined(separator: "\n"), prefix: "import-hardening")
         #expect(runCommand(["inspect", inRange, "--date", "2262-04-10"]).exitCode == 0)
     }
 
@@ -85,7 +74,7 @@ struct ImportHardeningTests {
             ("wide.csv", csv.unicodeScalars.flatMap { [UInt8($0.value), 0, 0, 0] }, "UTF-32"),
         ]
         for (name, bytes, encoding) in cases {
-            let path = try Self.temporaryFile(name, bytes)
+            let path = try TemporaryFile.write(name, bytes, prefix: "import-hardening")
             let result = runCommand(["inspect", path])
             #expect(result.exitCode == 65, "\(name)")
             #expect(
@@ -97,7 +86,7 @@ struct ImportHardeningTests {
     @Test("a GPX cut short names the innermost open element and its line")
     func truncatedGPX() throws {
         let cut = String(Self.gpx.prefix(Self.gpx.utf8.count * 6 / 10))
-        let path = try Self.temporaryFile("cut.gpx", cut)
+        let path = try TemporaryFile.write("cut.gpx", cut, prefix: "import-hardening")
         let result = runCommand(["inspect", path])
         #expect(result.exitCode == 65)
         #expect(
@@ -108,7 +97,7 @@ struct ImportHardeningTests {
 
     @Test("an end tag that does not match is still reported as such, not as truncation")
     func mismatchedTagAtEnd() throws {
-        let path = try Self.temporaryFile("m.gpx", "<gpx version=\"1.1\"><trk><trkseg>\n</trk>")
+        let path = try TemporaryFile.write("m.gpx", "<gpx version=\"1.1\"><trk><trkseg>\n</trk>", prefix: "import-hardening")
         let result = runCommand(["inspect", path])
         #expect(result.exitCode == 65)
         #expect(Self.firstLine(result.error).contains("Opening and ending tag mismatch"))
@@ -121,7 +110,7 @@ struct ImportHardeningTests {
                 .utf8)
         bytes += [0x82, 0xFF, 0x80, 0xFE, 0xA0]
         bytes += Array("</name></trkpt></trkseg></trk></gpx>".utf8)
-        let path = try Self.temporaryFile("enc.gpx", bytes)
+        let path = try TemporaryFile.write("enc.gpx", bytes, prefix: "import-hardening")
         let result = try runBinary(["inspect", path])
         #expect(result.exitCode == 65)
         let lines = result.error.split(separator: "\n")
@@ -136,7 +125,7 @@ struct ImportHardeningTests {
         var text = #"<?xml version="1.0"?><gpx version="1.1" xmlns="http://www.topografix.com/GPX/1/1">"# + "\n"
         for second in 0..<3 { text += #"<wpt lat="1" lon="2"><time>2020-01-01T00:00:0\#(second)Z</time></wpt>"# + "\n" }
         text += "</gpx>\n"
-        let path = try Self.temporaryFile("w.gpx", text)
+        let path = try TemporaryFile.write("w.gpx", text, prefix: "import-hardening")
         let result = runCommand(["inspect", path])
         #expect(result.exitCode == 0)
         #expect(
@@ -148,8 +137,8 @@ struct ImportHardeningTests {
 
     @Test("the median interval of fixes centuries apart is measured, not saturated")
     func medianAcrossCenturies() throws {
-        let path = try Self.temporaryFile(
-            "far.csv", "time,lat,lon\n1677-09-22T00:00:00Z,1,2\n2262-04-10T00:00:00Z,1,2\n")
+        let path = try TemporaryFile.write(
+            "far.csv", "time,lat,lon\n1677-09-22T00:00:00Z,1,2\n2262-04-10T00:00:00Z,1,2\n", prefix: "import-hardening")
         let result = runCommand(["inspect", path, "--format", "json"])
         #expect(result.exitCode == 0)
         #expect(result.output.contains(#""durationSeconds":18446486400,"medianIntervalSeconds":18446486400,"#))

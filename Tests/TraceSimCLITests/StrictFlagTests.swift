@@ -15,21 +15,13 @@ struct StrictFlagTests {
 
     static let problem = "latitude minutes 60.0 is outside 0..<60"
 
-    private static func temporaryFile(_ name: String, _ text: String) throws -> String {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("strict-flag-\(UUID())")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let url = folder.appendingPathComponent(name)
-        try Data(text.utf8).write(to: url)
-        return url.path
-    }
-
     private static func firstLine(_ text: String) -> String {
         String(text.split(separator: "\n", omittingEmptySubsequences: false).first ?? "")
     }
 
     @Test("inspect shows the skipped record: count, line and what was wrong with it")
     func inspectShowsTheSkip() throws {
-        let path = try Self.temporaryFile("rounded.nmea", Self.log)
+        let path = try TemporaryFile.write("rounded.nmea", Self.log, prefix: "strict-flag")
         let result = runCommand(["inspect", path])
         #expect(result.exitCode == 0)
         #expect(result.error.isEmpty)
@@ -43,7 +35,7 @@ struct StrictFlagTests {
     @Test("several skipped records: their lines, then where the first went wrong")
     func inspectShowsSeveralSkips() throws {
         let rows = "time,lat,lon\n2024-01-01T00:00:00Z,95,1\n2024-01-01T00:00:01Z,48,1\n2024-01-01T00:00:02Z,-95,1\n"
-        let path = try Self.temporaryFile("two.csv", rows)
+        let path = try TemporaryFile.write("two.csv", rows, prefix: "strict-flag")
         let result = runCommand(["inspect", path])
         #expect(result.exitCode == 0)
         #expect(
@@ -54,7 +46,7 @@ struct StrictFlagTests {
 
     @Test("inspect --format json counts the skip under its reason, with its line and problem")
     func inspectJSON() throws {
-        let path = try Self.temporaryFile("rounded.nmea", Self.log)
+        let path = try TemporaryFile.write("rounded.nmea", Self.log, prefix: "strict-flag")
         let result = runCommand(["inspect", "--format", "json", path])
         #expect(result.exitCode == 0)
         let object = try #require(JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any])
@@ -73,7 +65,7 @@ struct StrictFlagTests {
             ["tune", "--sweep", "distanceFilter=0:10:5"],
         ])
     func strictFails(_ command: [String]) throws {
-        let path = try Self.temporaryFile("rounded.nmea", Self.log)
+        let path = try TemporaryFile.write("rounded.nmea", Self.log, prefix: "strict-flag")
         var arguments = command + [path, "--strict"]
         if command == ["convert"] { arguments.insert(path + ".csv", at: 2) }
         let result = runCommand(arguments)
@@ -83,7 +75,7 @@ struct StrictFlagTests {
 
     @Test("without --strict convert writes the nineteen good fixes")
     func convertSkips() throws {
-        let path = try Self.temporaryFile("rounded.nmea", Self.log)
+        let path = try TemporaryFile.write("rounded.nmea", Self.log, prefix: "strict-flag")
         let output = path + ".csv"
         let result = runCommand(["convert", path, output])
         #expect(result.exitCode == 0)
@@ -94,7 +86,7 @@ struct StrictFlagTests {
     @Test("a file of nothing but impossible records fails without --strict too")
     func nothingValid() throws {
         let bad = Self.log.split(separator: "\n")[5]
-        let path = try Self.temporaryFile("bad.nmea", "\(bad)\n\(bad)\n")
+        let path = try TemporaryFile.write("bad.nmea", "\(bad)\n\(bad)\n", prefix: "strict-flag")
         let result = runCommand(["inspect", path])
         #expect(result.exitCode == 65)
         #expect(Self.firstLine(result.error) == "error: \(path):1:17: \(Self.problem)")
@@ -110,7 +102,7 @@ struct StrictFlagTests {
 
     @Test("the built binary exits 65 with --strict and 0 without")
     func realProcess() throws {
-        let path = try Self.temporaryFile("rounded.nmea", Self.log)
+        let path = try TemporaryFile.write("rounded.nmea", Self.log, prefix: "strict-flag")
         #expect(try runBinary(["inspect", path, "--strict"]).exitCode == 65)
         #expect(try runBinary(["inspect", path]).exitCode == 0)
     }
