@@ -78,13 +78,12 @@ enum TrackArguments {
             console.warn("warning: \(name): " + overlapText(overlaps) + "; " + outcome(trace, options.trackOrder))
         } else if acrossTracks.count > 0 {
             // Tracks that only touch (one ends on the second the next begins) still lose a point.
+            // Only `--tracks time` merges across tracks, so only it gets here.
             let count = acrossTracks.count
-            let merged =
-                options.trackOrder == .time
-                ? "\(count) point\(count == 1 ? "" : "s") merged into another track's point of the same time "
-                    + "(--tracks time); --tracks file or each keeps them apart"
-                : outcome(trace, options.trackOrder)
-            console.warn("warning: \(name): one track ends at the time the next begins; \(merged)")
+            console.warn(
+                "warning: \(name): one track ends at the time the next begins; \(count) point\(count == 1 ? "" : "s") "
+                    + "merged into another track's point of the same time (--tracks time); "
+                    + "--tracks file or each keeps them apart")
         } else if options.trackOrder == .file, !shiftedTracks(trace).isEmpty {
             console.warn("note: \(name): " + outcome(trace, .file))
         }

@@ -260,9 +260,7 @@ struct NMEAImporter {
         if let current = epoch, current.timeOfDayNanoseconds == timeOfDay {
             guard let day, let currentDay = current.daysSinceEpoch, currentDay != day else { return }
         }
-        try closeEpoch()
-        epoch = NMEAEpoch(
-            timeOfDayNanoseconds: timeOfDay, firstLine: sentence.line.number, timeColumn: sentence.column(timeField))
+        try openEpoch(at: timeOfDay, sentence: sentence, timeField: timeField)
     }
 
     /// A second position sentence of one type at one time, giving another place, is another
@@ -277,9 +275,16 @@ struct NMEAImporter {
         guard let current = epoch, current.positionSource == source,
             current.latitude != position.latitude || current.longitude != position.longitude
         else { return }
+        try openEpoch(at: time, sentence: sentence, timeField: timeField)
+    }
+
+    /// Closes the open epoch and opens a new one at `timeOfDay`, begun by `sentence`.
+    private mutating func openEpoch(
+        at timeOfDay: Int64, sentence: NMEASentence, timeField: Int
+    ) throws(TraceFormatError) {
         try closeEpoch()
         epoch = NMEAEpoch(
-            timeOfDayNanoseconds: time, firstLine: sentence.line.number, timeColumn: sentence.column(timeField))
+            timeOfDayNanoseconds: timeOfDay, firstLine: sentence.line.number, timeColumn: sentence.column(timeField))
     }
 
     private mutating func closeEpoch() throws(TraceFormatError) {
