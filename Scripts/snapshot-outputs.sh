@@ -69,4 +69,8 @@ snap tune.all tune --date "$date" "${traces[@]}" --sweep gate.horizontalAccuracy
 for command in inspect convert rules scenarios permissions track replay matrix check merge tune; do
     snap "help.$command" help "$command"
 done
+# Output names the snapshot folder; write it as OUT so two snapshots compare.
+find "$out" -name '*.out' -o -name '*.err' | while read -r file; do
+    sed -i "s|$out|OUT|g" "$file"
+done
 echo "snapshot: $(ls "$out" | wc -l) files in $out" >&2
