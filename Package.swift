@@ -9,6 +9,7 @@ let package = Package(
     products: [
         .executable(name: "tracesim", targets: ["tracesim"]),
         .library(name: "Traces", targets: ["Traces"]),
+        .library(name: "ConfigJSON", targets: ["ConfigJSON"]),
         .library(name: "TraceSimCLI", targets: ["TraceSimCLI"]),
         // The benchmark package (Benchmarks/) and the fuzzing package (Tests/Fuzzing/) drive
         // these stages directly.
@@ -39,21 +40,24 @@ let package = Package(
         ),
         .target(name: "SimulationCore"),
         .target(name: "Traces", dependencies: ["SimulationCore", "CLibXML2", "CZlib"]),
+        // Configuration files: built on Traces' hardened JSON scanner, reporting `ConfigError`.
+        .target(name: "ConfigJSON", dependencies: ["Traces"]),
         .target(name: "Geometry", dependencies: ["SimulationCore", "CGEOS"]),
         .target(name: "Device", dependencies: ["SimulationCore", "Traces", "Geometry"]),
-        .target(name: "Permissions", dependencies: ["Device", "SimulationCore", "Traces"]),
-        .target(name: "Engine", dependencies: ["SimulationCore", "Traces", "Geometry", "Device"]),
-        .target(name: "Scenarios", dependencies: ["SimulationCore", "Traces", "Geometry", "Device", "Permissions", "Engine"]),
-        .target(name: "TraceSimCLI", dependencies: ["Traces", "SimulationCore", "Device", "Permissions", "Geometry", "Engine", "Scenarios"]),
+        .target(name: "Permissions", dependencies: ["Device", "SimulationCore", "Traces", "ConfigJSON"]),
+        .target(name: "Engine", dependencies: ["SimulationCore", "Traces", "Geometry", "Device", "ConfigJSON"]),
+        .target(name: "Scenarios", dependencies: ["SimulationCore", "Traces", "ConfigJSON", "Geometry", "Device", "Permissions", "Engine"]),
+        .target(name: "TraceSimCLI", dependencies: ["Traces", "ConfigJSON", "SimulationCore", "Device", "Permissions", "Geometry", "Engine", "Scenarios"]),
         .executableTarget(name: "tracesim", dependencies: ["TraceSimCLI"]),
 
         .testTarget(name: "CGEOSTests", dependencies: ["CGEOS"]),
         .testTarget(name: "SimulationCoreTests", dependencies: ["SimulationCore"]),
+        .testTarget(name: "ConfigJSONTests", dependencies: ["ConfigJSON"]),
         .testTarget(name: "GeometryTests", dependencies: ["Geometry"]),
         .testTarget(name: "DeviceTests", dependencies: ["Device", "Traces", "Geometry", "SimulationCore"]),
-        .testTarget(name: "PermissionsTests", dependencies: ["Permissions", "Device", "SimulationCore"]),
-        .testTarget(name: "ScenariosTests", dependencies: ["Scenarios", "Engine", "Device", "Traces", "SimulationCore"]),
-        .testTarget(name: "EngineTests", dependencies: ["Engine", "Geometry", "Device", "Traces", "SimulationCore"]),
+        .testTarget(name: "PermissionsTests", dependencies: ["Permissions", "ConfigJSON", "Device", "SimulationCore"]),
+        .testTarget(name: "ScenariosTests", dependencies: ["Scenarios", "ConfigJSON", "Engine", "Device", "Traces", "SimulationCore"]),
+        .testTarget(name: "EngineTests", dependencies: ["Engine", "ConfigJSON", "Geometry", "Device", "Traces", "SimulationCore"]),
         .testTarget(
             name: "TracesTests",
             dependencies: ["Traces", "SimulationCore", "CZlib"],

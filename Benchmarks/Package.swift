@@ -27,8 +27,8 @@ let package = Package(
         .executableTarget(
             name: "tracesim-bench",
             dependencies: [
-                "BenchmarkKit", traceSim("Traces"), traceSim("SimulationCore"), traceSim("Geometry"),
-                traceSim("Engine"), traceSim("Scenarios"), traceSim("TraceSimCLI"),
+                "BenchmarkKit", traceSim("Traces"), traceSim("ConfigJSON"), traceSim("SimulationCore"),
+                traceSim("Geometry"), traceSim("Engine"), traceSim("Scenarios"), traceSim("TraceSimCLI"),
             ]
         ),
     ],

@@ -1,3 +1,4 @@
+import ConfigJSON
 import Geometry
 import Traces
 
@@ -25,9 +26,9 @@ public enum GeofenceLoader {
 
     /// Parses `bytes` from `file`. Geometry is validated separately by `GeofenceManager`, which
     /// prepares each polygon with GEOS.
-    /// - Throws: `TraceFormatError` for malformed JSON, a missing identifier or radius, a
+    /// - Throws: `ConfigError` for malformed JSON, a missing identifier or radius, a
     ///   duplicate identifier, a coordinate out of range, or an unsupported geometry type.
-    public static func load(_ bytes: [UInt8], file: String) throws(TraceFormatError) -> [Geofence] {
+    public static func load(_ bytes: [UInt8], file: String) throws(ConfigError) -> [Geofence] {
         let root = try ConfigJSON.parse(bytes, file: file)
         let reader = ConfigReader(file: file)
         guard case .object(let members) = root.value else { throw reader.fail(root, "$", "expected an object") }
@@ -53,7 +54,7 @@ public enum GeofenceLoader {
 
     // MARK: GeoJSON
 
-    private static func geoJSON(_ root: ConfigJSONNode, _ reader: ConfigReader) throws(TraceFormatError) -> [Located] {
+    private static func geoJSON(_ root: ConfigJSONNode, _ reader: ConfigReader) throws(ConfigError) -> [Located] {
         let members = try reader.object(root, "$", allowed: nil)
         let type = try reader.string(try reader.required(members, "type", in: root, "$"), "$.type")
         switch type {
@@ -72,12 +73,12 @@ public enum GeofenceLoader {
         }
     }
 
-    private static func feature(_ node: ConfigJSONNode, _ path: String, _ reader: ConfigReader) throws(TraceFormatError)
+    private static func feature(_ node: ConfigJSONNode, _ path: String, _ reader: ConfigReader) throws(ConfigError)
         -> Geofence
     {
         let members = try reader.object(node, path, allowed: nil)
         let properties =
-            try members["properties"].map { (properties) throws(TraceFormatError) in
+            try members["properties"].map { (properties) throws(ConfigError) in
                 properties.value == .null ? [:] : try reader.object(properties, "\(path).properties", allowed: nil)
             } ?? [:]
         let identifier: String
@@ -125,7 +126,7 @@ public enum GeofenceLoader {
         "identifier", "latitude", "longitude", "radius", "polygon", "notifyOnDwell", "loiteringDelay",
     ]
 
-    private static func traceSimJSON(_ root: ConfigJSONNode, _ reader: ConfigReader) throws(TraceFormatError)
+    private static func traceSimJSON(_ root: ConfigJSONNode, _ reader: ConfigReader) throws(ConfigError)
         -> [Located]
     {
         let members = try reader.object(root, "$", allowed: ["geofences"])
@@ -162,7 +163,7 @@ public enum GeofenceLoader {
 
     private static func dwell(
         _ fence: Geofence, _ members: [String: ConfigJSONNode], _ path: String, _ reader: ConfigReader
-    ) throws(TraceFormatError) -> Geofence {
+    ) throws(ConfigError) -> Geofence {
         var fence = fence
         if let node = members["notifyOnDwell"] { fence.notifyOnDwell = try reader.bool(node, "\(path).notifyOnDwell") }
         if let node = members["loiteringDelay"] {
@@ -173,7 +174,7 @@ public enum GeofenceLoader {
 
     /// A `[longitude, latitude]` position (RFC 7946 order; an altitude is allowed and ignored).
     private static func position(_ node: ConfigJSONNode, _ path: String, _ reader: ConfigReader)
-        throws(TraceFormatError)
+        throws(ConfigError)
         -> Coordinate
     {
         let values = try reader.array(node, path)
@@ -186,7 +187,7 @@ public enum GeofenceLoader {
     }
 
     private static func polygon(_ node: ConfigJSONNode, _ path: String, _ reader: ConfigReader, fence: String)
-        throws(TraceFormatError)
+        throws(ConfigError)
         -> PolygonShape
     {
         let ringNodes = try reader.array(node, path)

@@ -1,3 +1,4 @@
+import ConfigJSON
 import Traces
 
 /// Thresholds for `tracesim check`: CI fails when a metric crosses one.
@@ -85,8 +86,8 @@ public struct Expectations: Sendable {
     public static let metricNames = Metrics.numericKeys.map(\.key)
 
     /// Parses `bytes` from `file`.
-    /// - Throws: `TraceFormatError` for the first problem.
-    public static func parse(_ bytes: [UInt8], file: String) throws(TraceFormatError) -> Expectations {
+    /// - Throws: `ConfigError` for the first problem.
+    public static func parse(_ bytes: [UInt8], file: String) throws(ConfigError) -> Expectations {
         let reader = ConfigReader(file: file)
         let root = try ConfigJSON.parse(bytes, file: file)
         let members = try reader.object(root, "$", allowed: ["thresholds"])
@@ -102,23 +103,23 @@ public struct Expectations: Sendable {
             if scenario != "*", !scenario.hasSuffix(".json"), Scenario.preset(named: scenario) == nil {
                 throw reader.fail(scenarioNode, "\(path).scenario", unknownScenario(scenario))
             }
-            let trace = try fields["trace"].map { (value) throws(TraceFormatError) in
+            let trace = try fields["trace"].map { (value) throws(ConfigError) in
                 try reader.string(value, "\(path).trace")
             }
             let metric = try reader.token(
                 try reader.required(fields, "metric", in: node, path), "\(path).metric", metricNames.map { ($0, $0) })
             let range = -1e15...1e15
-            let minimum = try fields["min"].map { (value) throws(TraceFormatError) in
+            let minimum = try fields["min"].map { (value) throws(ConfigError) in
                 try reader.number(value, "\(path).min", in: range)
             }
-            let maximum = try fields["max"].map { (value) throws(TraceFormatError) in
+            let maximum = try fields["max"].map { (value) throws(ConfigError) in
                 try reader.number(value, "\(path).max", in: range)
             }
             guard minimum != nil || maximum != nil else { throw reader.fail(node, path, "give 'min', 'max' or both") }
             if let minimum, let maximum, minimum > maximum {
                 throw reader.fail(node, path, "'min' \(minimum) is above 'max' \(maximum)")
             }
-            let allowsMissing = try fields["allowMissing"].map { (value) throws(TraceFormatError) in
+            let allowsMissing = try fields["allowMissing"].map { (value) throws(ConfigError) in
                 try reader.bool(value, "\(path).allowMissing")
             }
             // The location is taken from an error at the node, however nodes keep theirs.
@@ -144,10 +145,10 @@ public struct Expectations: Sendable {
     ///   - files: how many files the traces came from (`nil`: one each); under `--tracks each`
     ///     a file gives a trace per track, and the user counts the files given.
     ///   - scenarios: each scenario's name and the name it was given by.
-    /// - Throws: `TraceFormatError` at the first such threshold, saying what matched nothing.
+    /// - Throws: `ConfigError` at the first such threshold, saying what matched nothing.
     public func checkEveryThresholdApplies(
         traces: [String], files: Int? = nil, scenarios: [(name: String, givenAs: String)]
-    ) throws(TraceFormatError) {
+    ) throws(ConfigError) {
         for threshold in thresholds {
             let applies = traces.contains { trace in
                 scenarios.contains { threshold.applies(trace: trace, scenario: $0.name, givenAs: $0.givenAs) }
@@ -164,12 +165,9 @@ public struct Expectations: Sendable {
                 reasons.append("no scenario run is '\(threshold.scenario)'")
             }
             if reasons.isEmpty { reasons.append("no run is of both that trace and that scenario") }
-            throw TraceFormatError(
-                file: file, line: threshold.line, column: threshold.column,
-                problem: .configuration(
-                    path: threshold.path,
-                    message: "the threshold on '\(threshold.metric)' applies to no run: "
-                        + reasons.joined(separator: "; ")))
+            throw ConfigError(
+                file: file, line: threshold.line, column: threshold.column, path: threshold.path,
+                message: "the threshold on '\(threshold.metric)' applies to no run: " + reasons.joined(separator: "; "))
         }
     }
 

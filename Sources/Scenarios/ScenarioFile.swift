@@ -1,3 +1,4 @@
+import ConfigJSON
 import Device
 import Engine
 import Permissions
@@ -28,8 +29,8 @@ public enum ScenarioFile {
     }
 
     /// Parses `bytes` from `file`.
-    /// - Throws: `TraceFormatError` for the first problem.
-    public static func parse(_ bytes: [UInt8], file: String) throws(TraceFormatError) -> Parsed {
+    /// - Throws: `ConfigError` for the first problem.
+    public static func parse(_ bytes: [UInt8], file: String) throws(ConfigError) -> Parsed {
         let reader = ConfigReader(file: file)
         let root = try ConfigJSON.parse(bytes, file: file)
         let members = try reader.object(
@@ -41,7 +42,7 @@ public enum ScenarioFile {
         }
         var scenario = Scenario(
             name: name,
-            summary: try members["summary"].map { (node) throws(TraceFormatError) in
+            summary: try members["summary"].map { (node) throws(ConfigError) in
                 try reader.string(node, "$.summary")
             } ?? "")
         if let node = members["device"] {
@@ -62,7 +63,7 @@ public enum ScenarioFile {
         return Parsed(scenario: scenario, geofences: geofences)
     }
 
-    private static func authorization(_ node: ConfigJSONNode, _ reader: ConfigReader) throws(TraceFormatError)
+    private static func authorization(_ node: ConfigJSONNode, _ reader: ConfigReader) throws(ConfigError)
         -> Scenario.Authorization
     {
         if case .string = node.value {
@@ -80,7 +81,7 @@ public enum ScenarioFile {
     }
 
     private static func timelineEvent(_ node: ConfigJSONNode, _ path: @autoclosure () -> String, _ reader: ConfigReader)
-        throws(TraceFormatError)
+        throws(ConfigError)
         -> Scenario.TimelineEvent
     {
         let fields = try reader.object(node, path(), allowed: ["at", "atFraction", "event"])
@@ -100,7 +101,7 @@ public enum ScenarioFile {
     private static let timelineVocabulary: [(String, DeviceEvent)] =
         UserScript.lifecycleEvents + UserScript.settings.map { ($0.0, DeviceEvent.userChangedSettings($0.1)) }
 
-    private static func engine(_ node: ConfigJSONNode, _ reader: ConfigReader) throws(TraceFormatError)
+    private static func engine(_ node: ConfigJSONNode, _ reader: ConfigReader) throws(ConfigError)
         -> EngineConfiguration
     {
         let path = "$.engine"

@@ -1,3 +1,4 @@
+import ConfigJSON
 import Engine
 import Foundation
 import Geometry
@@ -6,7 +7,7 @@ import Traces
 
 @Suite("Geofence files")
 struct GeofenceLoaderTests {
-    private func load(_ text: String, file: String = "fences.geojson") throws(TraceFormatError) -> [Geofence] {
+    private func load(_ text: String, file: String = "fences.geojson") throws(ConfigError) -> [Geofence] {
         try GeofenceLoader.load(Array(text.utf8), file: file)
     }
 

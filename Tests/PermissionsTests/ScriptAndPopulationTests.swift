@@ -1,3 +1,4 @@
+import ConfigJSON
 import Device
 import Foundation
 import Permissions
@@ -62,14 +63,14 @@ struct ScriptAndPopulationTests {
         #expect(setup.configuration.infoPlist.temporaryFullAccuracyPurposes == ["Delivery"])
         #expect(setup.configuration.authorization.storedStatus == .authorizedWhenInUse)
         #expect(setup.configuration.authorization.motionStatus == .denied)
-        #expect(throws: TraceFormatError.self) {
+        #expect(throws: ConfigError.self) {
             try DeviceSetup.parse(Self.bytes(#"{"authorization": {"location": "sometimes"}}"#), file: "DEVICE.json")
         }
     }
 
     @Test("POP.json: probabilities must add up to 1 per prompt")
     func populationValidation() {
-        #expect(throws: TraceFormatError.self) {
+        #expect(throws: ConfigError.self) {
             try Population.parse(Self.bytes(#"{"motion": {"allow": 0.5, "dontAllow": 0.6}}"#), file: "POP.json")
         }
     }

@@ -1,4 +1,5 @@
 @testable import Scenarios
+import ConfigJSON
 import Testing
 import Traces
 
@@ -12,7 +13,7 @@ struct ExpectationsTests {
     func scenarioMatchesNothing() throws {
         let expectations = try Self.parse(
             "{\"thresholds\": [\n  {\"scenario\": \"denied\", \"metric\": \"timeCoverage\", \"max\": 1}]}")
-        let error = #expect(throws: TraceFormatError.self) {
+        let error = #expect(throws: ConfigError.self) {
             try expectations.checkEveryThresholdApplies(
                 traces: ["a.gpx"], scenarios: [(name: "allow-once", givenAs: "allow-once")])
         }
@@ -41,7 +42,7 @@ struct ExpectationsTests {
         #expect(allowed.passed)
         allowed.value = 0.4
         #expect(!allowed.passed, "allowMissing relaxes nothing but the missing case")
-        #expect(throws: TraceFormatError.self) {
+        #expect(throws: ConfigError.self) {
             try Self.parse(#"{"thresholds": [{"scenario": "*", "metric": "distanceRatio", "min": 0.5, "allowMissing": 1}]}"#)
         }
     }

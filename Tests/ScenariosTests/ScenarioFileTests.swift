@@ -1,3 +1,4 @@
+import ConfigJSON
 import Device
 import Engine
 import Foundation
@@ -10,7 +11,7 @@ struct ScenarioFileTests {
     static let example = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("Documentation/Examples/scenario.json")
 
-    private func parse(_ text: String) throws(TraceFormatError) -> ScenarioFile.Parsed {
+    private func parse(_ text: String) throws(ConfigError) -> ScenarioFile.Parsed {
         try ScenarioFile.parse(Array(text.utf8), file: "s.json")
     }
 

@@ -1,4 +1,5 @@
 import BenchmarkKit
+import ConfigJSON
 import Engine
 import Geometry
 import Scenarios

@@ -1,3 +1,4 @@
+import ConfigJSON
 import Device
 import Traces
 
@@ -24,14 +25,14 @@ public struct DeviceSetup: Sendable {
     public init() {}
 
     /// Reads `DEVICE.json`.
-    /// - Throws: `TraceFormatError` with the line, column and JSON path of the first problem.
-    public static func parse(_ bytes: [UInt8], file: String) throws(TraceFormatError) -> DeviceSetup {
+    /// - Throws: `ConfigError` with the line, column and JSON path of the first problem.
+    public static func parse(_ bytes: [UInt8], file: String) throws(ConfigError) -> DeviceSetup {
         let reader = ConfigReader(file: file)
         return try parse(try ConfigJSON.parse(bytes, file: file), at: "$", reader: reader)
     }
 
     /// Reads the same shape from `root`, a node inside a larger file, at JSON path `path`.
-    public static func parse(_ root: ConfigJSONNode, at path: String, reader: ConfigReader) throws(TraceFormatError)
+    public static func parse(_ root: ConfigJSONNode, at path: String, reader: ConfigReader) throws(ConfigError)
         -> DeviceSetup
     {
         let members = try reader.object(
@@ -54,7 +55,7 @@ public struct DeviceSetup: Sendable {
                     "defaultAccuracyReduced",
                 ])
             var info = InfoPlist()
-            func flag(_ key: String, _ target: inout Bool) throws(TraceFormatError) {
+            func flag(_ key: String, _ target: inout Bool) throws(ConfigError) {
                 if let node = plist[key] { target = try reader.bool(node, "\(path).\(key)") }
             }
             try flag("whenInUseUsageDescription", &info.hasWhenInUseUsageDescription)
@@ -124,7 +125,7 @@ public struct Population: Sendable {
     }
 
     /// Reads `POP.json`.
-    public static func parse(_ bytes: [UInt8], file: String) throws(TraceFormatError) -> Population {
+    public static func parse(_ bytes: [UInt8], file: String) throws(ConfigError) -> Population {
         let reader = ConfigReader(file: file)
         let root = try ConfigJSON.parse(bytes, file: file)
         let members = try reader.object(root, "$", allowed: UserScript.answers.map(\.prompt))

@@ -1,3 +1,4 @@
+import ConfigJSON
 import Device
 import Traces
 
@@ -68,14 +69,14 @@ public struct UserScript: Sendable {
     ]
 
     /// Reads `USER.json`.
-    /// - Throws: `TraceFormatError` with the line, column and JSON path of the first problem.
-    public static func parse(_ bytes: [UInt8], file: String) throws(TraceFormatError) -> UserScript {
+    /// - Throws: `ConfigError` with the line, column and JSON path of the first problem.
+    public static func parse(_ bytes: [UInt8], file: String) throws(ConfigError) -> UserScript {
         let reader = ConfigReader(file: file)
         return try parse(try ConfigJSON.parse(bytes, file: file), at: "$", reader: reader)
     }
 
     /// Reads the same shape from `root`, a node inside a larger file, at JSON path `path`.
-    public static func parse(_ root: ConfigJSONNode, at path: String, reader: ConfigReader) throws(TraceFormatError)
+    public static func parse(_ root: ConfigJSONNode, at path: String, reader: ConfigReader) throws(ConfigError)
         -> UserScript
     {
         let members = try reader.object(root, path, allowed: ["answers", "settings", "lifecycle"])

@@ -1,3 +1,4 @@
+import ConfigJSON
 import Dispatch
 import Engine
 import Geometry
@@ -405,10 +406,10 @@ enum ReplayArguments {
     }
 
     /// `parse`, also returning the size and hash of the bytes it parsed, for a run's identity.
-    static func fingerprinted<Value>(_ parse: @escaping ([UInt8], String) throws(TraceFormatError) -> Value)
-        -> ([UInt8], String) throws(TraceFormatError) -> (Value, RunIdentity.Input)
+    static func fingerprinted<Value>(_ parse: @escaping ([UInt8], String) throws(ConfigError) -> Value)
+        -> ([UInt8], String) throws(ConfigError) -> (Value, RunIdentity.Input)
     {
-        { (bytes, file) throws(TraceFormatError) in
+        { (bytes, file) throws(ConfigError) in
             (try parse(bytes, file), RunIdentity.Input(path: file, bytes: bytes.count, hash: ContentHash(bytes)))
         }
     }

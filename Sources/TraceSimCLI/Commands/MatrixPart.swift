@@ -1,3 +1,4 @@
+import ConfigJSON
 import Traces
 
 /// One part written by `matrix --shard K/N --format json`, read for `tracesim merge`: its
@@ -22,13 +23,18 @@ struct MatrixPart {
     var runBytes: Int { runs.reduce(runs.count) { $0 + $1.count } }
 
     /// Reads and checks a part.
-    /// - Throws: `TraceFormatError` with the file, line, column and JSON path of the first problem.
+    /// - Throws: `ConfigError` with the file, line, column and JSON path of the first problem.
     /// - Complexity: O(n) in the file's size: runs are validated and located, never parsed into values.
-    init(_ bytes: [UInt8], _ file: String) throws(TraceFormatError) {
+    init(_ bytes: [UInt8], _ file: String) throws(ConfigError) {
         guard String(validating: bytes, as: UTF8.self) != nil else {
-            throw TraceFormatError(file: file, problem: .invalidJSON("not UTF-8 text"))
+            throw ConfigError(file: file, message: "invalid JSON: not UTF-8 text")
         }
-        let layout = try JSONLayout.read(bytes, file: file, splitting: "runs", strings: ["trace", "scenario"])
+        let layout: JSONLayout
+        do {
+            layout = try JSONLayout.read(bytes, file: file, splitting: "runs", strings: ["trace", "scenario"])
+        } catch {
+            throw ConfigError(syntax: error)
+        }
         // The header is parsed from a copy with the runs blanked out, byte for byte (line breaks
         // kept), so every line and column stays where it was and no run becomes a value.
         var header = bytes
@@ -49,8 +55,7 @@ struct MatrixPart {
                 "no 'identity': not a part written by 'tracesim matrix --shard' of this version; write the parts again")
         }
         identity = try RunIdentity(identityNode, "$.identity", reader)
-        func whole(_ node: ConfigJSONNode, _ path: String, _ range: ClosedRange<Double>) throws(TraceFormatError) -> Int
-        {
+        func whole(_ node: ConfigJSONNode, _ path: String, _ range: ClosedRange<Double>) throws(ConfigError) -> Int {
             let value = try reader.number(node, path, in: range)
             guard value == value.rounded() else { throw reader.fail(node, path, "expected a whole number") }
             return Int(value)
@@ -66,7 +71,7 @@ struct MatrixPart {
         }
         let shardNode = try reader.required(members, "shard", in: root, "$")
         let shard = try reader.object(shardNode, "$.shard", allowed: ["index", "count", "runs", "positions"])
-        func integer(_ key: String, _ range: ClosedRange<Double>) throws(TraceFormatError) -> Int {
+        func integer(_ key: String, _ range: ClosedRange<Double>) throws(ConfigError) -> Int {
             try whole(try reader.required(shard, key, in: shardNode, "$.shard"), "$.shard.\(key)", range)
         }
         count = try integer("count", 1...Double(Shard.maximumCount))
@@ -102,11 +107,9 @@ struct MatrixPart {
             let expected = (identity.traces[trace].path, identity.scenarios[scenario].name)
             guard element.strings[0] == expected.0, element.strings[1] == expected.1 else {
                 let (line, column) = Self.location(of: element.range.lowerBound, in: bytes)
-                throw TraceFormatError(
-                    file: file, line: line, column: column,
-                    problem: .configuration(
-                        path: "$.runs[\(offset)]",
-                        message: "run \(position + 1) should be trace '\(expected.0)' with scenario '\(expected.1)'"))
+                throw ConfigError(
+                    file: file, line: line, column: column, path: "$.runs[\(offset)]",
+                    message: "run \(position + 1) should be trace '\(expected.0)' with scenario '\(expected.1)'")
             }
         }
         runs = layout.elements.map(\.range)

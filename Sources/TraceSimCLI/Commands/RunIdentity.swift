@@ -1,3 +1,4 @@
+import ConfigJSON
 import Traces
 
 /// What identifies a whole matrix run, written at the head of every part `matrix --shard`
@@ -102,17 +103,17 @@ struct RunIdentity: Equatable {
     }
 
     /// Reads the identity at `node` (JSON path `path`).
-    init(_ node: ConfigJSONNode, _ path: String, _ reader: ConfigReader) throws(TraceFormatError) {
+    init(_ node: ConfigJSONNode, _ path: String, _ reader: ConfigReader) throws(ConfigError) {
         let members = try reader.object(
             node, path,
             allowed: [
                 "tracesim", "traces", "scenarios", "seed", "fences", "date", "inputFormat", "tracks", "assumeRate",
                 "strict",
             ])
-        func required(_ key: String) throws(TraceFormatError) -> ConfigJSONNode {
+        func required(_ key: String) throws(ConfigError) -> ConfigJSONNode {
             try reader.required(members, key, in: node, path)
         }
-        func optionalString(_ key: String) throws(TraceFormatError) -> String? {
+        func optionalString(_ key: String) throws(ConfigError) -> String? {
             let value = try required(key)
             if case .null = value.value { return nil }
             return try reader.string(value, "\(path).\(key)")
@@ -130,10 +131,10 @@ struct RunIdentity: Equatable {
                 ScenarioEntry(
                     name: try reader.string(
                         try reader.required(fields, "name", in: entry, entryPath), "\(entryPath).name"),
-                    file: try fields["file"].map { (node) throws(TraceFormatError) in
+                    file: try fields["file"].map { (node) throws(ConfigError) in
                         try Self.input(node, "\(entryPath).file", reader)
                     },
-                    fences: try fields["fences"].map { (node) throws(TraceFormatError) in
+                    fences: try fields["fences"].map { (node) throws(ConfigError) in
                         try Self.input(node, "\(entryPath).fences", reader)
                     }))
         }
@@ -153,29 +154,29 @@ struct RunIdentity: Equatable {
         }
         date = try optionalString("date")
         inputFormat = try optionalString("inputFormat")
-        tracks = try members["tracks"].map { (node) throws(TraceFormatError) in
+        tracks = try members["tracks"].map { (node) throws(ConfigError) in
             try reader.string(node, "\(path).tracks")
         }
-        assumeRate = try members["assumeRate"].map { (node) throws(TraceFormatError) in
+        assumeRate = try members["assumeRate"].map { (node) throws(ConfigError) in
             try reader.number(node, "\(path).assumeRate", in: 0...1e6)
         }
         strict =
-            try members["strict"].map { (node) throws(TraceFormatError) in
+            try members["strict"].map { (node) throws(ConfigError) in
                 try reader.bool(node, "\(path).strict")
             } ?? false
     }
 
-    private static func input(_ node: ConfigJSONNode, _ path: String, _ reader: ConfigReader) throws(TraceFormatError)
+    private static func input(_ node: ConfigJSONNode, _ path: String, _ reader: ConfigReader) throws(ConfigError)
         -> Input
     {
         let fields = try reader.object(node, path, allowed: ["path", "bytes", "hash"])
         let file = try reader.string(try reader.required(fields, "path", in: node, path), "\(path).path")
-        let bytes = try fields["bytes"].map { (value) throws(TraceFormatError) -> Int in
+        let bytes = try fields["bytes"].map { (value) throws(ConfigError) -> Int in
             let count = try reader.number(value, "\(path).bytes", in: 0...9e15)
             guard count == count.rounded() else { throw reader.fail(value, "\(path).bytes", "expected a whole number") }
             return Int(count)
         }
-        let hash = try fields["hash"].map { (value) throws(TraceFormatError) -> ContentHash in
+        let hash = try fields["hash"].map { (value) throws(ConfigError) -> ContentHash in
             let text = try reader.string(value, "\(path).hash")
             guard let hash = ContentHash(text: text) else {
                 throw reader.fail(value, "\(path).hash", "expected '\(ContentHash.algorithm):' and 16 hex digits")

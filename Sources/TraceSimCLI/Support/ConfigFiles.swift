@@ -1,3 +1,4 @@
+import ConfigJSON
 import Traces
 
 /// Reads and parses configuration files, printing errors with the CLI's exit codes.
@@ -14,7 +15,7 @@ enum ConfigFiles {
 
     /// `load`, or `absent` when no path was given.
     static func load<Value>(
-        _ path: String?, _ console: Console, _ parse: ([UInt8], String) throws(TraceFormatError) -> Value,
+        _ path: String?, _ console: Console, _ parse: ([UInt8], String) throws(ConfigError) -> Value,
         absent: Value
     ) -> Outcome<Value> {
         guard let path else { return .loaded(absent) }
@@ -23,7 +24,7 @@ enum ConfigFiles {
 
     /// Loads a file named on the command line.
     static func load<Value>(
-        _ path: String, _ console: Console, _ parse: ([UInt8], String) throws(TraceFormatError) -> Value
+        _ path: String, _ console: Console, _ parse: ([UInt8], String) throws(ConfigError) -> Value
     ) -> Outcome<Value> {
         load(path, namedBy: nil, console, parse)
     }
@@ -32,7 +33,7 @@ enum ConfigFiles {
     /// command line when `namingFile` is `nil`.
     static func load<Value>(
         _ path: String, namedBy namingFile: String?, _ console: Console,
-        _ parse: ([UInt8], String) throws(TraceFormatError) -> Value
+        _ parse: ([UInt8], String) throws(ConfigError) -> Value
     ) -> Outcome<Value> {
         let resolved = namingFile.map { resolve(path, namedBy: $0) } ?? path
         let bytes: [UInt8]

@@ -64,8 +64,6 @@ extension TraceFormatError.Problem {
             "file ends early: \(detail)"
         case .compressedStream(let detail):
             detail
-        case .configuration(let path, let message):
-            "\(path): \(message)"
         }
     }
 }

@@ -71,8 +71,6 @@ public struct TraceFormatError: Error, Sendable, Equatable {
         case truncated(String)
         /// A gzip-compressed file that cannot be inflated: truncated, corrupt, or a bomb.
         case compressedStream(String)
-        /// A configuration value at a JSON path is wrong.
-        case configuration(path: String, message: String)
     }
 }
 

@@ -4,15 +4,15 @@
 /// Strings are returned as byte ranges (still escaped); numbers are parsed in place.
 /// Nesting is bounded so that hostile input (`[[[[...`) fails with an error rather than
 /// exhausting the stack.
-struct JSONScanner {
-    static let maximumDepth = 64
+package struct JSONScanner {
+    package static let maximumDepth = 64
 
-    let source: TextSource
-    var position: Int
-    let end: Int
+    package let source: TextSource
+    package var position: Int
+    package let end: Int
     private var lineCache = (offset: 0, line: 1)
 
-    init(source: TextSource, start: Int = 0, end: Int? = nil) {
+    package init(source: TextSource, start: Int = 0, end: Int? = nil) {
         self.source = source
         self.position = start
         self.end = end ?? source.bytes.count
@@ -20,7 +20,7 @@ struct JSONScanner {
     }
 
     /// A string token's raw bytes between its quotes.
-    struct StringToken {
+    package struct StringToken {
         let start: Int
         let end: Int
         let hasEscapes: Bool
@@ -28,7 +28,7 @@ struct JSONScanner {
 
     // MARK: Errors and positions
 
-    func error(_ message: String, at offset: Int? = nil) -> TraceFormatError {
+    package func error(_ message: String, at offset: Int? = nil) -> TraceFormatError {
         source.error(atOffset: offset ?? position, .invalidJSON(message))
     }
 
@@ -61,7 +61,7 @@ struct JSONScanner {
     }
 
     /// The next non-whitespace byte, not consumed.
-    mutating func peek() -> UInt8? {
+    package mutating func peek() -> UInt8? {
         skipWhitespace()
         return position < end ? source.bytes[position] : nil
     }
@@ -76,7 +76,7 @@ struct JSONScanner {
     }
 
     /// Reads a string token and returns its raw range.
-    mutating func readString() throws(TraceFormatError) -> StringToken {
+    package mutating func readString() throws(TraceFormatError) -> StringToken {
         try expect(UInt8(ascii: "\""), "a string")
         let bytes = source.bytes
         let start = position
@@ -104,7 +104,7 @@ struct JSONScanner {
     }
 
     /// The decoded text of a string token.
-    func text(_ token: StringToken) throws(TraceFormatError) -> String {
+    package func text(_ token: StringToken) throws(TraceFormatError) -> String {
         guard token.hasEscapes else { return source.string(token.start, token.end) }
         var scalars = String.UnicodeScalarView()
         var utf8: [UInt8] = []
@@ -157,7 +157,7 @@ struct JSONScanner {
     /// Reads a number token's range, refusing what RFC 8259 refuses: a leading `+`, leading
     /// zeros (`01`), a point without digits after it (`1.`, `.5`) and an empty exponent. The
     /// value is parsed by the caller.
-    mutating func readNumberRange() throws(TraceFormatError) -> (start: Int, end: Int) {
+    package mutating func readNumberRange() throws(TraceFormatError) -> (start: Int, end: Int) {
         skipWhitespace()
         let bytes = source.bytes
         let start = position
@@ -199,7 +199,7 @@ struct JSONScanner {
     }
 
     /// Consumes `null` if it is next.
-    mutating func consumeNull() -> Bool {
+    package mutating func consumeNull() -> Bool {
         guard peek() == UInt8(ascii: "n"), position + 4 <= end else { return false }
         let bytes = source.bytes
         guard bytes[position + 1] == UInt8(ascii: "u"), bytes[position + 2] == UInt8(ascii: "l"),
@@ -210,7 +210,7 @@ struct JSONScanner {
     }
 
     /// Reads `true` or `false`.
-    mutating func readBool() throws(TraceFormatError) -> Bool {
+    package mutating func readBool() throws(TraceFormatError) -> Bool {
         let bytes = source.bytes
         if peek() == UInt8(ascii: "t"), position + 4 <= end, bytes[position + 1] == UInt8(ascii: "r"),
             bytes[position + 2] == UInt8(ascii: "u"), bytes[position + 3] == UInt8(ascii: "e")
@@ -259,17 +259,17 @@ struct JSONScanner {
     // MARK: Containers
 
     /// Iteration state for an object or array: whether the first member was read.
-    struct Container {
+    package struct Container {
         fileprivate var isFirst = true
     }
 
-    mutating func beginObject() throws(TraceFormatError) -> Container {
+    package mutating func beginObject() throws(TraceFormatError) -> Container {
         try expect(UInt8(ascii: "{"), "'{'")
         return Container()
     }
 
     /// The next key of an object (the ':' consumed), or `nil` at its closing brace.
-    mutating func nextKey(_ container: inout Container) throws(TraceFormatError) -> StringToken? {
+    package mutating func nextKey(_ container: inout Container) throws(TraceFormatError) -> StringToken? {
         if peek() == UInt8(ascii: "}") {
             position += 1
             return nil
@@ -281,13 +281,13 @@ struct JSONScanner {
         return key
     }
 
-    mutating func beginArray() throws(TraceFormatError) -> Container {
+    package mutating func beginArray() throws(TraceFormatError) -> Container {
         try expect(UInt8(ascii: "["), "'['")
         return Container()
     }
 
     /// Whether another element follows (its ',' consumed); `false` at the closing bracket.
-    mutating func nextElement(_ container: inout Container) throws(TraceFormatError) -> Bool {
+    package mutating func nextElement(_ container: inout Container) throws(TraceFormatError) -> Bool {
         if peek() == UInt8(ascii: "]") {
             position += 1
             return false
@@ -298,7 +298,7 @@ struct JSONScanner {
     }
 
     /// Requires that only whitespace remains.
-    mutating func expectEnd() throws(TraceFormatError) {
+    package mutating func expectEnd() throws(TraceFormatError) {
         if peek() != nil { throw error("unexpected content after the JSON value") }
     }
 }

@@ -12,7 +12,7 @@
 /// page the kernel dropped is read again from the file if anything looks back (an error
 /// message counting lines from the start, say). The one hazard of any mapping remains: a
 /// file truncated by another process while it is imported stops the process with SIGBUS.
-final class MappedFile {
+package final class MappedFile {
     /// The whole file.
     let bytes: UnsafeBufferPointer<UInt8>
     private var releasedUpTo: UnsafePointer<UInt8>

@@ -4,9 +4,9 @@
 /// ten is at most 22 converts exactly with one multiplication or division. Everything else
 /// (long significands such as Swift's 17-digit shortest representations) is validated here
 /// and handed to the standard library's correctly rounded conversion.
-enum NumberParser {
+package enum NumberParser {
     /// The result of reading a number field.
-    enum Outcome<Value> {
+    package enum Outcome<Value> {
         case value(Value)
         /// Not a number at all.
         case invalid
@@ -60,7 +60,7 @@ enum NumberParser {
 
     /// Parses `[+-]digits[.digits][(e|E)[+-]digits]` (also `.5` and `5.`).
     /// - Complexity: O(n), a few instructions a digit on the fast path.
-    static func double(_ bytes: UnsafeBufferPointer<UInt8>) -> Outcome<Double> {
+    package static func double(_ bytes: UnsafeBufferPointer<UInt8>) -> Outcome<Double> {
         guard let base = bytes.baseAddress, bytes.count > 0 else { return .invalid }
         let count = bytes.count
         var index = 0

@@ -8,11 +8,11 @@
 ///
 /// Line and column numbers are computed from a byte offset only when an error needs them,
 /// so the happy path never pays for position tracking it does not use.
-struct TextSource {
+package struct TextSource {
     /// The file name as the user gave it.
-    let file: String
+    package let file: String
     /// The whole file, a leading UTF-8 byte-order mark removed.
-    let bytes: UnsafeBufferPointer<UInt8>
+    package let bytes: UnsafeBufferPointer<UInt8>
     /// The mapping `bytes` lies in, when the file was mapped: importers that read front to
     /// back hand its pages back as they go.
     let mapping: MappedFile?
@@ -22,7 +22,7 @@ struct TextSource {
     /// each of a million skipped records would read the file a million times.
     var isLenient = false
 
-    init(file: String, bytes: UnsafeBufferPointer<UInt8>, mapping: MappedFile? = nil) {
+    package init(file: String, bytes: UnsafeBufferPointer<UInt8>, mapping: MappedFile? = nil) {
         self.file = file
         self.mapping = mapping
         if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF {
@@ -33,7 +33,7 @@ struct TextSource {
     }
 
     /// The 1-based line and column of a byte offset.
-    func location(ofOffset offset: Int) -> (line: Int, column: Int) {
+    package func location(ofOffset offset: Int) -> (line: Int, column: Int) {
         Self.location(ofOffset: offset, in: bytes)
     }
 
@@ -55,7 +55,7 @@ struct TextSource {
 
     /// An error at a byte offset. In a lenient import it holds the offset until it is located
     /// (`located(_:on:)`, `located(_:)`).
-    func error(atOffset offset: Int, _ problem: TraceFormatError.Problem) -> TraceFormatError {
+    package func error(atOffset offset: Int, _ problem: TraceFormatError.Problem) -> TraceFormatError {
         let (line, column) = Self.errorLocation(ofOffset: offset, in: bytes, isLenient: isLenient)
         return TraceFormatError(file: file, line: line, column: column, problem: problem)
     }
@@ -77,7 +77,7 @@ struct TextSource {
     }
 
     /// Refuses empty files and NUL bytes, which none of the text formats may contain.
-    func checkIsText() throws(TraceFormatError) {
+    package func checkIsText() throws(TraceFormatError) {
         guard bytes.count > 0 else { throw TraceFormatError(file: file, problem: .emptyFile) }
         guard let base = bytes.baseAddress else { return }
         // In slices, so a mapped file's pages go back as soon as they are checked.
@@ -101,7 +101,7 @@ struct TextSource {
 
     /// A sub-range of the file as its own buffer.
     @inline(__always)
-    func slice(_ start: Int, _ end: Int) -> UnsafeBufferPointer<UInt8> {
+    package func slice(_ start: Int, _ end: Int) -> UnsafeBufferPointer<UInt8> {
         UnsafeBufferPointer(rebasing: bytes[start..<end])
     }
 

@@ -6,7 +6,7 @@ import Traces
 /// Every file TraceSim reads from a user, one fuzzing harness each.
 ///
 /// A harness feeds the bytes to the same parser the command line uses. A parser may refuse
-/// the input with `TraceFormatError` (that is its job); anything else is a finding: a crash,
+/// the input with `TraceFormatError` or `ConfigError` (that is its job); anything else is a finding: a crash,
 /// a hang, a leak, or an accepted input that breaks an invariant checked afterwards.
 enum Surface: String, CaseIterable {
     /// Format detection followed by whichever importer it picks.

@@ -11,15 +11,14 @@ public struct ConfigReader: Sendable {
     public init(file: String) { self.file = file }
 
     /// An error at `node`, naming the JSON path.
-    public func fail(_ node: ConfigJSONNode, _ path: String, _ message: String) -> TraceFormatError {
-        TraceFormatError(
-            file: file, line: node.line, column: node.column, problem: .configuration(path: path, message: message))
+    public func fail(_ node: ConfigJSONNode, _ path: String, _ message: String) -> ConfigError {
+        ConfigError(file: file, line: node.line, column: node.column, path: path, message: message)
     }
 
     /// An object's members by key; any key outside `allowed` is an error, and `nil` allows any
     /// key (formats with foreign members, such as GeoJSON). A key given twice is always an error.
     public func object(_ node: ConfigJSONNode, _ path: @autoclosure () -> String, allowed: [String]?)
-        throws(TraceFormatError) -> [String:
+        throws(ConfigError) -> [String:
         ConfigJSONNode]
     {
         guard case .object(let members) = node.value else { throw fail(node, path(), "expected an object") }
@@ -36,7 +35,7 @@ public struct ConfigReader: Sendable {
     }
 
     /// The elements of an array node.
-    public func array(_ node: ConfigJSONNode, _ path: @autoclosure () -> String) throws(TraceFormatError)
+    public func array(_ node: ConfigJSONNode, _ path: @autoclosure () -> String) throws(ConfigError)
         -> [ConfigJSONNode]
     {
         guard case .array(let elements) = node.value else { throw fail(node, path(), "expected an array") }
@@ -45,7 +44,7 @@ public struct ConfigReader: Sendable {
 
     /// The array under `key`, or empty when the key is absent.
     public func optionalArray(_ members: [String: ConfigJSONNode], _ key: String, _ path: @autoclosure () -> String)
-        throws(TraceFormatError)
+        throws(ConfigError)
         -> [ConfigJSONNode]
     {
         guard let node = members[key] else { return [] }
@@ -53,20 +52,20 @@ public struct ConfigReader: Sendable {
     }
 
     /// A string node's text.
-    public func string(_ node: ConfigJSONNode, _ path: @autoclosure () -> String) throws(TraceFormatError) -> String {
+    public func string(_ node: ConfigJSONNode, _ path: @autoclosure () -> String) throws(ConfigError) -> String {
         guard case .string(let text) = node.value else { throw fail(node, path(), "expected a string") }
         return text
     }
 
     /// A boolean node's value.
-    public func bool(_ node: ConfigJSONNode, _ path: @autoclosure () -> String) throws(TraceFormatError) -> Bool {
+    public func bool(_ node: ConfigJSONNode, _ path: @autoclosure () -> String) throws(ConfigError) -> Bool {
         guard case .bool(let flag) = node.value else { throw fail(node, path(), "expected true or false") }
         return flag
     }
 
     /// A number within `range`.
     public func number(_ node: ConfigJSONNode, _ path: @autoclosure () -> String, in range: ClosedRange<Double>)
-        throws(TraceFormatError)
+        throws(ConfigError)
         -> Double
     {
         guard case .number(let value) = node.value else { throw fail(node, path(), "expected a number") }
@@ -78,7 +77,7 @@ public struct ConfigReader: Sendable {
 
     /// One of a fixed set of tokens.
     public func token<T>(_ node: ConfigJSONNode, _ path: @autoclosure () -> String, _ choices: [(String, T)])
-        throws(TraceFormatError) -> T
+        throws(ConfigError) -> T
     {
         let text = try string(node, path())
         // By index, so no (name, value) pair is copied to be compared.
@@ -90,7 +89,7 @@ public struct ConfigReader: Sendable {
     public func required(
         _ members: [String: ConfigJSONNode], _ key: String, in node: ConfigJSONNode, _ path: @autoclosure () -> String
     )
-        throws(TraceFormatError) -> ConfigJSONNode
+        throws(ConfigError) -> ConfigJSONNode
     {
         guard let value = members[key] else { throw fail(node, path(), "missing required key '\(key)'") }
         return value

@@ -1,3 +1,5 @@
+import Traces
+
 /// A small JSON document model for configuration files (scenarios, user scripts, device
 /// setups), built on the same hardened scanner as the trace importers, so every value knows
 /// where it stands and every error can name the line, the column and the JSON path.
@@ -75,24 +77,42 @@ final class ConfigJSONText: Sendable {
 public enum ConfigJSON {
     /// Parses a whole file, which must hold one JSON object or array (RFC 8259, strictly:
     /// no leading zeros, no `1.`, no comments, no trailing commas).
-    /// - Throws: `TraceFormatError` naming the file, line and column of the first problem, and
+    /// - Throws: `ConfigError` naming the file, line and column of the first problem, and
     ///   the JSON path of a number that cannot be read.
     /// - Complexity: O(n) in the file's size.
-    public static func parse(_ bytes: [UInt8], file: String) throws(TraceFormatError) -> ConfigJSONNode {
-        try bytes.withUnsafeBufferPointer { buffer throws(TraceFormatError) in
+    public static func parse(_ bytes: [UInt8], file: String) throws(ConfigError) -> ConfigJSONNode {
+        do {
+            return try document(bytes, file: file)
+        } catch {
+            switch error {
+            case .syntax(let error): throw ConfigError(syntax: error)
+            case .value(let error): throw error
+            }
+        }
+    }
+
+    /// Why a parse stopped: the shared scanner refused the syntax, or a value is wrong at a path.
+    private enum Failure: Error {
+        case syntax(TraceFormatError)
+        case value(ConfigError)
+    }
+
+    private static func document(_ bytes: [UInt8], file: String) throws(Failure) -> ConfigJSONNode {
+        try bytes.withUnsafeBufferPointer { buffer throws(Failure) in
             let source = TextSource(file: file, bytes: buffer)
-            try source.checkIsText()
+            do throws(TraceFormatError) { try source.checkIsText() } catch { throw .syntax(error) }
             var parser = Parser(
                 scanner: JSONScanner(source: source),
                 text: ConfigJSONText(bytes: bytes, skipped: buffer.count - source.bytes.count))
             let first = parser.scanner.peek()
             guard first == UInt8(ascii: "{") || first == UInt8(ascii: "[") else {
-                throw source.error(
-                    atOffset: parser.scanner.position,
-                    .unexpectedContent("not JSON: expected an object or array, found \(parser.found())"))
+                throw .syntax(
+                    source.error(
+                        atOffset: parser.scanner.position,
+                        .unexpectedContent("not JSON: expected an object or array, found \(parser.found())")))
             }
             let node = try parser.value(depth: 0)
-            try parser.scanner.expectEnd()
+            try parser.scan { (scanner) throws(TraceFormatError) in try scanner.expectEnd() }
             return node
         }
     }
@@ -114,10 +134,16 @@ public enum ConfigJSON {
             self.text = text
         }
 
-        mutating func value(depth: Int) throws(TraceFormatError) -> ConfigJSONNode {
+        /// One step of the shared scanner, its refusal kept as a syntax error.
+        @inline(__always)
+        mutating func scan<T>(_ step: (inout JSONScanner) throws(TraceFormatError) -> T) throws(Failure) -> T {
+            do { return try step(&scanner) } catch { throw .syntax(error) }
+        }
+
+        mutating func value(depth: Int) throws(Failure) -> ConfigJSONNode {
             guard depth < JSONScanner.maximumDepth else {
-                throw scanner.source.error(
-                    atOffset: scanner.position, .nestingTooDeep(limit: JSONScanner.maximumDepth))
+                throw .syntax(
+                    scanner.source.error(atOffset: scanner.position, .nestingTooDeep(limit: JSONScanner.maximumDepth)))
             }
             let next = scanner.peek()
             let offset = scanner.position
@@ -127,9 +153,9 @@ public enum ConfigJSON {
             switch next {
             case UInt8(ascii: "{")?:
                 var members: [(key: String, value: ConfigJSONNode)] = []
-                var object = try scanner.beginObject()
-                while let token = try scanner.nextKey(&object) {
-                    let key = try scanner.text(token)
+                var object = try scan { (scanner) throws(TraceFormatError) in try scanner.beginObject() }
+                while let token = try scan({ (scanner) throws(TraceFormatError) in try scanner.nextKey(&object) }) {
+                    let key = try scan { (scanner) throws(TraceFormatError) in try scanner.text(token) }
                     path.append(.key(key))
                     members.append((key, try value(depth: depth + 1)))
                     path.removeLast()
@@ -137,39 +163,41 @@ public enum ConfigJSON {
                 return node(.object(members))
             case UInt8(ascii: "[")?:
                 var elements: [ConfigJSONNode] = []
-                var array = try scanner.beginArray()
-                while try scanner.nextElement(&array) {
+                var array = try scan { (scanner) throws(TraceFormatError) in try scanner.beginArray() }
+                while try scan({ (scanner) throws(TraceFormatError) in try scanner.nextElement(&array) }) {
                     path.append(.index(elements.count))
                     elements.append(try value(depth: depth + 1))
                     path.removeLast()
                 }
                 return node(.array(elements))
             case UInt8(ascii: "\"")?:
-                return node(.string(try scanner.text(scanner.readString())))
+                return node(
+                    .string(try scan { (scanner) throws(TraceFormatError) in try scanner.text(scanner.readString()) }))
             case UInt8(ascii: "t")?, UInt8(ascii: "f")?:
-                return node(.bool(try scanner.readBool()))
+                return node(.bool(try scan { (scanner) throws(TraceFormatError) in try scanner.readBool() }))
             case UInt8(ascii: "n")?:
-                guard scanner.consumeNull() else { throw scanner.error("expected a value, found \(found())") }
+                guard scanner.consumeNull() else { throw .syntax(scanner.error("expected a value, found \(found())")) }
                 return node(.null)
             case let byte? where byte == UInt8(ascii: "-") || (byte >= 48 && byte <= 57):
                 return node(.number(try number()))
             case nil:
-                throw scanner.source.error(atOffset: offset, .truncated("JSON ends before a value"))
+                throw .syntax(scanner.source.error(atOffset: offset, .truncated("JSON ends before a value")))
             default:
-                throw scanner.error("expected a value, found \(found())")
+                throw .syntax(scanner.error("expected a value, found \(found())"))
             }
         }
 
         /// A number, its errors naming the JSON path.
-        private mutating func number() throws(TraceFormatError) -> Double {
+        private mutating func number() throws(Failure) -> Double {
             let start = scanner.position
             let range: (start: Int, end: Int)
             do {
                 range = try scanner.readNumberRange()
             } catch {
-                throw TraceFormatError(
-                    file: error.file, line: error.line, column: error.column,
-                    problem: .configuration(path: renderedPath, message: error.problem.message))
+                throw .value(
+                    ConfigError(
+                        file: error.file, line: error.line, column: error.column, path: renderedPath,
+                        message: error.problem.message))
             }
             switch NumberParser.double(scanner.source.slice(range.start, range.end)) {
             case .value(let number): return number
@@ -178,8 +206,11 @@ public enum ConfigJSON {
             }
         }
 
-        private func failure(at offset: Int, _ message: String) -> TraceFormatError {
-            scanner.source.error(atOffset: offset, .configuration(path: renderedPath, message: message))
+        private func failure(at offset: Int, _ message: String) -> Failure {
+            let (line, column) = scanner.source.location(ofOffset: offset)
+            return .value(
+                ConfigError(file: scanner.source.file, line: line, column: column, path: renderedPath, message: message)
+            )
         }
 
         private var renderedPath: String {
