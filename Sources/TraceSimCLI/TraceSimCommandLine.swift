@@ -35,44 +35,29 @@ public enum TraceSimCommandLine {
         Run 'tracesim help <command>' for a command's arguments and options.
         """
 
-    private static let commandNames = [
-        InspectCommand.name, ConvertCommand.name, RulesCommand.name, PermissionsCommand.name, TrackCommand.name,
-        ScenariosCommand.name, ReplayCommand.name, MatrixCommand.name, CheckCommand.name, MergeCommand.name,
-        TuneCommand.name,
+    /// Every command, in the order the overview lists them.
+    static let commands: [any Command.Type] = [
+        InspectCommand.self, ConvertCommand.self, RulesCommand.self, PermissionsCommand.self, TrackCommand.self,
+        ScenariosCommand.self, ReplayCommand.self, MatrixCommand.self, CheckCommand.self, MergeCommand.self,
+        TuneCommand.self,
     ]
 
-    private static func help(for command: String) -> String? {
-        switch command {
-        case InspectCommand.name: InspectCommand.help
-        case ConvertCommand.name: ConvertCommand.help
-        case RulesCommand.name: RulesCommand.help
-        case PermissionsCommand.name: PermissionsCommand.help
-        case TrackCommand.name: TrackCommand.help
-        case ScenariosCommand.name: ScenariosCommand.help
-        case ReplayCommand.name: ReplayCommand.help
-        case MatrixCommand.name: MatrixCommand.help
-        case CheckCommand.name: CheckCommand.help
-        case MergeCommand.name: MergeCommand.help
-        case TuneCommand.name: TuneCommand.help
-        default: nil
-        }
+    private static func command(named name: String) -> (any Command.Type)? {
+        commands.first { $0.declaration.name == name }
     }
 
-    private static func run(command: String, _ arguments: [String], console: Console) throws(UsageError) -> ExitCode {
-        switch command {
-        case InspectCommand.name: return try InspectCommand.run(arguments, console: console)
-        case ConvertCommand.name: return try ConvertCommand.run(arguments, console: console)
-        case RulesCommand.name: return try RulesCommand.run(arguments, console: console)
-        case PermissionsCommand.name: return try PermissionsCommand.run(arguments, console: console)
-        case TrackCommand.name: return try TrackCommand.run(arguments, console: console)
-        case ScenariosCommand.name: return try ScenariosCommand.run(arguments, console: console)
-        case ReplayCommand.name: return try ReplayCommand.run(arguments, console: console)
-        case MatrixCommand.name: return try MatrixCommand.run(arguments, console: console)
-        case CheckCommand.name: return try CheckCommand.run(arguments, console: console)
-        case MergeCommand.name: return try MergeCommand.run(arguments, console: console)
-        case TuneCommand.name: return try TuneCommand.run(arguments, console: console)
-        default: throw unknownCommand(command)
+    /// Parses the arguments against the command's declaration, answers `--help`, applies
+    /// `--quiet`, and runs it.
+    private static func run(_ command: any Command.Type, _ arguments: [String], console: Console) throws -> ExitCode {
+        let declaration = command.declaration
+        let parsed = try ParsedArguments(arguments, declaration: declaration)
+        if parsed.flag("help") {
+            console.print(declaration.help)
+            return .success
         }
+        var console = console
+        console.isQuiet = parsed.flag("quiet")
+        return try command.run(parsed, console: console)
     }
 
     /// Runs one command line and returns the process exit code.
@@ -83,11 +68,18 @@ public enum TraceSimCommandLine {
         let code: ExitCode
         do {
             code = try dispatch(arguments, console: console)
-        } catch {
+        } catch let error as UsageError {
             console.warn("error: \(error.message)")
             let helpCommand = error.command.map { "tracesim help \($0)" } ?? "tracesim --help"
             console.warn("Run '\(helpCommand)' for usage.")
             code = .usage
+        } catch let failure as CommandFailure {
+            console.warn(failure.message)
+            code = failure.exitCode
+        } catch {
+            // Commands throw only the two above; anything else is still reported, never lost.
+            console.warn("error: \(error)")
+            code = .failure
         }
         // Output that was lost outranks any other outcome: what the caller read is incomplete,
         // possibly including the diagnostic that explained another exit code.
@@ -98,7 +90,7 @@ public enum TraceSimCommandLine {
         return code.rawValue
     }
 
-    private static func dispatch(_ arguments: [String], console: Console) throws(UsageError) -> ExitCode {
+    private static func dispatch(_ arguments: [String], console: Console) throws -> ExitCode {
         guard let first = arguments.first else {
             console.print(overview)
             return .usage
@@ -115,16 +107,17 @@ public enum TraceSimCommandLine {
                 console.print(overview)
                 return .success
             }
-            guard let text = help(for: arguments[1]) else { throw unknownCommand(arguments[1]) }
-            console.print(text)
+            guard let command = command(named: arguments[1]) else { throw unknownCommand(arguments[1]) }
+            console.print(command.declaration.help)
             return .success
         default:
-            return try run(command: first, Array(arguments.dropFirst()), console: console)
+            guard let command = command(named: first) else { throw unknownCommand(first) }
+            return try run(command, Array(arguments.dropFirst()), console: console)
         }
     }
 
     private static func unknownCommand(_ name: String) -> UsageError {
-        let nearest = commandNames.min { editDistance($0, name) < editDistance($1, name) }
+        let nearest = commands.map { $0.declaration.name }.min { editDistance($0, name) < editDistance($1, name) }
         let hint = nearest.map { editDistance($0, name) <= 3 ? " (did you mean '\($0)'?)" : "" } ?? ""
         return UsageError("unknown command '\(name)'\(hint)")
     }

@@ -5,54 +5,47 @@ import Scenarios
 import Traces
 
 /// `tracesim check TRACE... --expect EXPECT.json`: CI's gate on collection.
-enum CheckCommand {
-    static let name = "check"
+enum CheckCommand: Command {
+    static let declaration = CommandDeclaration(
+        name: "check",
+        overview: """
+            Replay traces through the scenarios an expectations file names and fail when a
+            metric crosses a threshold, such as "wheninuse-locked coverage >= 0.2".
+            """,
+        positionals: [
+            .init(
+                label: "<trace>",
+                help: "Trace files in any format 'tracesim inspect' reads.\n" + StandardInputArguments.helpLines,
+                isRepeated: true)
+        ],
+        options: [
+            .init(
+                name: "expect", value: "<EXPECT.json>",
+                help: """
+                    {"thresholds": [{"scenario", "metric", "min"|"max", "trace"?,
+                    "allowMissing"?}]}. "scenario" is a preset, a scenario file or "*"
+                    (every preset); "metric" is a key of the run JSON's "metrics";
+                    "trace", when given, matches the end of the trace path. A run with
+                    no value for the metric (null in the run JSON: a ratio against an
+                    ideal run with nothing, a delay when a run never departed) fails
+                    unless "allowMissing": true. A threshold that applies to no trace
+                    and scenario given is an error (65), as is an unknown scenario.
+                    """, isRequired: true),
+            .init(
+                name: "junit", value: "<path>",
+                help: "Also write JUnit XML (one test case per trace, scenario and threshold)."),
+            .init(name: "markdown", value: "<path>", help: "Also write a Markdown table for a pull-request comment."),
+            .init(name: "fences", value: "<file>", help: "Geofences for every run."),
+            .init(name: "seed", value: "<n>", help: "Seeds every run (default: each scenario's own seed)."),
+        ] + ImportArguments.declared,
+        exitStatus: """
+            0 every threshold holds; 1 at least one is violated (each is printed with its trace,
+            scenario, metric, value and bound); 64 usage error; 65 a file's content is invalid;
+            66 a file is missing; 73 a report file cannot be written; 74 writing output failed part-way
+            (a full disk, a closed pipe).
+            """)
 
-    static let help = """
-        OVERVIEW: Replay traces through the scenarios an expectations file names and fail when a
-        metric crosses a threshold, such as "wheninuse-locked coverage >= 0.2".
-
-        USAGE: tracesim check <trace> ... --expect <EXPECT.json> [--junit <path>] [--markdown <path>]
-                              [--fences <file>] [--seed <n>] [--date <YYYY-MM-DD>] [--input-format <name>]
-                              [--tracks time|file|each] [--assume-rate <HZ>] [--strict]
-
-        ARGUMENTS:
-          <trace>                 Trace files in any format 'tracesim inspect' reads.
-                                  `-` reads standard input (once per command line). gzip input,
-                                  from a file or standard input, is inflated as it is read.
-
-        OPTIONS:
-          --expect <EXPECT.json>  {"thresholds": [{"scenario", "metric", "min"|"max", "trace"?,
-                                  "allowMissing"?}]}. "scenario" is a preset, a scenario file or "*"
-                                  (every preset); "metric" is a key of the run JSON's "metrics";
-                                  "trace", when given, matches the end of the trace path. A run with
-                                  no value for the metric (null in the run JSON: a ratio against an
-                                  ideal run with nothing, a delay when a run never departed) fails
-                                  unless "allowMissing": true. A threshold that applies to no trace
-                                  and scenario given is an error (65), as is an unknown scenario.
-          --junit <path>          Also write JUnit XML (one test case per trace, scenario and threshold).
-          --markdown <path>       Also write a Markdown table for a pull-request comment.
-          --fences <file>         Geofences for every run.
-          --seed <n>              Seeds every run (default: each scenario's own seed).
-        \(ImportArguments.helpLines)
-          -h, --help              Show this help.
-
-        EXIT STATUS:
-          0 every threshold holds; 1 at least one is violated (each is printed with its trace,
-          scenario, metric, value and bound); 64 usage error; 65 a file's content is invalid;
-          66 a file is missing; 73 a report file cannot be written; 74 writing output failed part-way
-          (a full disk, a closed pipe).
-        """
-
-    static func run(_ arguments: [String], console: Console) throws(UsageError) -> ExitCode {
-        let spec = ArgumentSpec(
-            valued: ImportArguments.optionNames.union(["expect", "junit", "markdown", "fences", "seed"]),
-            flags: ImportArguments.flagNames)
-        let parsed = try spec.parse(arguments, command: name)
-        if parsed.flag("help") {
-            console.print(help)
-            return .success
-        }
+    static func run(_ parsed: ParsedArguments, console: Console) throws -> ExitCode {
         guard !parsed.positionals.isEmpty else {
             throw UsageError("check needs at least one trace file", command: name)
         }
@@ -62,11 +55,7 @@ enum CheckCommand {
         }
         let seed = try ReplayArguments.seed(parsed, command: name)
         let options = try ImportArguments.options(from: parsed, command: name)
-        let expectations: Expectations
-        switch ConfigFiles.load(expectPath, console, Expectations.parse) {
-        case .failed(let code): return code
-        case .loaded(let loaded): expectations = loaded
-        }
+        let expectations = try ConfigFiles.load(expectPath, console, Expectations.parse)
         // Every scenario a threshold names, once, in first-mention order; "*" means every preset.
         var names: [String] = []
         for threshold in expectations.thresholds {
@@ -75,29 +64,17 @@ enum CheckCommand {
                 ? Scenario.presets.filter { $0.name != "ideal" }.map(\.name) : [threshold.scenario]
             for name in expanded where !names.contains(name) { names.append(name) }
         }
-        let scenarios: [ReplayArguments.Chosen]
-        switch try ReplayArguments.scenarios(
+        let scenarios = try ReplayArguments.scenarios(
             names.joined(separator: ","), command: name, console: console, namedBy: expectPath)
-        {
-        case .failed(let code): return code
-        case .loaded(let chosen): scenarios = chosen
-        }
         try checkOutputs(parsed, scenarios: names)
-        let fences: [Geofence]
-        switch ConfigFiles.load(parsed.value("fences"), console, GeofenceLoader.load, absent: []) {
-        case .failed(let code): return code
-        case .loaded(let loaded): fences = loaded
-        }
+        let fences = try ConfigFiles.load(parsed.value("fences"), console, GeofenceLoader.load, absent: [])
         var traces: [(path: String, trace: Trace)] = []
         for path in parsed.positionals {
-            switch TraceLoading.loadReplayable(path, options: options, console: console) {
-            case .failed(let code): return code
-            case .loaded(let trace):
-                // Under --tracks each, a trace per track, named FILE#N: a "trace" threshold naming the file
-                // applies to every track, one naming FILE#N to that track.
-                traces += TrackArguments.pieces(of: trace, path: path, options: options, console: console).map {
-                    ($0.name, $0.trace)
-                }
+            let trace = try TraceLoading.loadReplayable(path, options: options, console: console)
+            // Under --tracks each, a trace per track, named FILE#N: a "trace" threshold naming the file
+            // applies to every track, one naming FILE#N to that track.
+            traces += TrackArguments.pieces(of: trace, path: path, options: options, console: console).map {
+                ($0.name, $0.trace)
             }
         }
         // Before any replay: a threshold that applies to no run would otherwise pass unchecked.

@@ -2,48 +2,43 @@ import Foundation
 import Traces
 
 /// `tracesim convert IN OUT`: rewrite a trace in a TraceSim format chosen by OUT's extension.
-enum ConvertCommand {
-    static let name = "convert"
+enum ConvertCommand: Command {
+    static let declaration = CommandDeclaration(
+        name: "convert",
+        overview: """
+            Convert a trace to TraceSim's canonical CSV, JSON Lines or GPX 1.1. Every field of
+            every fix survives the trip: re-importing the output gives the same fixes, bit for bit.
+            """,
+        positionals: [
+            .init(
+                label: "<input>",
+                help: "A trace in any format `tracesim inspect` reads.\n" + StandardInputArguments.helpLines),
+            .init(
+                label: "<output>",
+                help: """
+                    The file to write; its extension picks the format:
+                    .csv (TraceSim CSV), .jsonl (JSON Lines, also motion samples),
+                    .gpx (GPX 1.1). An existing file is replaced whole, never left
+                    partial; it must not be the input.
+                    A trace of several tracks or segments (GPX, TCX, KML) gets a last
+                    `segment` column or key, TRACK.SEGMENT like 2.1, in .csv and
+                    .jsonl, and one <trk> per track, <trkseg> per segment, in .gpx;
+                    each reads back as the same segments. --tracks each does not
+                    apply: one output file holds one trace.
+                    """),
+        ],
+        options: ImportArguments.declared,
+        quietHelp: """
+            Print neither the one-line summary nor notes on standard error.
+            Warnings (what the output lost or merged) and errors are still printed.
+            """,
+        exitStatus: """
+            0 written; 64 usage error; 65 the input's content is invalid or holds no fixes; 66 the
+            input is missing or unreadable; 73 the output cannot be written; 74 writing it failed
+            part-way (a full disk); the output is then as it was.
+            """)
 
-    static let help = """
-        OVERVIEW: Convert a trace to TraceSim's canonical CSV, JSON Lines or GPX 1.1. Every field of
-        every fix survives the trip: re-importing the output gives the same fixes, bit for bit.
-
-        USAGE: tracesim convert <input> <output> [--date <YYYY-MM-DD>] [--input-format <name>]
-                                [--tracks time|file] [--assume-rate <HZ>] [--strict]
-
-        ARGUMENTS:
-          <input>                 A trace in any format `tracesim inspect` reads.
-                                  `-` reads standard input (once per command line). gzip input,
-                                  from a file or standard input, is inflated as it is read.
-          <output>                The file to write; its extension picks the format:
-                                  .csv (TraceSim CSV), .jsonl (JSON Lines, also motion samples),
-                                  .gpx (GPX 1.1). An existing file is replaced whole, never left
-                                  partial; it must not be the input.
-                                  A trace of several tracks or segments (GPX, TCX, KML) gets a last
-                                  `segment` column or key, TRACK.SEGMENT like 2.1, in .csv and
-                                  .jsonl, and one <trk> per track, <trkseg> per segment, in .gpx;
-                                  each reads back as the same segments. --tracks each does not
-                                  apply: one output file holds one trace.
-
-        OPTIONS:
-        \(ImportArguments.helpLines)
-          --quiet                 Do not print the one-line summary on standard error.
-          -h, --help              Show this help.
-
-        EXIT STATUS:
-          0 written; 64 usage error; 65 the input's content is invalid or holds no fixes; 66 the
-          input is missing or unreadable; 73 the output cannot be written; 74 writing it failed
-          part-way (a full disk); the output is then as it was.
-        """
-
-    static func run(_ arguments: [String], console: Console) throws(UsageError) -> ExitCode {
-        let parsed = try ArgumentSpec(valued: ImportArguments.optionNames, flags: ImportArguments.flagNames).parse(
-            arguments, command: name)
-        if parsed.flag("help") {
-            console.print(help)
-            return .success
-        }
+    static func run(_ parsed: ParsedArguments, console: Console) throws -> ExitCode {
         guard parsed.positionals.count == 2 else {
             throw UsageError(
                 "convert needs an input and an output file, got \(parsed.positionals.count) arguments",
@@ -60,11 +55,7 @@ enum ConvertCommand {
         let options = try ImportArguments.options(from: parsed, command: name)
         try TrackArguments.refuseEach(options, command: name, because: "convert writes one trace")
         try OutputCollisions.check(outputs: [("the output", output)], inputs: [("the input", input)], command: name)
-        let trace: Trace
-        switch TraceLoading.load(input, options: options, console: console) {
-        case .failed(let code): return code
-        case .loaded(let loaded): trace = loaded
-        }
+        let trace = try TraceLoading.load(input, options: options, console: console)
         // An empty output would be a file no importer accepts back: refuse instead.
         guard !trace.fixes.isEmpty || !trace.motionSamples.isEmpty else {
             console.warn(

@@ -2,28 +2,38 @@ import Traces
 
 /// The import options shared by every command that reads traces.
 enum ImportArguments {
-    static let optionNames: Set<String> = ["date", "input-format", "assume-rate", "tracks"]
-    /// The import options that take no value, with `ArgumentSpec`'s own.
-    static let flagNames: Set<String> = ["help", "quiet", "strict"]
-
-    static let helpLines = """
-          --date <YYYY-MM-DD>     UTC date of the first epoch, for NMEA logs with no valid date
-                                  anywhere (GGA-only logs, every RMC failing its checksum). Logs that
-                                  date themselves ignore it; without either, epochs are untimed.
-                                  Also where --assume-rate starts a file with no valid time.
-          --assume-rate <HZ>      Time untimed runs (10 or more records of one timestamp spread
-                                  over more than 100 m) at HZ records a second, 0 < HZ <= 100:
-                                  from one period after the time read before a run, else ending
-                                  one period before the first timed record, else from midnight UTC
-                                  of --date. Without it such runs are counted, not replayed.
-          --input-format <name>   Read the input as this format instead of detecting it. One of:
-        \(formatList)
-          --strict                Fail on the first record with an impossible field (NMEA minutes
-                                  60.0000, latitude 91, a CSV cell or JSON Lines value out of range or
-                                  not a number) instead of skipping and counting it. Without it, NMEA,
-                                  CSV and JSON Lines files fail only when no valid record is left.
-        \(TrackArguments.helpLines)
-        """
+    /// The import options, in the order help lists them.
+    static let declared: [CommandDeclaration.Option] = [
+        .init(
+            name: "date", value: "<YYYY-MM-DD>",
+            help: """
+                UTC date of the first epoch, for NMEA logs with no valid date
+                anywhere (GGA-only logs, every RMC failing its checksum). Logs that
+                date themselves ignore it; without either, epochs are untimed.
+                Also where --assume-rate starts a file with no valid time.
+                """),
+        .init(
+            name: "assume-rate", value: "<HZ>",
+            help: """
+                Time untimed runs (10 or more records of one timestamp spread
+                over more than 100 m) at HZ records a second, 0 < HZ <= 100:
+                from one period after the time read before a run, else ending
+                one period before the first timed record, else from midnight UTC
+                of --date. Without it such runs are counted, not replayed.
+                """),
+        .init(
+            name: "input-format", value: "<name>",
+            help: "Read the input as this format instead of detecting it. One of:\n" + formatList),
+        .flag(
+            "strict",
+            help: """
+                Fail on the first record with an impossible field (NMEA minutes
+                60.0000, latitude 91, a CSV cell or JSON Lines value out of range or
+                not a number) instead of skipping and counting it. Without it, NMEA,
+                CSV and JSON Lines files fail only when no valid record is left.
+                """),
+        TrackArguments.declared,
+    ]
 
     /// The format names, wrapped to the help text's column.
     private static var formatList: String {
@@ -39,7 +49,7 @@ enum ImportArguments {
             }
         }
         lines.append(line + ".")
-        return lines.map { String(repeating: " ", count: 26) + $0 }.joined(separator: "\n")
+        return lines.joined(separator: "\n")
     }
 
     /// The highest `--assume-rate`: faster than any receiver logs, so a larger value is a typo.
@@ -83,24 +93,20 @@ enum ImportArguments {
 
 /// Loads a trace, turning failures into the CLI's exit codes and one-line messages.
 enum TraceLoading {
-    enum Outcome {
-        case loaded(Trace)
-        /// The error was printed; the command should exit with this code.
-        case failed(ExitCode)
-    }
-
     /// Loads a trace to replay: one without a timed fix is reported here and fails with 65.
-    static func loadReplayable(_ path: String, options: ImportOptions, console: Console) -> Outcome {
-        let outcome = load(path, options: options, console: console)
-        if case .loaded(let trace) = outcome, trace.fixes.isEmpty {
+    static func loadReplayable(_ path: String, options: ImportOptions, console: Console) throws(CommandFailure)
+        -> Trace
+    {
+        let trace = try load(path, options: options, console: console)
+        if trace.fixes.isEmpty {
             let runs = trace.diagnostics.untimedRuns
             // With no fix left there is no real time either, so the rate alone would not do.
             let needs = options.nmeaStartDate == nil ? "--assume-rate HZ and --date YYYY-MM-DD" : "--assume-rate HZ"
             let hint = runs.records > runs.timed ? "; untimed runs found: pass \(needs) to time them" : ""
-            console.warn("error: \(TraceFile.displayName(forPath: path)): no timed fixes to replay\(hint)")
-            return .failed(.dataError)
+            throw CommandFailure(
+                .dataError, "error: \(TraceFile.displayName(forPath: path)): no timed fixes to replay\(hint)")
         }
-        return outcome
+        return trace
     }
 
     /// Loads a trace and says on standard error what a replay of it would not show: tracks that
@@ -110,7 +116,7 @@ enum TraceLoading {
     static func load(
         _ path: String, options: ImportOptions, console: Console, notesUntimedRuns: Bool = true,
         warnsAboutTracks: Bool = true
-    ) -> Outcome {
+    ) throws(CommandFailure) -> Trace {
         do {
             let trace = try TraceImporter.load(path: path, options: options)
             if warnsAboutTracks {
@@ -132,16 +138,13 @@ enum TraceLoading {
                         + "runs left out (first at line \(runs.runs.firstLines.first ?? 0)); pass --assume-rate HZ to time them"
                 )
             }
-            return .loaded(trace)
+            return trace
         } catch let error as TraceFormatError {
-            console.warn("error: \(error)")
-            return .failed(.dataError)
+            throw CommandFailure(.dataError, "error: \(error)")
         } catch let error as TraceFileError {
-            console.warn("error: \(error)")
-            return .failed(.noInput)
+            throw CommandFailure(.noInput, "error: \(error)")
         } catch {
-            console.warn("error: \(TraceFile.displayName(forPath: path)): \(error)")
-            return .failed(.dataError)
+            throw CommandFailure(.dataError, "error: \(TraceFile.displayName(forPath: path)): \(error)")
         }
     }
 }

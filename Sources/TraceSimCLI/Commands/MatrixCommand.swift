@@ -9,69 +9,71 @@ import Traces
 
 /// `tracesim matrix TRACE... [--scenarios all|a,b]`: every trace through every scenario,
 /// compared with the ideal run: the degradation table.
-enum MatrixCommand {
-    static let name = "matrix"
+enum MatrixCommand: Command {
+    static let declaration = CommandDeclaration(
+        name: "matrix",
+        overview: """
+            Replay every trace through every scenario and compare each run with the ideal
+            run of the same trace: what each permission level costs.
+            """,
+        positionals: [
+            .init(
+                label: "<trace>",
+                help: """
+                    Trace files in any format 'tracesim inspect' reads. Files with no
+                    timed fix are reported and skipped. With --tracks each, a file of
+                    several tracks gives one trace per track, named FILE#N.
+                    \(StandardInputArguments.helpLines)
+                    """, isRepeated: true)
+        ],
+        options: [
+            .init(
+                name: "scenarios", value: "<list>",
+                help: """
+                    all (default), or comma-separated preset names ('tracesim scenarios')
+                    and scenario files (*.json, format in the README).
+                    """, usageValue: "all|<name>,<name>..."),
+            .init(name: "fences", value: "<file>", help: "Geofences for every run (GeoJSON or TraceSim JSON)."),
+            .init(
+                name: "seed", value: "<n>",
+                help: """
+                    Seeds every run's phone (default: each scenario's own seed; presets
+                    use 0). The matrix JSON's "seed" is null without it.
+                    """),
+            .choice(
+                "format", ["text", "json", "csv", "markdown", "html"], value: "<format>",
+                help: """
+                    text (default): the degradation table, a row per scenario with
+                    metrics averaged over traces; markdown: the same table in Markdown;
+                    csv: a row per trace and scenario with every numeric metric;
+                    html: a self-contained page with the table as a heatmap;
+                    json: {"schemaVersion", "seed", "runs": [...]} with one object per
+                    trace and scenario, traces in the order given, scenarios in order.
+                    """),
+            .init(
+                name: "shard", value: "<K/N>",
+                help: """
+                    Run only the K-th of N (at most \(Shard.maximumCount)) deterministic slices of the
+                    trace × scenario runs, as a JSON part that opens with the run's
+                    identity (inputs with their sizes and hashes; 'tracesim help merge');
+                    'tracesim merge' joins the parts into exactly what one unsharded run
+                    prints. Needs --format json and trace files that can be read twice.
+                    """),
+            .init(name: "jobs", value: "<n>", help: "Run at most n replays at a time (default: one per core)."),
+        ] + ImportArguments.declared,
+        discussion: """
+            Runs go to every core unless --jobs says otherwise; the output does not depend on how many. A progress bar appears on
+            standard error when it is a terminal (not under --quiet).
+            """,
+        exitStatus: """
+            0 ran; 64 usage error; 65 a file's content is invalid; 66 a file is missing or unreadable.
+            """)
 
-    static let help = """
-        OVERVIEW: Replay every trace through every scenario and compare each run with the ideal
-        run of the same trace: what each permission level costs.
-
-        USAGE: tracesim matrix <trace> ... [--scenarios all|<name>,<name>...] [--fences <file>]
-                               [--seed <n>] [--format text|json|csv|markdown|html] [--shard <K/N>] [--date <YYYY-MM-DD>]
-                               [--input-format <name>] [--jobs <n>] [--tracks time|file|each]
-                               [--assume-rate <HZ>] [--strict]
-
-        ARGUMENTS:
-          <trace>                 Trace files in any format 'tracesim inspect' reads. Files with no
-                                  timed fix are reported and skipped. With --tracks each, a file of
-                                  several tracks gives one trace per track, named FILE#N.
-                                  `-` reads standard input (once per command line). gzip input,
-                                  from a file or standard input, is inflated as it is read.
-
-        OPTIONS:
-          --scenarios <list>      all (default), or comma-separated preset names ('tracesim scenarios')
-                                  and scenario files (*.json, format in the README).
-          --fences <file>         Geofences for every run (GeoJSON or TraceSim JSON).
-          --seed <n>              Seeds every run's phone (default: each scenario's own seed; presets
-                                  use 0). The matrix JSON's "seed" is null without it.
-          --format <format>       text (default): the degradation table, a row per scenario with
-                                  metrics averaged over traces; markdown: the same table in Markdown;
-                                  csv: a row per trace and scenario with every numeric metric;
-                                  html: a self-contained page with the table as a heatmap;
-                                  json: {"schemaVersion", "seed", "runs": [...]} with one object per
-                                  trace and scenario, traces in the order given, scenarios in order.
-          --shard <K/N>           Run only the K-th of N (at most \(Shard.maximumCount)) deterministic slices of the
-                                  trace × scenario runs, as a JSON part that opens with the run's
-                                  identity (inputs with their sizes and hashes; 'tracesim help merge');
-                                  'tracesim merge' joins the parts into exactly what one unsharded run
-                                  prints. Needs --format json and trace files that can be read twice.
-          --jobs <n>              Run at most n replays at a time (default: one per core).
-        \(ImportArguments.helpLines)
-          -h, --help              Show this help.
-
-        Runs go to every core unless --jobs says otherwise; the output does not depend on how many. A progress bar appears on
-        standard error when it is a terminal.
-
-        EXIT STATUS:
-          0 ran; 64 usage error; 65 a file's content is invalid; 66 a file is missing or unreadable.
-        """
-
-    static func run(_ arguments: [String], console: Console) throws(UsageError) -> ExitCode {
-        let spec = ArgumentSpec(
-            valued: ImportArguments.optionNames.union(["scenarios", "fences", "seed", "format", "shard", "jobs"]),
-            flags: ImportArguments.flagNames)
-        let parsed = try spec.parse(arguments, command: name)
-        if parsed.flag("help") {
-            console.print(help)
-            return .success
-        }
+    static func run(_ parsed: ParsedArguments, console: Console) throws -> ExitCode {
         guard !parsed.positionals.isEmpty else {
             throw UsageError("matrix needs at least one trace file", command: name)
         }
-        let format = parsed.value("format") ?? "text"
-        guard ["text", "json", "csv", "markdown", "html"].contains(format) else {
-            throw UsageError("--format must be text, json, csv, markdown or html, not '\(format)'", command: name)
-        }
+        let format = try parsed.choice("format")
         let shard = try parsed.value("shard").map { (text) throws(UsageError) in try Shard(text, command: name) }
         if shard != nil && format != "json" {
             throw UsageError("--shard writes a JSON part for 'tracesim merge'; add --format json", command: name)
@@ -84,11 +86,8 @@ enum MatrixCommand {
                 "--shard needs trace files every part can read: save standard input ('-') to a file first",
                 command: name)
         }
-        let scenarios: [ReplayArguments.Chosen]
-        switch try ReplayArguments.scenarios(parsed.value("scenarios") ?? "all", command: name, console: console) {
-        case .failed(let code): return code
-        case .loaded(let chosen): scenarios = chosen
-        }
+        let scenarios = try ReplayArguments.scenarios(
+            parsed.value("scenarios") ?? "all", command: name, console: console)
         let seed = try ReplayArguments.seed(parsed, command: name)
         let jobs = try parsed.value("jobs").map { (text) throws(UsageError) -> Int in
             guard let jobs = Int(text), jobs >= 1 else {
@@ -97,22 +96,21 @@ enum MatrixCommand {
             return jobs
         }
         let options = try ImportArguments.options(from: parsed, command: name)
-        let fences: [Geofence]
-        let fencesInput: RunIdentity.Input?
-        switch ConfigFiles.load(
+        let (fences, fencesInput): ([Geofence], RunIdentity.Input?) = try ConfigFiles.load(
             parsed.value("fences"), console, ReplayArguments.fingerprinted(GeofenceLoader.load), absent: ([], nil))
-        {
-        case .failed(let code): return code
-        case .loaded(let (loaded, input)): (fences, fencesInput) = (loaded, input)
-        }
         var exitCode = ExitCode.success
         var traces: [(path: String, trace: Trace)] = []
         // The file each trace came from: under --tracks each, a file gives a row per track.
         var sources: [String] = []
         for path in parsed.positionals {
-            switch TraceLoading.loadReplayable(path, options: options, console: console) {
-            case .failed(let code): exitCode = exitCode == .success ? code : exitCode
-            case .loaded(let trace):
+            // A file that fails is reported and skipped; the first failure's code is kept.
+            switch Result(catching: { () throws(CommandFailure) in
+                try TraceLoading.loadReplayable(path, options: options, console: console)
+            }) {
+            case .failure(let failure):
+                console.warn(failure.message)
+                exitCode = exitCode == .success ? failure.exitCode : exitCode
+            case .success(let trace):
                 for piece in TrackArguments.pieces(of: trace, path: path, options: options, console: console) {
                     traces.append((piece.name, piece.trace))
                     sources.append(path)
@@ -323,7 +321,7 @@ final class Progress: Sendable {
     }
 
     func update(_ done: Int) {
-        guard console.errorIsTerminal, total > 1 else { return }
+        guard console.showsProgress, total > 1 else { return }
         let width = 30
         let filled = width * done / total
         console.error(
@@ -332,21 +330,13 @@ final class Progress: Sendable {
     }
 
     func finish() {
-        guard console.errorIsTerminal, total > 1 else { return }
+        guard console.showsProgress, total > 1 else { return }
         console.error("\r" + String(repeating: " ", count: 50) + "\r")
     }
 }
 
 /// Options shared by `replay` and `matrix`.
 enum ReplayArguments {
-    static func format(_ parsed: ParsedArguments, command: String) throws(UsageError) -> String {
-        let format = parsed.value("format") ?? "text"
-        guard format == "text" || format == "json" else {
-            throw UsageError("--format must be text or json, not '\(format)'", command: command)
-        }
-        return format
-    }
-
     /// `--seed`, or `nil` to keep each scenario's own seed (presets use 0).
     static func seed(_ parsed: ParsedArguments, command: String) throws(UsageError) -> UInt64? {
         guard let text = parsed.value("seed") else { return nil }
@@ -362,35 +352,30 @@ enum ReplayArguments {
 
     /// Preset names or scenario files (ending in `.json`), comma-separated, or `all` (every
     /// preset but the ideal reference). A file's geofence path is relative to the file.
-    /// A missing or invalid file is reported here and comes back as `.failed`. Scenario files
-    /// that `namingFile` lists (an expectations file) resolve against its folder.
+    /// - Throws: `CommandFailure` for a missing or invalid file, `UsageError` for an unknown
+    ///   preset. Scenario files that `namingFile` lists (an expectations file) resolve against
+    ///   its folder.
     static func scenarios(_ list: String, command: String, console: Console, namedBy namingFile: String? = nil)
-        throws(UsageError)
-        -> ConfigFiles.Outcome<[Chosen]>
+        throws -> [Chosen]
     {
         if list == "all" {
-            return .loaded(Scenario.presets.filter { $0.name != "ideal" }.map { ($0, nil, .init(name: $0.name)) })
+            return Scenario.presets.filter { $0.name != "ideal" }.map { ($0, nil, .init(name: $0.name)) }
         }
         var chosen: [Chosen] = []
         for name in list.split(separator: ",", omittingEmptySubsequences: false).map(String.init) {
             if name.hasSuffix(".json") {
-                switch ConfigFiles.load(name, namedBy: namingFile, console, fingerprinted(ScenarioFile.parse)) {
-                case .failed(let code): return .failed(code)
-                case .loaded(let (parsed, file)):
-                    var entry = RunIdentity.ScenarioEntry(name: parsed.scenario.name, file: file)
-                    guard let relative = parsed.geofences else {
-                        chosen.append((parsed.scenario, nil, entry))
-                        continue
-                    }
-                    let scenarioPath = namingFile.map { ConfigFiles.resolve(name, namedBy: $0) } ?? name
-                    let loadFences = fingerprinted(GeofenceLoader.load)
-                    switch ConfigFiles.load(relative, namedBy: scenarioPath, console, loadFences) {
-                    case .failed(let code): return .failed(code)
-                    case .loaded(let (fences, input)):
-                        entry.fences = input
-                        chosen.append((parsed.scenario, fences, entry))
-                    }
+                let (parsed, file) = try ConfigFiles.load(
+                    name, namedBy: namingFile, console, fingerprinted(ScenarioFile.parse))
+                var entry = RunIdentity.ScenarioEntry(name: parsed.scenario.name, file: file)
+                guard let relative = parsed.geofences else {
+                    chosen.append((parsed.scenario, nil, entry))
+                    continue
                 }
+                let scenarioPath = namingFile.map { ConfigFiles.resolve(name, namedBy: $0) } ?? name
+                let (fences, input) = try ConfigFiles.load(
+                    relative, namedBy: scenarioPath, console, fingerprinted(GeofenceLoader.load))
+                entry.fences = input
+                chosen.append((parsed.scenario, fences, entry))
                 continue
             }
             guard let scenario = Scenario.preset(named: name) else {
@@ -402,7 +387,7 @@ enum ReplayArguments {
             }
             chosen.append((scenario, nil, .init(name: scenario.name)))
         }
-        return .loaded(chosen)
+        return chosen
     }
 
     /// `parse`, also returning the size and hash of the bytes it parsed, for a run's identity.

@@ -3,48 +3,40 @@ import Traces
 
 /// `tracesim merge PART.json...`: joins `matrix --shard K/N --format json` parts into exactly
 /// what the unsharded `matrix --format json` prints.
-enum MergeCommand {
-    static let name = "merge"
+enum MergeCommand: Command {
+    static let declaration = CommandDeclaration(
+        name: "merge",
+        overview: """
+            Join the JSON parts of a sharded matrix ('tracesim matrix ... --shard K/N --format
+            json') into exactly the JSON one unsharded run prints.
+            """,
+        positionals: [
+            .init(
+                label: "<part>",
+                help: """
+                    One file per shard, in any order; together they must be shards 1...N
+                    (N at most \(Shard.maximumCount)) of the same matrix, each given once.
+                    """, isRepeated: true)
+        ],
+        discussion: """
+            Every part opens with its run's identity: the TraceSim version, the traces in order with
+            each one's size and FNV-1a 64 hash, the scenarios in order (a scenario file and the
+            geofences it names with theirs), --seed, --fences (with its hash), --date and
+            --input-format. Parts whose identities differ are refused, naming the first difference; a
+            trace a part did not read carries no size or hash there, and is compared by path only.
+            Each run must be the trace and scenario its position stands for. The runs are copied byte
+            for byte, so the result is exactly the unsharded output.
+            """,
+        exitStatus: """
+            0 merged; 64 usage error; 65 a part is invalid, a shard is missing or given twice, or parts
+            come from different runs; 66 a part is missing or unreadable.
+            """)
 
-    static let help = """
-        OVERVIEW: Join the JSON parts of a sharded matrix ('tracesim matrix ... --shard K/N --format
-        json') into exactly the JSON one unsharded run prints.
-
-        USAGE: tracesim merge <part> ...
-
-        ARGUMENTS:
-          <part>                  One file per shard, in any order; together they must be shards 1...N
-                                  (N at most \(Shard.maximumCount)) of the same matrix, each given once.
-
-        Every part opens with its run's identity: the TraceSim version, the traces in order with
-        each one's size and FNV-1a 64 hash, the scenarios in order (a scenario file and the
-        geofences it names with theirs), --seed, --fences (with its hash), --date and
-        --input-format. Parts whose identities differ are refused, naming the first difference; a
-        trace a part did not read carries no size or hash there, and is compared by path only.
-        Each run must be the trace and scenario its position stands for. The runs are copied byte
-        for byte, so the result is exactly the unsharded output.
-
-        OPTIONS:
-          -h, --help              Show this help.
-
-        EXIT STATUS:
-          0 merged; 64 usage error; 65 a part is invalid, a shard is missing or given twice, or parts
-          come from different runs; 66 a part is missing or unreadable.
-        """
-
-    static func run(_ arguments: [String], console: Console) throws(UsageError) -> ExitCode {
-        let parsed = try ArgumentSpec(valued: []).parse(arguments, command: name)
-        if parsed.flag("help") {
-            console.print(help)
-            return .success
-        }
+    static func run(_ parsed: ParsedArguments, console: Console) throws -> ExitCode {
         guard !parsed.positionals.isEmpty else { throw UsageError("merge needs the part files", command: name) }
         var parts: [MatrixPart] = []
         for path in parsed.positionals {
-            switch ConfigFiles.load(path, console, MatrixPart.init) {
-            case .failed(let code): return code
-            case .loaded(let loaded): parts.append(loaded)
-            }
+            parts.append(try ConfigFiles.load(path, console, MatrixPart.init))
         }
         switch merged(parts) {
         case .success(let bytes):

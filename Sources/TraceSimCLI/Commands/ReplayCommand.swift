@@ -4,54 +4,53 @@ import Scenarios
 import Traces
 
 /// `tracesim replay TRACE --scenario NAME`: one scenario on one trace, against its ideal run.
-enum ReplayCommand {
-    static let name = "replay"
+enum ReplayCommand: Command {
+    static let declaration = CommandDeclaration(
+        name: "replay",
+        overview: """
+            Replay one trace through one scenario and compare it with the ideal run of the
+            same trace and seed.
+            """,
+        positionals: [
+            .init(
+                label: "<trace>",
+                help: "A trace file in any format 'tracesim inspect' reads.\n" + StandardInputArguments.helpLines)
+        ],
+        options: [
+            .init(
+                name: "scenario", value: "<name|file>",
+                help: """
+                    A preset ('tracesim scenarios' lists them) or a scenario file
+                    (*.json, format in the README).
+                    """, isRequired: true),
+            .init(name: "fences", value: "<file>", help: "Geofences (GeoJSON or TraceSim JSON)."),
+            .init(
+                name: "truth", value: "<trace>",
+                help: """
+                    A reference recording of the same trip: adds the median and p95
+                    distance of accepted fixes from it (positionError* in the JSON).
+                    With --tracks each, a truth of several tracks is matched track by
+                    track (track N against the truth's track N).
+                    """),
+            .init(
+                name: "seed", value: "<n>",
+                help: "Seeds the phone (default: the scenario's own seed; presets use 0)."),
+            .choice(
+                "format", ["text", "json", "html"],
+                help: """
+                    text (default); json: one object with the keys in the README; html:
+                    one self-contained page with the track map (accepted, rejected and
+                    never-delivered fixes, geofences) and timeline bands (app state,
+                    lock, motion, GPS, deliveries, the 70 s cutoff) against the ideal run.
+                    With --tracks each, one report per track: text blocks in turn, or
+                    one JSON object per line; html refuses a file of several tracks.
+                    """),
+        ] + ImportArguments.declared,
+        exitStatus: """
+            0 ran; 64 usage error; 65 a file's content is invalid; 66 a file is missing or unreadable.
+            """)
 
-    static let help = """
-        OVERVIEW: Replay one trace through one scenario and compare it with the ideal run of the
-        same trace and seed.
-
-        USAGE: tracesim replay <trace> --scenario <name|file> [--fences <file>] [--truth <trace>] [--seed <n>]
-                               [--format text|json|html] [--date <YYYY-MM-DD>] [--input-format <name>]
-                               [--tracks time|file|each] [--assume-rate <HZ>] [--strict]
-
-        ARGUMENTS:
-          <trace>                 A trace file in any format 'tracesim inspect' reads.
-                                  `-` reads standard input (once per command line). gzip input,
-                                  from a file or standard input, is inflated as it is read.
-
-        OPTIONS:
-          --scenario <name|file>  A preset ('tracesim scenarios' lists them) or a scenario file
-                                  (*.json, format in the README).
-          --fences <file>         Geofences (GeoJSON or TraceSim JSON).
-          --truth <trace>         A reference recording of the same trip: adds the median and p95
-                                  distance of accepted fixes from it (positionError* in the JSON).
-                                  With --tracks each, a truth of several tracks is matched track by
-                                  track (track N against the truth's track N).
-          --seed <n>              Seeds the phone (default: the scenario's own seed; presets use 0).
-          --format <text|json|html>
-                                  text (default); json: one object with the keys in the README; html:
-                                  one self-contained page with the track map (accepted, rejected and
-                                  never-delivered fixes, geofences) and timeline bands (app state,
-                                  lock, motion, GPS, deliveries, the 70 s cutoff) against the ideal run.
-                                  With --tracks each, one report per track: text blocks in turn, or
-                                  one JSON object per line; html refuses a file of several tracks.
-        \(ImportArguments.helpLines)
-          -h, --help              Show this help.
-
-        EXIT STATUS:
-          0 ran; 64 usage error; 65 a file's content is invalid; 66 a file is missing or unreadable.
-        """
-
-    static func run(_ arguments: [String], console: Console) throws(UsageError) -> ExitCode {
-        let spec = ArgumentSpec(
-            valued: ImportArguments.optionNames.union(["scenario", "fences", "seed", "format", "truth"]),
-            flags: ImportArguments.flagNames)
-        let parsed = try spec.parse(arguments, command: name)
-        if parsed.flag("help") {
-            console.print(help)
-            return .success
-        }
+    static func run(_ parsed: ParsedArguments, console: Console) throws -> ExitCode {
         guard parsed.positionals.count == 1 else {
             throw UsageError(
                 parsed.positionals.isEmpty ? "replay needs one trace file" : "replay takes one trace file",
@@ -61,35 +60,16 @@ enum ReplayCommand {
             throw UsageError("replay needs --scenario (see 'tracesim scenarios')", command: name)
         }
         guard !scenarioName.contains(",") else { throw UsageError("--scenario takes one name or file", command: name) }
-        let scenarios: [ReplayArguments.Chosen]
-        switch try ReplayArguments.scenarios(scenarioName, command: name, console: console) {
-        case .failed(let code): return code
-        case .loaded(let chosen): scenarios = chosen
-        }
-        let format = parsed.value("format") ?? "text"
-        guard ["text", "json", "html"].contains(format) else {
-            throw UsageError("--format must be text, json or html, not '\(format)'", command: name)
-        }
+        let scenarios = try ReplayArguments.scenarios(scenarioName, command: name, console: console)
+        let format = try parsed.choice("format")
         let seed = try ReplayArguments.seed(parsed, command: name)
         let options = try ImportArguments.options(from: parsed, command: name)
-        let fences: [Geofence]
-        switch ConfigFiles.load(parsed.value("fences"), console, GeofenceLoader.load, absent: []) {
-        case .failed(let code): return code
-        case .loaded(let loaded): fences = loaded
-        }
+        let fences = try ConfigFiles.load(parsed.value("fences"), console, GeofenceLoader.load, absent: [])
         let path = parsed.positionals[0]
         try StandardInputArguments.checkReadOnce(parsed.positionals + [parsed.value("truth")], command: name)
-        let loaded: Trace
-        switch TraceLoading.loadReplayable(path, options: options, console: console) {
-        case .failed(let code): return code
-        case .loaded(let trace): loaded = trace
-        }
-        var truth: Trace?
-        if let truthPath = parsed.value("truth") {
-            switch TruthLoading.load(truthPath, options: options, console: console) {
-            case .failed(let code): return code
-            case .loaded(let reference): truth = reference
-            }
+        let loaded = try TraceLoading.loadReplayable(path, options: options, console: console)
+        let truth = try parsed.value("truth").map { (truthPath) throws(CommandFailure) in
+            try TruthLoading.load(truthPath, options: options, console: console)
         }
         // Under --tracks each, one report per track: text blocks one after another, JSON one
         // object per line; an HTML page holds one run.

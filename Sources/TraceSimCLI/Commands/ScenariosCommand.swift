@@ -1,30 +1,24 @@
 import Scenarios
 
 /// `tracesim scenarios`: the built-in presets, what each simulates and its sources.
-enum ScenariosCommand {
-    static let name = "scenarios"
+enum ScenariosCommand: Command {
+    static let declaration = CommandDeclaration(
+        name: "scenarios",
+        overview: """
+            List the built-in scenarios: one per permission level, each with what it
+            simulates and the fact-sheet rows it rests on.
+            """,
+        options: [
+            .choice(
+                "format", ["text", "json"],
+                help: #"text (default) or one JSON array of {"name", "summary", "factRows"}."#)
+        ])
 
-    static let help = """
-        OVERVIEW: List the built-in scenarios: one per permission level, each with what it
-        simulates and the fact-sheet rows it rests on.
-
-        USAGE: tracesim scenarios [--format text|json]
-
-        OPTIONS:
-          --format <text|json>    text (default) or one JSON array of {"name", "summary", "factRows"}.
-          -h, --help              Show this help.
-        """
-
-    static func run(_ arguments: [String], console: Console) throws(UsageError) -> ExitCode {
-        let parsed = try ArgumentSpec(valued: ["format"]).parse(arguments, command: name)
-        if parsed.flag("help") {
-            console.print(help)
-            return .success
-        }
+    static func run(_ parsed: ParsedArguments, console: Console) throws -> ExitCode {
         guard parsed.positionals.isEmpty else {
             throw UsageError("unexpected argument '\(parsed.positionals[0])'", command: name)
         }
-        switch parsed.value("format") ?? "text" {
+        switch try parsed.choice("format") {
         case "text":
             let width = Scenario.presets.map(\.name.count).max() ?? 0
             for scenario in Scenario.presets {
@@ -41,8 +35,7 @@ enum ScenariosCommand {
                 ])
             }
             console.print(JSONText.array(rows).rendered)
-        case let other:
-            throw UsageError("--format must be text or json, not '\(other)'", command: name)
+        default: break  // `choice` accepts only the declared formats
         }
         return .success
     }

@@ -5,23 +5,20 @@ import Traces
 /// Placemarks, TraceSim's `segment` column) are replayed, and the one line each file with
 /// overlapping or shifted tracks earns on standard error.
 enum TrackArguments {
-    static let helpLines = """
-          --tracks <time|file|each>
-                                  For files with several tracks. time (default): every fix sorted by
-                                  time, epochs repeated across tracks merged; tracks that overlap in
-                                  time interleave (a warning says so). file: tracks one after another
-                                  in file order, a track starting before the previous one ended
-                                  shifted to 1 s after it. each: every track its own trace, named
-                                  FILE#N (N the track's number in the file).
-        """
+    static let declared = CommandDeclaration.Option.choice(
+        "tracks", ["time", "file", "each"],
+        help: """
+            For files with several tracks. time (default): every fix sorted by
+            time, epochs repeated across tracks merged; tracks that overlap in
+            time interleave (a warning says so). file: tracks one after another
+            in file order, a track starting before the previous one ended
+            shifted to 1 s after it. each: every track its own trace, named
+            FILE#N (N the track's number in the file).
+            """)
 
     /// The `--tracks` value; `time` when absent.
     static func order(from arguments: ParsedArguments, command: String) throws(UsageError) -> TrackOrder {
-        guard let text = arguments.value("tracks") else { return .time }
-        guard let order = TrackOrder(rawValue: text) else {
-            throw UsageError("--tracks must be time, file or each, not '\(text)'", command: command)
-        }
-        return order
+        TrackOrder(rawValue: try arguments.choice("tracks")) ?? .time
     }
 
     /// Refuses `--tracks each` where the output holds one trace.

@@ -9,67 +9,70 @@ import Traces
 
 /// `tracesim track TRACE [--device DEVICE.json] [--user USER.json] [--fences FILE] ...`: one
 /// trace through the simulated iPhone and the tracking engine.
-enum TrackCommand {
-    static let name = "track"
+enum TrackCommand: Command {
+    static let declaration = CommandDeclaration(
+        name: "track",
+        overview: """
+            Replay one trace through the simulated iPhone and the tracking engine, and report
+            what the engine collected: fixes delivered, accepted and recorded, rejections by reason,
+            distance, GPS-on time, departures and arrivals, geofence events and gaps.
+            """,
+        positionals: [
+            .init(
+                label: "<trace>",
+                help: "A trace file in any format 'tracesim inspect' reads.\n" + StandardInputArguments.helpLines)
+        ],
+        options: [
+            .init(
+                name: "device", value: "<DEVICE.json>",
+                help: """
+                    The phone at the start (see 'tracesim help permissions'). Default:
+                    the ideal run: Always + Precise, motion authorized.
+                    """),
+            .init(
+                name: "user", value: "<USER.json>",
+                help: """
+                    Only its "lifecycle" moves are used (lock, background, forceQuit,
+                    ...), in seconds from the trace's first fix.
+                    """),
+            .init(
+                name: "fences", value: "<file>",
+                help: """
+                    Geofences: GeoJSON (Point with properties.radius, or Polygon) or
+                    TraceSim's {"geofences": [...]}.
+                    """),
+            .flag(
+                "starts-moving",
+                help: """
+                    Start moving with GPS on (changePace(true)); otherwise the first
+                    fix places a stationary region and GPS waits for a departure.
+                    """),
+            .choice(
+                "stop-rule", ["timeout", "radar"], value: "<rule>",
+                help: "timeout (default: 300 s of stillness) or radar (70 m for 140 s)."),
+            .choice(
+                "smoothing", ["pass-through", "adjust", "conservative"], value: "<policy>",
+                help: "pass-through (default), adjust (Kalman) or conservative."),
+            .init(name: "seed", value: "<n>", help: "Seeds the phone's randomness (default 0)."),
+            .choice(
+                "format", ["text", "json"],
+                help: """
+                    text (default) or one JSON object with the keys in the README.
+                    With --tracks each, one report per track: text blocks in turn, or
+                    one JSON object per line.
+                    """),
+        ] + ImportArguments.declared,
+        exitStatus: """
+            0 ran; 64 usage error; 65 a file's content is invalid (FILE:LINE:COL: what), including a
+            geofence GEOS finds invalid; 66 a file is missing or unreadable.
+            """)
 
-    static let help = """
-        OVERVIEW: Replay one trace through the simulated iPhone and the tracking engine, and report
-        what the engine collected: fixes delivered, accepted and recorded, rejections by reason,
-        distance, GPS-on time, departures and arrivals, geofence events and gaps.
-
-        USAGE: tracesim track <trace> [--device <DEVICE.json>] [--user <USER.json>]
-                              [--fences <file>] [--starts-moving] [--stop-rule timeout|radar]
-                              [--smoothing pass-through|adjust|conservative] [--seed <n>]
-                              [--format text|json] [--date <YYYY-MM-DD>] [--input-format <name>]
-                              [--tracks time|file|each] [--assume-rate <HZ>] [--strict]
-
-        ARGUMENTS:
-          <trace>                 A trace file in any format 'tracesim inspect' reads.
-                                  `-` reads standard input (once per command line). gzip input,
-                                  from a file or standard input, is inflated as it is read.
-
-        OPTIONS:
-          --device <DEVICE.json>  The phone at the start (see 'tracesim help permissions'). Default:
-                                  the ideal run: Always + Precise, motion authorized.
-          --user <USER.json>      Only its "lifecycle" moves are used (lock, background, forceQuit,
-                                  ...), in seconds from the trace's first fix.
-          --fences <file>         Geofences: GeoJSON (Point with properties.radius, or Polygon) or
-                                  TraceSim's {"geofences": [...]}.
-          --starts-moving         Start moving with GPS on (changePace(true)); otherwise the first
-                                  fix places a stationary region and GPS waits for a departure.
-          --stop-rule <rule>      timeout (default: 300 s of stillness) or radar (70 m for 140 s).
-          --smoothing <policy>    pass-through (default), adjust (Kalman) or conservative.
-          --seed <n>              Seeds the phone's randomness (default 0).
-          --format <text|json>    text (default) or one JSON object with the keys in the README.
-                                  With --tracks each, one report per track: text blocks in turn, or
-                                  one JSON object per line.
-        \(ImportArguments.helpLines)
-          -h, --help              Show this help.
-
-        EXIT STATUS:
-          0 ran; 64 usage error; 65 a file's content is invalid (FILE:LINE:COL: what), including a
-          geofence GEOS finds invalid; 66 a file is missing or unreadable.
-        """
-
-    static func run(_ arguments: [String], console: Console) throws(UsageError) -> ExitCode {
-        let spec = ArgumentSpec(
-            valued: ImportArguments.optionNames.union([
-                "device", "user", "fences", "stop-rule", "smoothing", "seed", "format",
-            ]),
-            flags: ImportArguments.flagNames.union(["starts-moving"]))
-        let parsed = try spec.parse(arguments, command: name)
-        if parsed.flag("help") {
-            console.print(help)
-            return .success
-        }
+    static func run(_ parsed: ParsedArguments, console: Console) throws -> ExitCode {
         guard parsed.positionals.count == 1 else {
             throw UsageError(
                 parsed.positionals.isEmpty ? "track needs one trace file" : "track takes one trace file", command: name)
         }
-        let format = parsed.value("format") ?? "text"
-        guard format == "text" || format == "json" else {
-            throw UsageError("--format must be text or json, not '\(format)'", command: name)
-        }
+        let format = try parsed.choice("format")
         let configuration = try engineConfiguration(parsed)
         var seed: UInt64 = 0
         if let text = parsed.value("seed") {
@@ -84,29 +87,15 @@ enum TrackCommand {
 
         var deviceConfiguration = Scenario.idealDevice
         if let devicePath = parsed.value("device") {
-            switch ConfigFiles.load(devicePath, console, DeviceSetup.parse) {
-            case .failed(let code): return code
-            case .loaded(let setup): deviceConfiguration = setup.configuration
-            }
+            deviceConfiguration = try ConfigFiles.load(devicePath, console, DeviceSetup.parse).configuration
         }
         deviceConfiguration.seed = seed
         var lifecycle: [PermissionSession.ScriptedEvent] = []
         if let userPath = parsed.value("user") {
-            switch ConfigFiles.load(userPath, console, UserScript.parse) {
-            case .failed(let code): return code
-            case .loaded(let script): lifecycle = script.lifecycle
-            }
+            lifecycle = try ConfigFiles.load(userPath, console, UserScript.parse).lifecycle
         }
-        let fences: [Geofence]
-        switch ConfigFiles.load(parsed.value("fences"), console, GeofenceLoader.load, absent: []) {
-        case .failed(let code): return code
-        case .loaded(let loaded): fences = loaded
-        }
-        let loaded: Trace
-        switch TraceLoading.loadReplayable(path, options: options, console: console) {
-        case .failed(let code): return code
-        case .loaded(let trace): loaded = trace
-        }
+        let fences = try ConfigFiles.load(parsed.value("fences"), console, GeofenceLoader.load, absent: [])
+        let loaded = try TraceLoading.loadReplayable(path, options: options, console: console)
         // Under --tracks each, one report per track: text blocks in turn, JSON one object per line.
         for (index, (label, trace)) in TrackArguments.pieces(of: loaded, path: path, options: options, console: console)
             .enumerated()
@@ -139,17 +128,14 @@ enum TrackCommand {
     private static func engineConfiguration(_ parsed: ParsedArguments) throws(UsageError) -> EngineConfiguration {
         var configuration = EngineConfiguration()
         configuration.startsMoving = parsed.flag("starts-moving")
-        switch parsed.value("stop-rule") ?? "timeout" {
-        case "timeout": configuration.motion.stopRule = .stopTimeout
+        switch try parsed.choice("stop-rule") {
         case "radar": configuration.motion.stopRule = .radarDefault
-        case let other: throw UsageError("--stop-rule must be timeout or radar, not '\(other)'", command: name)
+        default: configuration.motion.stopRule = .stopTimeout
         }
-        switch parsed.value("smoothing") ?? "pass-through" {
-        case "pass-through": configuration.smoothing = .passThrough
+        switch try parsed.choice("smoothing") {
         case "adjust": configuration.smoothing = .adjust
         case "conservative": configuration.smoothing = .conservative
-        case let other:
-            throw UsageError("--smoothing must be pass-through, adjust or conservative, not '\(other)'", command: name)
+        default: configuration.smoothing = .passThrough
         }
         return configuration
     }

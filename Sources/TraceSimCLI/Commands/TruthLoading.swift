@@ -10,19 +10,19 @@ enum TruthLoading {
     /// `tune` does, measuring every track against one truth. The `--tracks` warning is then
     /// left to the replayed trace: its advice would not fit a truth read in another order.
     static func load(_ path: String, options: ImportOptions, console: Console, timeOrderForEach: Bool = false)
-        -> TraceLoading.Outcome
+        throws(CommandFailure) -> Trace
     {
         var read = options
         if timeOrderForEach, options.trackOrder == .each { read.trackOrder = .time }
-        let outcome = TraceLoading.load(
+        let reference = try TraceLoading.load(
             path, options: read, console: console, warnsAboutTracks: read.trackOrder == options.trackOrder)
-        if case .loaded(let reference) = outcome, reference.fixes.count < 2 {
-            console.warn(
+        guard reference.fixes.count >= 2 else {
+            throw CommandFailure(
+                .dataError,
                 "error: \(TraceFile.displayName(forPath: path)): a truth trace needs at least two timed fixes (is --date needed?)"
             )
-            return .failed(.dataError)
         }
-        return outcome
+        return reference
     }
 
     /// What one track replayed on its own (`--tracks each`) is measured against. Measuring

@@ -1,52 +1,51 @@
-/// A small hand-rolled parser with swift-argument-parser's manners: `--name value` and
-/// `--name=value`, `--` ends options, unknown options get the nearest known spelling.
+/// A command line parsed against a `CommandDeclaration`.
 struct ParsedArguments {
+    /// The command whose declaration parsed it, for errors that point to its help.
+    let declaration: CommandDeclaration
     /// Positional arguments in order.
     var positionals: [String] = []
     /// Option values by name (without dashes); flags map to "true".
-    var options: [String: String] = [:]
+    private var options: [String: String] = [:]
+    /// Every value of a repeatable option, in order.
+    private var repeated: [String: [String]] = [:]
 
-    /// Every value of an option given more than once, in order.
-    var repeated: [String: [String]] = [:]
+    var command: String { declaration.name }
 
-    /// The value of an option, if given (the last one for a repeatable option).
+    /// The value of an option, if given.
     func value(_ name: String) -> String? { options[name] }
 
-    /// Every value given for an option, in order.
+    /// Every value given for a repeatable option, in order.
     func values(_ name: String) -> [String] { repeated[name] ?? [] }
-
-    mutating func record(_ name: String, _ value: String) {
-        options[name] = value
-        repeated[name, default: []].append(value)
-    }
 
     /// Whether a flag was given.
     func flag(_ name: String) -> Bool { options[name] != nil }
-}
 
-/// What a command accepts.
-struct ArgumentSpec {
-    /// Options that take a value.
-    var valued: Set<String>
-    /// Options that take none.
-    var flags: Set<String> = ["help", "quiet"]
+    /// The value of an option declared with choices: its first choice when absent.
+    /// - Throws: `UsageError` naming the choices, for any other value.
+    func choice(_ name: String) throws(UsageError) -> String {
+        let choices = declaration.option(named: name)?.choices ?? []
+        guard let value = options[name] else { return choices.first ?? "" }
+        guard choices.contains(value) else {
+            throw UsageError("--\(name) must be \(choices.orList), not '\(value)'", command: command)
+        }
+        return value
+    }
 
-    /// The only valued options that may be given more than once, and what repeating them means:
-    /// `--sweep` (tune) adds a setting to cross. Any other valued option given twice is a usage
-    /// error, since taking the last silently drops what the user wrote first.
-    static let repeatable: Set<String> = ["sweep"]
-
-    /// Parses `arguments` for `command`.
-    /// - Throws: `UsageError` for an unknown option or a missing value.
-    func parse(_ arguments: [String], command: String) throws(UsageError) -> ParsedArguments {
-        var parsed = ParsedArguments()
+    /// Parses `arguments` with swift-argument-parser's manners: `--name value` and
+    /// `--name=value`, `--` ends options, `-` is a positional (standard input), unknown options
+    /// get the nearest declared spelling.
+    /// - Throws: `UsageError` for an unknown option, a missing value, a value given to a flag,
+    ///   or a non-repeatable option given twice.
+    init(_ arguments: [String], declaration: CommandDeclaration) throws(UsageError) {
+        self.declaration = declaration
+        let command = declaration.name
         var index = 0
         var optionsEnded = false
         while index < arguments.count {
             let argument = arguments[index]
             index += 1
             if optionsEnded || !argument.hasPrefix("-") || argument == "-" {
-                parsed.positionals.append(argument)
+                positionals.append(argument)
                 continue
             }
             if argument == "--" {
@@ -54,11 +53,12 @@ struct ArgumentSpec {
                 continue
             }
             if argument == "-h" {
-                parsed.options["help"] = "true"
+                options["help"] = "true"
                 continue
             }
             guard argument.hasPrefix("--") else {
-                throw UsageError("unknown option '\(argument)'\(suggestion(for: argument))", command: command)
+                throw UsageError(
+                    "unknown option '\(argument)'\(Self.suggestion(for: argument, declaration))", command: command)
             }
             var name = String(argument.dropFirst(2))
             var inlineValue: String?
@@ -66,34 +66,38 @@ struct ArgumentSpec {
                 inlineValue = String(name[name.index(after: equals)...])
                 name = String(name[..<equals])
             }
-            if flags.contains(name) {
+            guard let option = declaration.option(named: name) else {
+                throw UsageError(
+                    "unknown option '--\(name)'\(Self.suggestion(for: name, declaration))", command: command)
+            }
+            guard option.takesValue else {
                 guard inlineValue == nil else {
                     throw UsageError("option '--\(name)' takes no value", command: command)
                 }
-                parsed.options[name] = "true"
-            } else if valued.contains(name) {
-                if parsed.options[name] != nil && !Self.repeatable.contains(name) {
-                    throw UsageError("option '--\(name)' is given more than once", command: command)
-                }
-                if let inlineValue {
-                    parsed.record(name, inlineValue)
-                } else {
-                    guard index < arguments.count else {
-                        throw UsageError("option '--\(name)' needs a value", command: command)
-                    }
-                    parsed.record(name, arguments[index])
-                    index += 1
-                }
-            } else {
-                throw UsageError("unknown option '--\(name)'\(suggestion(for: name))", command: command)
+                options[name] = "true"
+                continue
             }
+            if options[name] != nil && !option.isRepeatable {
+                throw UsageError("option '--\(name)' is given more than once", command: command)
+            }
+            let value: String
+            if let inlineValue {
+                value = inlineValue
+            } else {
+                guard index < arguments.count else {
+                    throw UsageError("option '--\(name)' needs a value", command: command)
+                }
+                value = arguments[index]
+                index += 1
+            }
+            options[name] = value
+            repeated[name, default: []].append(value)
         }
-        return parsed
     }
 
-    private func suggestion(for typed: String) -> String {
+    private static func suggestion(for typed: String, _ declaration: CommandDeclaration) -> String {
         let bare = typed.drop { $0 == "-" }
-        let candidates = valued.union(flags).sorted()
+        let candidates = declaration.acceptedOptions.map(\.name).sorted()
         guard let best = candidates.min(by: { editDistance($0, bare) < editDistance($1, bare) }),
             editDistance(best, bare) <= max(2, bare.count / 3)
         else { return "" }

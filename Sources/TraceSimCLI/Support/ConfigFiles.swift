@@ -1,32 +1,27 @@
 import ConfigJSON
 import Traces
 
-/// Reads and parses configuration files, printing errors with the CLI's exit codes.
+/// Reads and parses configuration files; a missing or invalid one is a `CommandFailure` with
+/// the CLI's exit code (66 or 65).
 ///
 /// A file named on the command line may be anything readable (a pipe, a FIFO, a device) and is
 /// read up to `TraceFile.maximumConfigurationBytes`. A file named inside another file resolves
 /// against that file's folder, must be a regular file, and its errors name both files.
 enum ConfigFiles {
-    enum Outcome<Value> {
-        case loaded(Value)
-        /// The error was printed; exit with this code.
-        case failed(ExitCode)
-    }
-
     /// `load`, or `absent` when no path was given.
     static func load<Value>(
         _ path: String?, _ console: Console, _ parse: ([UInt8], String) throws(ConfigError) -> Value,
         absent: Value
-    ) -> Outcome<Value> {
-        guard let path else { return .loaded(absent) }
-        return load(path, console, parse)
+    ) throws(CommandFailure) -> Value {
+        guard let path else { return absent }
+        return try load(path, console, parse)
     }
 
     /// Loads a file named on the command line.
     static func load<Value>(
         _ path: String, _ console: Console, _ parse: ([UInt8], String) throws(ConfigError) -> Value
-    ) -> Outcome<Value> {
-        load(path, namedBy: nil, console, parse)
+    ) throws(CommandFailure) -> Value {
+        try load(path, namedBy: nil, console, parse)
     }
 
     /// Loads `path` as `namingFile` wrote it (resolved against its folder), or as given on the
@@ -34,26 +29,21 @@ enum ConfigFiles {
     static func load<Value>(
         _ path: String, namedBy namingFile: String?, _ console: Console,
         _ parse: ([UInt8], String) throws(ConfigError) -> Value
-    ) -> Outcome<Value> {
+    ) throws(CommandFailure) -> Value {
         let resolved = namingFile.map { resolve(path, namedBy: $0) } ?? path
         let bytes: [UInt8]
         do {
             bytes = try TraceFile.contents(ofPath: resolved, requiresRegularFile: namingFile != nil)
         } catch {
-            if let namingFile {
-                console.warn(
-                    "error: \(error) (named in \(namingFile)\(path == resolved ? "" : ", resolved against its folder"))"
-                )
-            } else {
-                console.warn("error: \(error)")
-            }
-            return .failed(.noInput)
+            guard let namingFile else { throw CommandFailure(.noInput, "error: \(error)") }
+            throw CommandFailure(
+                .noInput,
+                "error: \(error) (named in \(namingFile)\(path == resolved ? "" : ", resolved against its folder"))")
         }
         do {
-            return .loaded(try parse(bytes, resolved))
+            return try parse(bytes, resolved)
         } catch {
-            console.warn("error: \(error)")
-            return .failed(.dataError)
+            throw CommandFailure(.dataError, "error: \(error)")
         }
     }
 

@@ -11,6 +11,14 @@ public struct Console: Sendable {
     /// Whether diagnostics go to a terminal, where a progress bar may redraw itself.
     public var errorIsTerminal: Bool
 
+    /// Whether `--quiet` was given: notes on standard error (lines that begin `note:`) are
+    /// dropped and no progress bar is drawn. Warnings stay, since each tells of something the
+    /// output lost or merged, and errors always do.
+    var isQuiet = false
+
+    /// Whether a progress bar may be drawn on standard error.
+    var showsProgress: Bool { errorIsTerminal && !isQuiet }
+
     /// The process streams behind `output` and `error`, which record a failed write; `nil` for
     /// a capturing console, whose writes cannot fail.
     var streams: StandardStreams?
@@ -41,6 +49,9 @@ public struct Console: Sendable {
     /// Prints one line of results.
     func print(_ line: String) { output(line + "\n") }
 
-    /// Prints one diagnostic line.
-    func warn(_ line: String) { error(line + "\n") }
+    /// Prints one diagnostic line; under `--quiet`, only an error.
+    func warn(_ line: String) {
+        if isQuiet && line.hasPrefix("note: ") { return }
+        error(line + "\n")
+    }
 }
