@@ -83,16 +83,14 @@ enum CheckCommand: Command {
                 traces: traces.map(\.path), files: parsed.positionals.count,
                 scenarios: scenarios.indices.map { (scenarios[$0].scenario.name, names[$0]) })
         } catch {
-            console.warn("error: \(error)")
-            return .dataError
+            throw CommandFailure(.dataError, "error: \(error)")
         }
         let cells: [MatrixCommand.Cell]
         do {
             cells = try MatrixCommand.runAll(
                 traces.map(\.trace), scenarios: scenarios, seed: seed, fences: fences, console: console)
         } catch {
-            console.warn("error: \(parsed.value("fences") ?? "geofences"): \(error)")
-            return .dataError
+            throw CommandFailure(.dataError, "error: \(parsed.value("fences") ?? "geofences"): \(error)")
         }
         var verdicts: [Expectations.Verdict] = []
         for cell in cells {

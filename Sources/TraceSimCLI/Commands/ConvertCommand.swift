@@ -58,16 +58,15 @@ enum ConvertCommand: Command {
         let trace = try TraceLoading.load(input, options: options, console: console)
         // An empty output would be a file no importer accepts back: refuse instead.
         guard !trace.fixes.isEmpty || !trace.motionSamples.isEmpty else {
-            console.warn(
+            throw CommandFailure(
+                .dataError,
                 "error: \(TraceFile.displayName(forPath: input)): no fixes to convert (`tracesim inspect` shows what was skipped)"
             )
-            return .dataError
         }
 
         let text = TraceExporter.export(trace, as: format)
         if let failure = OutputFile.write(text, to: output, console: console) {
-            console.warn(failure.message)
-            return failure.exitCode
+            throw CommandFailure(failure.exitCode, failure.message)
         }
         if !format.carriesMotion && !trace.motionSamples.isEmpty {
             console.warn(

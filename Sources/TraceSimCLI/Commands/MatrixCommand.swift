@@ -128,8 +128,7 @@ enum MatrixCommand: Command {
                     hashed[sources[index]] = (hash, bytes)
                     inputs.append(RunIdentity.Input(path: path, bytes: bytes, hash: hash))
                 } catch {
-                    console.warn("error: \(error)")
-                    return .noInput
+                    throw CommandFailure(.noInput, "error: \(error)")
                 }
             }
             identity = RunIdentity(
@@ -148,8 +147,7 @@ enum MatrixCommand: Command {
                 traces.map(\.trace), scenarios: scenarios, seed: seed, fences: fences, console: console, only: only,
                 width: jobs)
         } catch {
-            console.warn("error: \(parsed.value("fences") ?? "geofences"): \(error)")
-            return .dataError
+            throw CommandFailure(.dataError, "error: \(parsed.value("fences") ?? "geofences"): \(error)")
         }
         let metrics = cells.map { Metrics($0.run, ideal: $0.ideal) }
         if format == "json" {

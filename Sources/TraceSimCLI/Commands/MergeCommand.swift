@@ -43,8 +43,7 @@ enum MergeCommand: Command {
             console.print(String(decoding: bytes, as: UTF8.self))
             return .success
         case .failure(let refusal):
-            console.warn("error: \(refusal.message)")
-            return .dataError
+            throw CommandFailure(.dataError, "error: \(refusal.message)")
         }
     }
 

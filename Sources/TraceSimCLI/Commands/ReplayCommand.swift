@@ -85,8 +85,7 @@ enum ReplayCommand: Command {
                 cells = try MatrixCommand.runAll(
                     [trace], scenarios: scenarios, seed: seed, fences: fences, console: console)
             } catch {
-                console.warn("error: \(parsed.value("fences") ?? "geofences"): \(error)")
-                return .dataError
+                throw CommandFailure(.dataError, "error: \(parsed.value("fences") ?? "geofences"): \(error)")
             }
             guard let cell = cells.first else { return .failure }
             let (run, ideal) = (cell.run, cell.ideal)

@@ -109,8 +109,7 @@ enum TrackCommand: Command {
                     configuration: configuration, fences: fences, context: GEOSContext(),
                     expectedFixCount: trace.fixes.count)
             } catch {
-                console.warn("error: \(parsed.value("fences") ?? path): \(error)")
-                return .dataError
+                throw CommandFailure(.dataError, "error: \(parsed.value("fences") ?? path): \(error)")
             }
             let script = lifecycle.map {
                 EngineReplay.ScriptedEvent(

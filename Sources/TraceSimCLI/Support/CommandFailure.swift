@@ -4,20 +4,18 @@
 ///
 /// A command line that cannot run as written is a `UsageError` instead, which also points to
 /// the command's help.
-public struct CommandFailure: Error, Sendable, Equatable, CustomStringConvertible {
+struct CommandFailure: Error, Sendable, Equatable, CustomStringConvertible {
     /// The process exit code (`sysexits.h` numbering, see `ExitCode`).
-    public var exitCode: ExitCode
+    var exitCode: ExitCode
     /// The whole diagnostic, `error: FILE:LINE:COL: what` for most.
-    public var message: String
+    var message: String
 
-    /// Creates a failure.
-    public init(_ exitCode: ExitCode, _ message: String) {
+    init(_ exitCode: ExitCode, _ message: String) {
         self.exitCode = exitCode
         self.message = message
     }
 
-    /// The message alone.
-    public var description: String { message }
+    var description: String { message }
 }
 
 /// One `tracesim` command: its declaration, and what it does with the arguments parsed
