@@ -12,12 +12,7 @@ enum CheckCommand: Command {
             Replay traces through the scenarios an expectations file names and fail when a
             metric crosses a threshold, such as "wheninuse-locked coverage >= 0.2".
             """,
-        positionals: [
-            .init(
-                label: "<trace>",
-                help: "Trace files in any format 'tracesim inspect' reads.\n" + StandardInputArguments.helpLines,
-                isRepeated: true)
-        ],
+        positionals: [ImportArguments.traces],
         options: [
             .init(
                 name: "expect", value: "<EXPECT.json>",

@@ -2,6 +2,17 @@ import Traces
 
 /// The import options shared by every command that reads traces.
 enum ImportArguments {
+    /// `<trace>` of the commands that replay one trace.
+    static let oneTrace = CommandDeclaration.Positional(
+        label: "<trace>",
+        help: "A trace file in any format 'tracesim inspect' reads.\n" + StandardInputArguments.helpLines)
+
+    /// `<trace> ...` of the commands that read several.
+    static let traces = CommandDeclaration.Positional(
+        label: "<trace>",
+        help: "Trace files in any format 'tracesim inspect' reads.\n" + StandardInputArguments.helpLines,
+        isRepeated: true)
+
     /// The import options, in the order help lists them.
     static let declared: [CommandDeclaration.Option] = [
         .init(

@@ -11,11 +11,7 @@ enum ReplayCommand: Command {
             Replay one trace through one scenario and compare it with the ideal run of the
             same trace and seed.
             """,
-        positionals: [
-            .init(
-                label: "<trace>",
-                help: "A trace file in any format 'tracesim inspect' reads.\n" + StandardInputArguments.helpLines)
-        ],
+        positionals: [ImportArguments.oneTrace],
         options: [
             .init(
                 name: "scenario", value: "<name|file>",

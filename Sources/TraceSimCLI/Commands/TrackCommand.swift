@@ -17,11 +17,7 @@ enum TrackCommand: Command {
             what the engine collected: fixes delivered, accepted and recorded, rejections by reason,
             distance, GPS-on time, departures and arrivals, geofence events and gaps.
             """,
-        positionals: [
-            .init(
-                label: "<trace>",
-                help: "A trace file in any format 'tracesim inspect' reads.\n" + StandardInputArguments.helpLines)
-        ],
+        positionals: [ImportArguments.oneTrace],
         options: [
             .init(
                 name: "device", value: "<DEVICE.json>",

@@ -13,12 +13,7 @@ enum TuneCommand: Command {
             Sweep engine settings on real traces and show, for every combination, how many fixes
             the engine keeps against how wrong they are, with the Pareto front marked.
             """,
-        positionals: [
-            .init(
-                label: "<trace>",
-                help: "Trace files in any format 'tracesim inspect' reads.\n" + StandardInputArguments.helpLines,
-                isRepeated: true)
-        ],
+        positionals: [ImportArguments.traces],
         options: [
             .init(
                 name: "sweep", value: "<spec>",
