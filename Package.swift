@@ -46,8 +46,16 @@ let package = Package(
         .target(name: "Device", dependencies: ["SimulationCore", "Traces", "Geometry"]),
         .target(name: "Permissions", dependencies: ["Device", "SimulationCore", "Traces", "ConfigJSON"]),
         .target(name: "Engine", dependencies: ["SimulationCore", "Traces", "Geometry", "Device", "ConfigJSON"]),
-        .target(name: "Scenarios", dependencies: ["SimulationCore", "Traces", "ConfigJSON", "Geometry", "Device", "Permissions", "Engine"]),
-        .target(name: "TraceSimCLI", dependencies: ["Traces", "ConfigJSON", "SimulationCore", "Device", "Permissions", "Geometry", "Engine", "Scenarios"]),
+        .target(
+            name: "Scenarios",
+            dependencies: ["SimulationCore", "Traces", "ConfigJSON", "Geometry", "Device", "Permissions", "Engine"]
+        ),
+        .target(
+            name: "TraceSimCLI",
+            dependencies: [
+                "Traces", "ConfigJSON", "SimulationCore", "Device", "Permissions", "Geometry", "Engine", "Scenarios",
+            ]
+        ),
         .executableTarget(name: "tracesim", dependencies: ["TraceSimCLI"]),
 
         .testTarget(name: "CGEOSTests", dependencies: ["CGEOS"]),
@@ -56,8 +64,14 @@ let package = Package(
         .testTarget(name: "GeometryTests", dependencies: ["Geometry"]),
         .testTarget(name: "DeviceTests", dependencies: ["Device", "Traces", "Geometry", "SimulationCore"]),
         .testTarget(name: "PermissionsTests", dependencies: ["Permissions", "ConfigJSON", "Device", "SimulationCore"]),
-        .testTarget(name: "ScenariosTests", dependencies: ["Scenarios", "ConfigJSON", "Engine", "Device", "Traces", "SimulationCore"]),
-        .testTarget(name: "EngineTests", dependencies: ["Engine", "ConfigJSON", "Geometry", "Device", "Traces", "SimulationCore"]),
+        .testTarget(
+            name: "ScenariosTests",
+            dependencies: ["Scenarios", "ConfigJSON", "Engine", "Device", "Traces", "SimulationCore"]
+        ),
+        .testTarget(
+            name: "EngineTests",
+            dependencies: ["Engine", "Scenarios", "ConfigJSON", "Geometry", "Device", "Traces", "SimulationCore"]
+        ),
         .testTarget(
             name: "TracesTests",
             dependencies: ["Traces", "SimulationCore", "CZlib"],
