@@ -104,6 +104,17 @@ public struct LocationClientLaunch: Sendable, Equatable {
         motionAuthorizationStatus == .authorized && isMotionActivityAvailable
     }
 
+    /// A launch with these answers, for driving a client without a device.
+    public init(
+        authorizationStatus: AuthorizationStatus, accuracyAuthorization: AccuracyAuthorization,
+        motionAuthorizationStatus: MotionAuthorizationStatus, isMotionActivityAvailable: Bool
+    ) {
+        self.authorizationStatus = authorizationStatus
+        self.accuracyAuthorization = accuracyAuthorization
+        self.motionAuthorizationStatus = motionAuthorizationStatus
+        self.isMotionActivityAvailable = isMotionActivityAvailable
+    }
+
     /// What an app launched under `authorization` sees.
     public init(_ authorization: AuthorizationStateMachine.State) {
         authorizationStatus = authorization.status

@@ -75,7 +75,7 @@ public enum ScenarioRunner {
         }
         let engine = try TrackingEngine(
             configuration: scenario.engine, fences: fences, context: GEOSContext(), expectedFixCount: trace.fixes.count)
-        var replay = Replay(device: device, client: engine, user: scenario.user)
+        var replay = Replay<TrackingEngine>(device: device, client: engine, user: scenario.user)
         let script = scenario.timeline.map {
             ScriptedDeviceEvent(
                 time: max($0.when.instant(start: start, end: end), trackingStart), event: $0.event)

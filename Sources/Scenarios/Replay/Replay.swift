@@ -44,7 +44,8 @@ public struct Replay<Client: LocationClient> {
     private let keepsDeviceLog: Bool
     private var queue = EventQueue<Pending>(reservingCapacity: 16)
     private var requests: [LocationClientRequest<Client.Timer>] = []
-    /// The fixes of one `didUpdateLocations` call, emptied after each call.
+    /// The fixes of the next `didUpdateLocations` call: those the device delivered in one
+    /// step, in order. Emptied after each call.
     private var locations: [LocationDelivery] = []
     /// Emptied action buffers kept for the next event. `send` runs re-entrantly (a client
     /// request becomes a device event), so each level takes its own buffer.
@@ -194,8 +195,10 @@ public struct Replay<Client: LocationClient> {
         }
         for action in actions {
             if keepsDeviceLog { deviceLog.append((now, action)) }
+            if case .deliverLocation = action {} else { handOverLocations(at: now) }
             deliver(action, at: now)
         }
+        handOverLocations(at: now)
         flushRequests(at: now)
     }
 
@@ -203,11 +206,10 @@ public struct Replay<Client: LocationClient> {
     private mutating func deliver(_ action: DeviceAction, at now: SimInstant) {
         switch action {
         case .deliverLocation(let fix):
-            // Today the device hands over one fix per call; a batching rule would append more.
+            // Collected until the device's step ends or it does something else: the device
+            // decides how many fixes one call carries (today one per step).
             deliveryTimes.append(now)
             locations.append(LocationDelivery(fix: fix, time: now))
-            client.didUpdateLocations(locations, at: now, into: &requests)
-            locations.removeAll(keepingCapacity: true)
         case .significantChange(let fix):
             client.didReceiveSignificantChange(fix, at: now, into: &requests)
         case .deliverMotion(let sample):
@@ -243,6 +245,13 @@ public struct Replay<Client: LocationClient> {
             // What the app never sees, or (Bluetooth) not a location callback.
             return
         }
+    }
+
+    /// `didUpdateLocations` with the fixes collected so far, if any.
+    private mutating func handOverLocations(at now: SimInstant) {
+        guard !locations.isEmpty else { return }
+        client.didUpdateLocations(locations, at: now, into: &requests)
+        locations.removeAll(keepingCapacity: true)
     }
 
     /// Sends the client's requests to the device; their deliveries may raise more requests.
