@@ -68,13 +68,13 @@ struct ReplayClientTests {
         return Trace(fixes: fixes, motionSamples: samples, provenance: TraceProvenance(format: .jsonLines))
     }()
 
-    private static func replay() -> Replay<StopAfterFiveSeconds> {
+    private static func replay(script: [ScriptedDeviceEvent] = []) -> Replay<StopAfterFiveSeconds> {
         var configuration = Device.Configuration()
         configuration.authorization.storedStatus = .authorizedAlways
         configuration.authorization.motionStatus = .authorized
         configuration.traceHasMotionSamples = true
         var replay = Replay(device: Device(configuration: configuration), client: StopAfterFiveSeconds())
-        replay.run(trace)
+        replay.run(trace, script: script)
         return replay
     }
 
@@ -121,5 +121,14 @@ struct ReplayClientTests {
         #expect(!samples.isEmpty)
         #expect(samples.allSatisfy { $0.sample.activity == .walking && $0.now >= $0.sample.timestamp })
         #expect(samples.map(\.now) == samples.map(\.now).sorted())
+    }
+
+    @Test("a scripted event goes before the fix recorded at the same instant, and a quit app gets nothing more")
+    func scriptBeforeFix() {
+        let replay = Self.replay(script: [ScriptedDeviceEvent(time: Self.at(3), event: .user(.forceQuitApp))])
+        #expect(replay.client.locationCalls.map(\.now) == [0, 1, 2].map { Self.at($0) })
+        // The client's timer was due at 5 s, when its process no longer ran.
+        #expect(replay.client.timers.isEmpty)
+        #expect(replay.lifecycleTimeline.last?.phase.isRunning == false)
     }
 }
