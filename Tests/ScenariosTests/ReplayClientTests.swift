@@ -49,6 +49,23 @@ private struct StopAfterFiveSeconds: LocationClient {
     mutating func finish(at now: SimInstant) { finishedAt = now }
 }
 
+/// The least a client writes: no timers, no optional callbacks.
+private struct CountingClient: LocationClient {
+    var fixes = 0
+
+    mutating func start(_ launch: LocationClientLaunch, at now: SimInstant, into requests: inout [LocationClientRequest<Timer>]) {
+        requests.append(.device(.startedLocationUpdates(LocationUpdateOptions())))
+    }
+
+    mutating func didUpdateLocations(
+        _ locations: [LocationDelivery], at now: SimInstant, into requests: inout [LocationClientRequest<Timer>]
+    ) {
+        fixes += locations.count
+    }
+
+    mutating func finish(at now: SimInstant) {}
+}
+
 @Suite("Replay with a custom LocationClient")
 struct ReplayClientTests {
     private static let start = SimInstant(nanosecondsSinceEpoch: 1_700_000_000_000_000_000)
@@ -130,5 +147,15 @@ struct ReplayClientTests {
         // The client's timer was due at 5 s, when its process no longer ran.
         #expect(replay.client.timers.isEmpty)
         #expect(replay.lifecycleTimeline.last?.phase.isRunning == false)
+    }
+
+    @Test("a client with only the required callbacks and no timers replays, and counts every delivered fix")
+    func minimalClient() {
+        var configuration = Device.Configuration()
+        configuration.authorization.storedStatus = .authorizedWhenInUse
+        var replay = Replay(device: Device(configuration: configuration), client: CountingClient())
+        replay.run(Self.trace)
+        #expect(replay.client.fixes == replay.deliveryTimes.count)
+        #expect(replay.client.fixes == Self.trace.fixes.count)
     }
 }
