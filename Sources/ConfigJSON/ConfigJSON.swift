@@ -85,7 +85,7 @@ public enum ConfigJSON {
             return try document(bytes, file: file)
         } catch {
             switch error {
-            case .syntax(let error): throw ConfigError(syntax: error)
+            case .syntax(let error, let path): throw ConfigError(syntax: error, path: path)
             case .value(let error): throw error
             }
         }
@@ -93,20 +93,20 @@ public enum ConfigJSON {
 
     /// Why a parse stopped: the shared scanner refused the syntax, or a value is wrong at a path.
     private enum Failure: Error {
-        case syntax(TraceFormatError)
+        case syntax(TraceFormatError, path: String)
         case value(ConfigError)
     }
 
     private static func document(_ bytes: [UInt8], file: String) throws(Failure) -> ConfigJSONNode {
         try bytes.withUnsafeBufferPointer { buffer throws(Failure) in
             let source = TextSource(file: file, bytes: buffer)
-            do throws(TraceFormatError) { try source.checkIsText() } catch { throw .syntax(error) }
+            do throws(TraceFormatError) { try source.checkIsText() } catch { throw .syntax(error, path: "$") }
             var parser = Parser(
                 scanner: JSONScanner(source: source),
                 text: ConfigJSONText(bytes: bytes, skipped: buffer.count - source.bytes.count))
             let first = parser.scanner.peek()
             guard first == UInt8(ascii: "{") || first == UInt8(ascii: "[") else {
-                throw .syntax(
+                throw parser.syntax(
                     source.error(
                         atOffset: parser.scanner.position,
                         .unexpectedContent("not JSON: expected an object or array, found \(parser.found())")))
@@ -137,12 +137,15 @@ public enum ConfigJSON {
         /// One step of the shared scanner, its refusal kept as a syntax error.
         @inline(__always)
         mutating func scan<T>(_ step: (inout JSONScanner) throws(TraceFormatError) -> T) throws(Failure) -> T {
-            do { return try step(&scanner) } catch { throw .syntax(error) }
+            do { return try step(&scanner) } catch { throw syntax(error) }
         }
+
+        /// The scanner's refusal, with the path of the value being read.
+        func syntax(_ error: TraceFormatError) -> Failure { .syntax(error, path: renderedPath) }
 
         mutating func value(depth: Int) throws(Failure) -> ConfigJSONNode {
             guard depth < JSONScanner.maximumDepth else {
-                throw .syntax(
+                throw syntax(
                     scanner.source.error(atOffset: scanner.position, .nestingTooDeep(limit: JSONScanner.maximumDepth)))
             }
             let next = scanner.peek()
@@ -176,14 +179,14 @@ public enum ConfigJSON {
             case UInt8(ascii: "t")?, UInt8(ascii: "f")?:
                 return node(.bool(try scan { (scanner) throws(TraceFormatError) in try scanner.readBool() }))
             case UInt8(ascii: "n")?:
-                guard scanner.consumeNull() else { throw .syntax(scanner.error("expected a value, found \(found())")) }
+                guard scanner.consumeNull() else { throw syntax(scanner.error("expected a value, found \(found())")) }
                 return node(.null)
             case let byte? where byte == UInt8(ascii: "-") || (byte >= 48 && byte <= 57):
                 return node(.number(try number()))
             case nil:
-                throw .syntax(scanner.source.error(atOffset: offset, .truncated("JSON ends before a value")))
+                throw syntax(scanner.source.error(atOffset: offset, .truncated("JSON ends before a value")))
             default:
-                throw .syntax(scanner.error("expected a value, found \(found())"))
+                throw syntax(scanner.error("expected a value, found \(found())"))
             }
         }
 
@@ -194,6 +197,7 @@ public enum ConfigJSON {
             do {
                 range = try scanner.readNumberRange()
             } catch {
+                // A malformed number is reported as a value at its path, as it always was.
                 throw .value(
                     ConfigError(
                         file: error.file, line: error.line, column: error.column, path: renderedPath,

@@ -22,7 +22,9 @@ struct ConfigErrorTests {
         #expect(error.file == "s.json")
         #expect(error.line == 3)
         #expect(error.column == 10)
-        #expect(error.path == nil)
+        #expect(error.path == "$")  // the object whose member broke
+        #expect(error.kind == .syntax)
+        // The line and column say where; the path is for a program, not printed.
         #expect(error.description == "s.json:3:10: invalid JSON: expected ':'")
     }
 
@@ -30,13 +32,15 @@ struct ConfigErrorTests {
     func truncated() throws {
         let error = try #require(refusal("{\"timeline\": [1, 2,"))
         #expect((error.line, error.column) == (1, 20))
+        #expect(error.path == "$.timeline[2]")  // the element that never came
+        #expect(error.kind == .syntax)
         #expect(error.description.hasPrefix("s.json:1:20: file ends early"))
     }
 
     @Test("an empty or blank file is refused by name", arguments: ["", "  \n\t\r\n"])
     func empty(text: String) throws {
         let error = try #require(refusal(text))
-        #expect(error == ConfigError(file: "s.json", message: "the file is empty"))
+        #expect(error == ConfigError(file: "s.json", path: "$", kind: .syntax, message: "the file is empty"))
         #expect(error.description == "s.json: the file is empty")
     }
 
@@ -44,6 +48,7 @@ struct ConfigErrorTests {
     func deepNesting() throws {
         let error = try #require(refusal(String(repeating: "[", count: 100_000)))
         #expect((error.line, error.column) == (1, 65))
+        #expect(error.path == "$" + String(repeating: "[0]", count: 64))
         #expect(error.description == "s.json:1:65: nested deeper than 64 levels")
     }
 
@@ -51,6 +56,7 @@ struct ConfigErrorTests {
     func nulByte() throws {
         let error = try #require(refusal(Array("{\"a\":\n 1".utf8) + [0] + Array("}".utf8)))
         #expect((error.line, error.column) == (2, 3))
+        #expect(error.path == "$")
         #expect(error.description == "s.json:2:3: NUL byte in a text format (is this a binary file?)")
     }
 
@@ -59,6 +65,8 @@ struct ConfigErrorTests {
         let error = try #require(refusal("<?xml version=\"1.0\"?>\n<gpx/>", file: "walk.gpx"))
         #expect(error.file == "walk.gpx")
         #expect((error.line, error.column) == (1, 1))
+        #expect(error.path == "$")
+        #expect(error.kind == .syntax)
         #expect(error.description == "walk.gpx:1:1: not JSON: expected an object or array, found '<'")
     }
 
@@ -66,6 +74,7 @@ struct ConfigErrorTests {
     func numberPath() throws {
         let error = try #require(refusal("{\"timeline\": [{\"at\": 1}, {\"at\": 1e400}]}"))
         #expect(error.path == "$.timeline[1].at")
+        #expect(error.kind == .value)
         #expect((error.line, error.column) == (1, 33))
         #expect(error.description == "s.json:1:33: $.timeline[1].at: not a finite number (beyond the range of a double)")
     }

@@ -27,7 +27,7 @@ struct MatrixPart {
     /// - Complexity: O(n) in the file's size: runs are validated and located, never parsed into values.
     init(_ bytes: [UInt8], _ file: String) throws(ConfigError) {
         guard String(validating: bytes, as: UTF8.self) != nil else {
-            throw ConfigError(file: file, message: "invalid JSON: not UTF-8 text")
+            throw ConfigError(file: file, path: "$", kind: .syntax, message: "invalid JSON: not UTF-8 text")
         }
         let layout: JSONLayout
         do {
