@@ -74,7 +74,7 @@ public enum TraceSimCommandLine {
             console.warn("Run '\(helpCommand)' for usage.")
             code = .usage
         } catch let failure as CommandFailure {
-            console.warn(failure.message)
+            console.report(failure)
             code = failure.exitCode
         } catch {
             // Commands throw only the two above; anything else is still reported, never lost.

@@ -51,7 +51,7 @@ enum InspectCommand: Command {
                 try TraceLoading.load(path, options: options, console: console, notesUntimedRuns: false)
             }) {
             case .failure(let failure):
-                console.warn(failure.message)
+                console.report(failure)
                 if exitCode == .success { exitCode = failure.exitCode }
             case .success(let trace):
                 // Under --tracks each, a block per track, named FILE#N.

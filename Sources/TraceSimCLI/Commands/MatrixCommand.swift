@@ -108,7 +108,7 @@ enum MatrixCommand: Command {
                 try TraceLoading.loadReplayable(path, options: options, console: console)
             }) {
             case .failure(let failure):
-                console.warn(failure.message)
+                console.report(failure)
                 exitCode = exitCode == .success ? failure.exitCode : exitCode
             case .success(let trace):
                 for piece in TrackArguments.pieces(of: trace, path: path, options: options, console: console) {

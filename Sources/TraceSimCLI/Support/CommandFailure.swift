@@ -33,3 +33,9 @@ extension Command {
     /// The command's name, as typed after `tracesim`.
     static var name: String { declaration.name }
 }
+
+extension Console {
+    /// Prints a failure: the one place its wording reaches standard error, whether it ends the
+    /// command (`TraceSimCommandLine`) or only skips a file (`inspect`, `matrix`).
+    func report(_ failure: CommandFailure) { warn(failure.message) }
+}
