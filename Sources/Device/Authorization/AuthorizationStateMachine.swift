@@ -321,7 +321,13 @@ public struct AuthorizationStateMachine: Sendable {
         case (.bluetooth, _):
             state.bluetoothStatus = .denied
             return [.notifyBluetoothAuthorizationChanged(.denied)]
-        default:
+        case (.location, .keepWhileUsing), (.location, .changeToAlways), (.location, .allow), (.location, .deny),
+            (.locationForAlways, .keepWhileUsing), (.locationForAlways, .changeToAlways),
+            (.locationForAlways, .allow), (.locationForAlways, .deny),
+            (.alwaysUpgrade, .allowWhileUsing), (.alwaysUpgrade, .allowOnce), (.alwaysUpgrade, .dontAllow),
+            (.alwaysUpgrade, .allow), (.alwaysUpgrade, .deny),
+            (.deferredAlwaysUpgrade, .allowWhileUsing), (.deferredAlwaysUpgrade, .allowOnce),
+            (.deferredAlwaysUpgrade, .dontAllow), (.deferredAlwaysUpgrade, .allow), (.deferredAlwaysUpgrade, .deny):
             break  // An answer that does not fit the prompt dismisses it; scripts are validated before.
         }
         return []
@@ -340,17 +346,10 @@ public struct AuthorizationStateMachine: Sendable {
             state.isLocationServicesEnabled = isOn
         case .setPrecise(let isOn):
             state.isPrecise = isOn
-        case .setAlways, .setWhileUsing, .setNever, .setAskNextTime:
-            guard state.storedStatus != .restricted else { return [] }  // a1 #2
-            state.isAllowOnce = false
-            state.isProvisionalAlways = false
-            state.isDeferredUpgradePending = false
-            switch change {
-            case .setAlways: state.storedStatus = .authorizedAlways
-            case .setWhileUsing: state.storedStatus = .authorizedWhenInUse
-            case .setNever: state.storedStatus = .denied
-            default: state.storedStatus = .notDetermined
-            }
+        case .setAlways: setStoredStatus(.authorizedAlways)
+        case .setWhileUsing: setStoredStatus(.authorizedWhenInUse)
+        case .setNever: setStoredStatus(.denied)
+        case .setAskNextTime: setStoredStatus(.notDetermined)
         case .setMotion(let isOn):
             guard state.motionStatus != .restricted else { return [] }
             state.motionStatus = isOn ? .authorized : .denied
@@ -361,5 +360,15 @@ public struct AuthorizationStateMachine: Sendable {
             return [.notifyBluetoothAuthorizationChanged(state.bluetoothStatus)]
         }
         return []
+    }
+
+    /// The app's own permission row in Settings: a new choice replaces Allow Once, provisional
+    /// Always and a pending deferred upgrade. A restricted app cannot change it (a1 #2).
+    private mutating func setStoredStatus(_ status: AuthorizationStatus) {
+        guard state.storedStatus != .restricted else { return }
+        state.isAllowOnce = false
+        state.isProvisionalAlways = false
+        state.isDeferredUpgradePending = false
+        state.storedStatus = status
     }
 }

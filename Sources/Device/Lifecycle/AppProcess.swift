@@ -7,11 +7,11 @@
 /// monitoring are the OS's and outlive the process; they stay in `Device`.
 public struct AppProcess: Sendable, Equatable {
     /// Standard location updates (`startUpdatingLocation()`).
-    public internal(set) var locationUpdates = LocationUpdates.stopped
+    public package(set) var locationUpdates = LocationUpdates.stopped
     /// A `CLBackgroundActivitySession` is held (a4 #8).
-    public internal(set) var hasActivitySession = false
+    public package(set) var hasActivitySession = false
     /// Motion-activity updates were started (`startActivityUpdates`).
-    public internal(set) var isMotionRunning = false
+    public package(set) var isMotionRunning = false
 
     /// A new process has started nothing.
     package init() {}

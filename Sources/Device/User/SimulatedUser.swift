@@ -39,12 +39,14 @@ public struct SimulatedUser: Sendable, Equatable {
 
         /// Whether `answer` is one this family's prompt offers.
         public func offers(_ answer: PromptAnswer) -> Bool {
-            switch (self, answer) {
-            case (.location, .allowWhileUsing), (.location, .allowOnce), (.location, .dontAllow): true
-            case (.upgrade, .keepWhileUsing), (.upgrade, .changeToAlways): true
-            case (.temporaryFullAccuracy, .allow), (.temporaryFullAccuracy, .deny): true
-            case (.motion, .allow), (.motion, .deny), (.bluetooth, .allow), (.bluetooth, .deny): true
-            default: false
+            switch answer {
+            case .allowWhileUsing, .allowOnce, .dontAllow: self == .location
+            case .keepWhileUsing, .changeToAlways: self == .upgrade
+            case .allow, .deny:
+                switch self {
+                case .temporaryFullAccuracy, .motion, .bluetooth: true
+                case .location, .upgrade: false
+                }
             }
         }
     }
