@@ -3,7 +3,7 @@
 /// A pure state machine: requests, answers and Settings changes go in as past-tense events,
 /// prompts and delegate callbacks come out as actions. Whether the app is in the
 /// foreground or in use is the caller's to say (`Context`), since the lifecycle lives in
-/// `LifecycleStateMachine`.
+/// `LifecycleStateMachine`. `Device` drives it; read it through `Device.authorization`.
 public struct AuthorizationStateMachine: Sendable {
     /// Everything iOS remembers about the app's permissions.
     public struct State: Sendable, Equatable {
@@ -49,7 +49,7 @@ public struct AuthorizationStateMachine: Sendable {
     }
 
     /// A request, answer or change, in the past tense.
-    public enum Event: Sendable, Equatable {
+    package enum Event: Sendable, Equatable {
         /// The app called `requestWhenInUseAuthorization()`.
         case whenInUseRequested
         /// The app called `requestAlwaysAuthorization()`.
@@ -73,18 +73,17 @@ public struct AuthorizationStateMachine: Sendable {
     }
 
     /// What the caller knows about the app at the time of the event.
-    public struct Context: Sendable, Equatable {
+    package struct Context: Sendable, Equatable {
         /// The app is in the foreground.
-        public var isInForeground: Bool
+        package var isInForeground: Bool
 
-        /// Creates a context.
-        public init(isInForeground: Bool) {
+        package init(isInForeground: Bool) {
             self.isInForeground = isInForeground
         }
     }
 
     /// What the device does in response.
-    public enum Action: Sendable, Equatable {
+    package enum Action: Sendable, Equatable {
         /// Show a system prompt.
         case showPrompt(PromptKind)
         /// A request showed nothing, for this rule.
@@ -108,8 +107,7 @@ public struct AuthorizationStateMachine: Sendable {
     /// The OS behaviour profile for first-time Always requests.
     public let profile: OSBehaviourProfile
 
-    /// Creates the machine.
-    public init(state: State = State(), infoPlist: InfoPlist = InfoPlist(), profile: OSBehaviourProfile = .current) {
+    package init(state: State = State(), infoPlist: InfoPlist = InfoPlist(), profile: OSBehaviourProfile = .current) {
         self.state = state
         self.infoPlist = infoPlist
         self.profile = profile
@@ -117,7 +115,7 @@ public struct AuthorizationStateMachine: Sendable {
 
     /// Applies an event.
     /// - Returns: the prompts, suppressions and callbacks it causes, in order.
-    public mutating func handle(_ event: Event, context: Context) -> [Action] {
+    package mutating func handle(_ event: Event, context: Context) -> [Action] {
         let before = (state.status, state.accuracy)
         var actions: [Action]
         switch event {

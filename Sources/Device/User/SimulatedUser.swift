@@ -55,10 +55,10 @@ public struct SimulatedUser: Sendable, Equatable {
     public struct ScheduledChange: Sendable, Equatable {
         /// Seconds from the start.
         public var atSeconds: Double
-        /// The change.
+        /// The Settings row and its new value.
         public var change: SettingsChange
 
-        /// Creates a scheduled change.
+        /// `change`, made `atSeconds` after the replay starts.
         public init(atSeconds: Double, change: SettingsChange) {
             self.atSeconds = atSeconds
             self.change = change
@@ -71,17 +71,16 @@ public struct SimulatedUser: Sendable, Equatable {
         public var family: PromptFamily
         /// Its position in that queue.
         public var index: Int
-        /// The answer.
+        /// The answer the prompt does not offer.
         public var answer: PromptAnswer
 
-        /// Creates an error.
-        public init(family: PromptFamily, index: Int, answer: PromptAnswer) {
+        package init(family: PromptFamily, index: Int, answer: PromptAnswer) {
             self.family = family
             self.index = index
             self.answer = answer
         }
 
-        /// The wording.
+        /// Where in the script, and why it is refused: `upgrade[1]: 'allow' is not an answer…`.
         public var description: String {
             "\(family.rawValue)[\(index)]: '\(answer.name)' is not an answer the \(family.rawValue) prompt offers"
         }
@@ -153,8 +152,7 @@ public struct PromptLogEntry: Sendable, Equatable {
     /// What happened.
     public var outcome: Outcome
 
-    /// Creates an entry.
-    public init(time: SimInstant, kind: PromptKind, outcome: Outcome) {
+    package init(time: SimInstant, kind: PromptKind, outcome: Outcome) {
         self.time = time
         self.kind = kind
         self.outcome = outcome
