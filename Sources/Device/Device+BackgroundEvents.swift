@@ -49,7 +49,7 @@ extension Device {
             actions.append(make(nil))
             return
         }
-        guard hasFullAlways else {
+        guard authorization.state.isFullAlways else {
             authorize(.alwaysRequiringEventOccurred, at: now, into: &actions)
             actions.append(make(.regionEventsWhenNotInUseNeedAlways))
             return

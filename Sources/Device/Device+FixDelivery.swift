@@ -39,7 +39,9 @@ extension Device {
         }
     }
 
-    /// Why a recorded fix does not reach the app now, or `nil` when it does.
+    /// Why a recorded fix does not reach the app now, or `nil` when it does. It reads the
+    /// authorization and lifecycle values only, not helpers on `Device`: passing the whole
+    /// device to one would copy it, once per fix.
     private func locationRefusal(at now: SimInstant) -> DeviceRule? {
         let state = authorization.state
         if !state.isLocationServicesEnabled && state.storedStatus != .restricted { return .servicesOffReportsDenied }
@@ -55,7 +57,7 @@ extension Device {
         case .paused: return .automaticPause
         case .running: break
         }
-        if !hasFullAlways && !isInUse(at: now) { return .whenInUseStopsAfterCutoff }
+        if !state.isFullAlways && !lifecycle.isInUse(at: now) { return .whenInUseStopsAfterCutoff }
         return nil
     }
 

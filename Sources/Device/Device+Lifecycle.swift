@@ -32,12 +32,14 @@ extension Device {
         case .terminatedApp:
             perform(lifecycle.systemTerminatedApp(), at: now, into: &actions)
         case .suspendedApp:
-            perform(lifecycle.systemSuspendedApp(hasFullAlways: hasFullAlways), at: now, into: &actions)
+            perform(
+                lifecycle.systemSuspendedApp(hasFullAlways: authorization.state.isFullAlways), at: now, into: &actions)
         case .timerFired(.inUseCutoff(let generation)):
             perform(lifecycle.cutoffTimerFired(generation: generation, at: now), at: now, into: &actions)
         case .timerFired(.wakeWindowEnded(let generation)):
             perform(
-                lifecycle.wakeWindowEnded(generation: generation, hasFullAlways: hasFullAlways), at: now,
+                lifecycle.wakeWindowEnded(generation: generation, hasFullAlways: authorization.state.isFullAlways),
+                at: now,
                 into: &actions)
         }
     }

@@ -74,21 +74,19 @@ public struct Device: Sendable {
     /// Whether the phone actually runs GPS for the app: updates requested, precise location,
     /// and permission to use them now. A request waiting on notDetermined, or a When-In-Use app past its cutoff,
     /// costs no battery.
-    public func isReceiverRunning(at now: SimInstant) -> Bool {
+    ///
+    /// Inlinable because a replay asks after every event: called out of line, the whole
+    /// device would be copied to pass it.
+    @inlinable public func isReceiverRunning(at now: SimInstant) -> Bool {
         // Reduced accuracy is served from Wi-Fi and cell positions, not the GPS receiver.
-        guard isUpdatingLocation, authorization.state.isLocationServicesEnabled,
+        guard lifecycle.isUpdatingLocation, authorization.state.isLocationServicesEnabled,
             authorization.state.accuracy == .fullAccuracy
         else { return false }
         switch authorization.state.status {
         case .authorizedAlways: return true
-        case .authorizedWhenInUse: return isInUse(at: now)
+        case .authorizedWhenInUse: return lifecycle.isInUse(at: now)
         case .notDetermined, .restricted, .denied: return false
         }
-    }
-
-    /// Always that is not provisional: what background delivery, relaunch and keep-alive need.
-    var hasFullAlways: Bool {
-        authorization.state.status == .authorizedAlways && !authorization.state.isProvisionalAlways
     }
 
     /// Applies an event at `now` and returns what the device does, in order.

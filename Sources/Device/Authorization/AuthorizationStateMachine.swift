@@ -42,6 +42,11 @@ public struct AuthorizationStateMachine: Sendable {
             return storedStatus
         }
 
+        /// Always that is not provisional: what background delivery, relaunch and keep-alive need.
+        package var isFullAlways: Bool {
+            @inline(__always) get { status == .authorizedAlways && !isProvisionalAlways }
+        }
+
         /// What `CLLocationManager.accuracyAuthorization` reports.
         public var accuracy: AccuracyAuthorization {
             isPrecise || hasTemporaryFullAccuracy ? .fullAccuracy : .reducedAccuracy

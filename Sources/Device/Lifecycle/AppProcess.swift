@@ -18,7 +18,7 @@ public struct AppProcess: Sendable, Equatable {
 
     /// Whether updates were requested and not stopped; automatically paused updates count, as
     /// they do for `CLLocationManager` until the app stops them.
-    public var isUpdatingLocation: Bool {
+    @inlinable public var isUpdatingLocation: Bool {
         switch locationUpdates {
         case .stopped: false
         case .running, .paused: true

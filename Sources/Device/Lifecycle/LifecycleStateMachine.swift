@@ -65,7 +65,8 @@ public struct LifecycleStateMachine: Sendable, Equatable {
 
     /// The current phase and its payload.
     public private(set) var state = State.notRunning
-    package private(set) var screen = ScreenLock()
+    /// The screen lock, kept beside the phase (see `ScreenLock`).
+    public private(set) var screen = ScreenLock()
     /// Bumped whenever a scheduled cutoff or wake-window timer stops applying, so a stale one is
     /// ignored. Never reset: a timer of an earlier process is stale too.
     package private(set) var cutoffGeneration = 0
@@ -102,7 +103,7 @@ public struct LifecycleStateMachine: Sendable, Equatable {
     // MARK: Reading the state
 
     /// The phase without its payload, as reports print it.
-    public var phase: AppPhase {
+    @inlinable public var phase: AppPhase {
         switch state {
         case .notRunning: .notRunning
         case .foreground: .foreground
@@ -114,7 +115,7 @@ public struct LifecycleStateMachine: Sendable, Equatable {
     }
 
     /// The screen is locked (independent of the phase: it stays locked over a relaunch).
-    public var isScreenLocked: Bool { screen.isLocked }
+    @inlinable public var isScreenLocked: Bool { screen.isLocked }
 
     /// Whether the process runs code and can receive deliveries (foreground or background).
     package var isRunning: Bool {
@@ -132,8 +133,18 @@ public struct LifecycleStateMachine: Sendable, Equatable {
         }
     }
 
-    /// Standard updates were requested and not stopped (paused ones count); `false` without a process.
-    package var isUpdatingLocation: Bool { process?.isUpdatingLocation ?? false }
+    /// Standard updates were requested by the current process and not stopped (paused ones
+    /// count); `false` without a process.
+    ///
+    /// Inlinable, like `phase` and `isScreenLocked`: a replay reads them after every event.
+    @inlinable public var isUpdatingLocation: Bool {
+        switch state {
+        case .foreground(let process), .background(let process, _, _), .suspended(let process, _):
+            process.isUpdatingLocation
+        case .notRunning, .terminatedBySystem, .forceQuit:
+            false
+        }
+    }
 
     /// Motion-activity updates were started by the current process.
     package var isMotionRunning: Bool { process?.isMotionRunning ?? false }
@@ -146,7 +157,9 @@ public struct LifecycleStateMachine: Sendable, Equatable {
 
     /// Models When-In-Use "in use" (a4 #3): in the foreground, within the cutoff after leaving
     /// it, or while a background session keeps a running app in use (a4 #4, #8).
-    package func isInUse(at now: SimInstant) -> Bool {
+    /// - Complexity: O(1); inlined, as delivery asks it for every fix.
+    @inline(__always)
+    public func isInUse(at now: SimInstant) -> Bool {
         switch state {
         case .foreground:
             return true
