@@ -149,7 +149,7 @@ enum HTMLReport {
             }
         }
         func gps(_ run: ScenarioRun) -> [(SimInstant, SimInstant, String)] {
-            run.recorder.gpsOnIntervals.map { ($0.start, min($0.end ?? run.traceEnd, run.traceEnd), "gps") }
+            run.gpsOn.intervals.map { ($0.start, min($0.end ?? run.traceEnd, run.traceEnd), "gps") }
         }
         func deliveries(_ run: ScenarioRun) -> [(SimInstant, SimInstant, String)] {
             run.deliveryTimes.map { ($0, $0.advanced(byNanoseconds: 1), "delivery") }

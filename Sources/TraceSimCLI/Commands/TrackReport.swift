@@ -1,4 +1,5 @@
 import Engine
+import Scenarios
 import SimulationCore
 import Traces
 
@@ -8,6 +9,7 @@ struct TrackReport {
     let file: String
     let trace: Trace
     let engine: TrackingEngine
+    let gpsOn: GPSOnTime
     let fenceCount: Int
 
     private var start: SimInstant { trace.fixes.first?.timestamp ?? SimInstant(nanosecondsSinceEpoch: 0) }
@@ -18,7 +20,7 @@ struct TrackReport {
 
     var text: String {
         let span = end.seconds(since: start)
-        let gpsOn = recorder.gpsOnSeconds(closingAt: end)
+        let gpsOnSeconds = gpsOn.seconds(closingAt: end)
         var lines = [file]
         lines.append(
             row(
@@ -33,12 +35,12 @@ struct TrackReport {
         let rejections = recorder.rejections.map { "\($0.reason.rawValue) \($0.count)" }
         lines.append(row("rejected", rejections.isEmpty ? "none" : rejections.joined(separator: " · ")))
         lines.append(row("distance", Self.fixed(engine.odometerMeters / 1000, 2) + " km"))
-        let share = span > 0 ? Self.fixed(gpsOn / span * 100, 1) + " %" : "-"
+        let share = span > 0 ? Self.fixed(gpsOnSeconds / span * 100, 1) + " %" : "-"
         lines.append(
             row(
                 "GPS on",
-                "\(Self.duration(gpsOn)) of \(Self.duration(span)) (\(share)) in "
-                    + "\(recorder.gpsOnIntervals.count) interval\(recorder.gpsOnIntervals.count == 1 ? "" : "s")"))
+                "\(Self.duration(gpsOnSeconds)) of \(Self.duration(span)) (\(share)) in "
+                    + "\(gpsOn.intervals.count) interval\(gpsOn.intervals.count == 1 ? "" : "s")"))
         let motion = recorder.motionTransitions.map { "\($0.state.rawValue) \(Self.clock(offset($0.time)))" }
         lines.append(row("motion", motion.isEmpty ? "no transitions" : motion.joined(separator: " · ")))
         if fenceCount > 0 {
@@ -73,11 +75,11 @@ struct TrackReport {
             ),
             ("rejections", .object(recorder.rejections.map { ($0.reason.rawValue, .integer($0.count)) })),
             ("odometerMeters", .number(Self.rounded(engine.odometerMeters, 2))),
-            ("gpsOnSeconds", .number(Self.rounded(recorder.gpsOnSeconds(closingAt: end), 3))),
+            ("gpsOnSeconds", .number(Self.rounded(gpsOn.seconds(closingAt: end), 3))),
             (
                 "gpsIntervals",
                 .array(
-                    recorder.gpsOnIntervals.map {
+                    gpsOn.intervals.map {
                         .object([
                             ("startSeconds", .number(Self.rounded(offset($0.start), 3))),
                             ("endSeconds", .number(Self.rounded(offset($0.end ?? end), 3))),
