@@ -9,6 +9,12 @@ import SimulationCore
 /// Inputs that do not apply in the current phase (an unlock after a lock that did not cover
 /// the app, a timer whose generation moved on) change nothing and return `nil`.
 ///
+/// Where things live, and why: what the app's process started (`AppProcess`) is in the
+/// payload of the phases that have a process, because it ends with the process; the screen lock
+/// (`ScreenLock`) sits beside the state, because the screen belongs to the phone and outlives
+/// the process; the timers' generations are plain counters beside it, because they must keep
+/// growing across processes for a timer of an earlier one to be stale.
+///
 /// `Device` owns one and drives it from `DeviceEvent`s; read it through `Device.lifecycle`.
 public struct LifecycleStateMachine: Sendable, Equatable {
     /// Where the process is, with what each phase needs to decide the next one.
