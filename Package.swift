@@ -10,6 +10,7 @@ let package = Package(
         .executable(name: "tracesim", targets: ["tracesim"]),
         .library(name: "Traces", targets: ["Traces"]),
         .library(name: "ConfigJSON", targets: ["ConfigJSON"]),
+        .library(name: "Device", targets: ["Device"]),
         .library(name: "TraceSimCLI", targets: ["TraceSimCLI"]),
         // The benchmark package (Benchmarks/) and the fuzzing package (Tests/Fuzzing/) drive
         // these stages directly.
