@@ -17,6 +17,7 @@ let package = Package(
         .library(name: "Geometry", targets: ["Geometry"]),
         .library(name: "Engine", targets: ["Engine"]),
         .library(name: "Scenarios", targets: ["Scenarios"]),
+        .library(name: "Reports", targets: ["Reports"]),
     ],
     targets: [
         // libgeos's C API. GEOS is the geometric authority for geofences.
@@ -44,7 +45,10 @@ let package = Package(
         .target(name: "Permissions", dependencies: ["Device", "SimulationCore", "Traces"]),
         .target(name: "Engine", dependencies: ["SimulationCore", "Traces", "Geometry", "Device"]),
         .target(name: "Scenarios", dependencies: ["SimulationCore", "Traces", "Geometry", "Device", "Permissions", "Engine"]),
-        .target(name: "TraceSimCLI", dependencies: ["Traces", "SimulationCore", "Device", "Permissions", "Geometry", "Engine", "Scenarios"]),
+        .target(
+            name: "Reports",
+            dependencies: ["SimulationCore", "Traces", "Geometry", "Device", "Permissions", "Engine", "Scenarios"]),
+        .target(name: "TraceSimCLI", dependencies: ["Traces", "SimulationCore", "Device", "Permissions", "Geometry", "Engine", "Scenarios", "Reports"]),
         .executableTarget(name: "tracesim", dependencies: ["TraceSimCLI"]),
 
         .testTarget(name: "CGEOSTests", dependencies: ["CGEOS"]),
@@ -58,6 +62,11 @@ let package = Package(
             name: "TracesTests",
             dependencies: ["Traces", "SimulationCore", "CZlib"],
             exclude: ["Fixtures"]
+        ),
+        .testTarget(
+            name: "ReportsTests",
+            dependencies: ["Reports", "Scenarios", "Engine", "Device", "Permissions", "Geometry", "Traces", "SimulationCore"],
+            exclude: ["Golden"]
         ),
         .testTarget(name: "TraceSimCLITests", dependencies: ["TraceSimCLI", "Traces", "Device", "SimulationCore", "tracesim"]),
     ],

@@ -1,6 +1,7 @@
 import Engine
 import Foundation
 import Geometry
+import Reports
 import Scenarios
 import Traces
 
@@ -109,10 +110,12 @@ enum CheckCommand {
             console.warn("error: \(error)")
             return .dataError
         }
-        let cells: [MatrixCommand.Cell]
+        let cells: [Matrix.Cell]
         do {
-            cells = try MatrixCommand.runAll(
-                traces.map(\.trace), scenarios: scenarios, seed: seed, fences: fences, console: console)
+            let matrix = Matrix(
+                traces: traces.map { Matrix.NamedTrace(name: $0.path, trace: $0.trace) },
+                scenarios: scenarios.map(ReplayArguments.entry), seed: seed, fences: fences)
+            cells = try ReplayArguments.run(matrix, console: console).cells
         } catch {
             console.warn("error: \(parsed.value("fences") ?? "geofences"): \(error)")
             return .dataError
@@ -121,7 +124,7 @@ enum CheckCommand {
         for cell in cells {
             verdicts += expectations.verdicts(
                 trace: traces[cell.trace].path, scenario: cell.run.scenario, givenAs: names[cell.scenario],
-                metrics: Metrics(cell.run, ideal: cell.ideal))
+                metrics: cell.metrics)
         }
         let failures = verdicts.filter { !$0.passed }
         for verdict in failures { console.print("FAIL " + CheckReport.line(verdict)) }

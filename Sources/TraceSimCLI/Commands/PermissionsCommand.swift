@@ -1,6 +1,7 @@
 import Device
 import Foundation
 import Permissions
+import Reports
 import Traces
 
 /// `tracesim permissions`: run a simulated person through one SDK permission layer, or
@@ -84,7 +85,7 @@ enum PermissionsCommand {
                     let rows = PermissionLayer.allCases.map {
                         ($0, $0.share(of: population, setup: setup, options: options))
                     }
-                    console.print(PermissionsReport.population(rows, format: format))
+                    console.print(PermissionsReport.population(rows, json: format == "json"))
                     return .success
                 }
             }
@@ -97,7 +98,7 @@ enum PermissionsCommand {
                 let runs = PermissionLayer.allCases.map {
                     $0.run(setup: setup, user: script.user, lifecycle: script.lifecycle, options: options)
                 }
-                console.print(PermissionsReport.compare(runs, format: format))
+                console.print(PermissionsReport.compare(runs, json: format == "json"))
                 return .success
             }
         }

@@ -1,5 +1,6 @@
 import Engine
 import Geometry
+import Reports
 import Scenarios
 import Traces
 
@@ -100,17 +101,19 @@ enum ReplayCommand {
                     + "use --format text or json, or --tracks time or file", command: name)
         }
         for (index, (label, trace)) in pieces.enumerated() {
-            let cells: [MatrixCommand.Cell]
+            let cells: [Matrix.Cell]
             do {
-                cells = try MatrixCommand.runAll(
-                    [trace], scenarios: scenarios, seed: seed, fences: fences, console: console)
+                let matrix = Matrix(
+                    traces: [Matrix.NamedTrace(name: label, trace: trace)],
+                    scenarios: scenarios.map(ReplayArguments.entry), seed: seed, fences: fences)
+                cells = try ReplayArguments.run(matrix, console: console).cells
             } catch {
                 console.warn("error: \(parsed.value("fences") ?? "geofences"): \(error)")
                 return .dataError
             }
             guard let cell = cells.first else { return .failure }
             let (run, ideal) = (cell.run, cell.ideal)
-            var metrics = Metrics(run, ideal: ideal)
+            var metrics = cell.metrics
             if let truth {
                 let reference = options.trackOrder == .each ? TruthLoading.reference(for: trace, in: truth) : truth
                 metrics.measureError(of: run, against: reference)
@@ -128,7 +131,7 @@ enum ReplayCommand {
                 console.print(RunReport.table([(run.scenario, [metrics])]))
                 if let median = metrics.positionErrorMedianMeters, let p95 = metrics.positionErrorP95Meters {
                     console.print(
-                        "position error against the truth: median \(TrackReport.fixed(median, 2)) m, p95 \(TrackReport.fixed(p95, 2)) m"
+                        "position error against the truth: median \(Formatting.fixed(median, 2)) m, p95 \(Formatting.fixed(p95, 2)) m"
                     )
                 }
             }

@@ -4,11 +4,14 @@ import Scenarios
 import SimulationCore
 
 /// How runs are printed: the stable JSON object per run and the degradation table.
-enum RunReport {
-    /// Bumped when a key changes meaning or disappears.
-    static let schemaVersion = 1
+public enum RunReport {
+    /// The `schemaVersion` of run JSON and matrix JSON: bumped when a key changes meaning or
+    /// disappears.
+    public static let schemaVersion = 1
 
-    static func json(trace: String, run: ScenarioRun, metrics: Metrics) -> JSONText {
+    /// One run as the documented JSON object (`replay --format json`, one element of a matrix's
+    /// `runs`), times in seconds from the trace's first fix. `trace` is the name the object gives.
+    public static func json(trace: String, run: ScenarioRun, metrics: Metrics) -> JSONText {
         let start = run.traceStart
         func seconds(_ instant: SimInstant) -> JSONText { .number(rounded(instant.seconds(since: start), 3)) }
         func optional(_ value: Double?) -> JSONText { value.map { .number(rounded($0, 3)) } ?? .null }
@@ -62,22 +65,15 @@ enum RunReport {
     /// The degradation table: a row per scenario. Ratios (GPS time too: the battery cost) are
     /// averaged over the traces where the ideal run had some; the gap is the median over traces
     /// of each trace's longest gap.
-    static func table(_ rows: [(scenario: String, metrics: [Metrics])]) -> String {
+    public static func table(_ rows: [(scenario: String, metrics: [Metrics])]) -> String {
         let lines = tableCells(rows)
-        let header = lines[0]
-        let widths = header.indices.map { column in lines.map { $0[column].count }.max() ?? 0 }
-        return lines.enumerated().map { index, cells in
-            let text = cells.enumerated().map { column, cell in
-                column == 0
-                    ? cell + String(repeating: " ", count: widths[column] - cell.count)
-                    : String(repeating: " ", count: widths[column] - cell.count) + cell
-            }.joined(separator: "  ")
-            return index == 0 ? text + "\n" + String(repeating: "-", count: text.count) : text
-        }.joined(separator: "\n")
+        var table = TextTable(lines, alignments: [.left] + Array(repeating: .right, count: lines[0].count - 1))
+        table.rulesHeader = true
+        return table.rendered
     }
 
     /// The degradation table as a Markdown table, for a pull request or a design review.
-    static func markdownTable(_ rows: [(scenario: String, metrics: [Metrics])]) -> String {
+    public static func markdownTable(_ rows: [(scenario: String, metrics: [Metrics])]) -> String {
         let lines = tableCells(rows)
         let alignment = "|" + lines[0].indices.map { $0 == 0 ? "---" : "---:" }.joined(separator: "|") + "|"
         let rendered = lines.map { cells in
@@ -87,7 +83,7 @@ enum RunReport {
     }
 
     /// One CSV row per trace and scenario with every numeric metric; empty cells are `null`s.
-    static func csv(_ rows: [(trace: String, scenario: String, seed: UInt64, metrics: Metrics)]) -> String {
+    public static func csv(_ rows: [(trace: String, scenario: String, seed: UInt64, metrics: Metrics)]) -> String {
         let keys = Metrics.numericKeyNames
         var lines = [(["trace", "scenario", "seed"] + keys).joined(separator: ",")]
         for row in rows {
@@ -112,10 +108,10 @@ enum RunReport {
         var lines: [[String]] = [header]
         for row in rows {
             let summary = MetricsSummary(row.metrics)
-            let departure = summary.departureDelaySeconds.map { "+" + TrackReport.fixed($0, 0) + " s" } ?? "-"
+            let departure = summary.departureDelaySeconds.map { "+" + Formatting.fixed($0, 0) + " s" } ?? "-"
             lines.append([
                 row.scenario, ratio(summary.collected), percent(summary.coverage ?? 0), ratio(summary.distance),
-                TrackReport.duration(summary.medianLongestGapSeconds), departure, ratio(summary.gpsVsIdeal),
+                Formatting.duration(summary.medianLongestGapSeconds), departure, ratio(summary.gpsVsIdeal),
                 String(summary.rejected),
             ])
         }
@@ -124,7 +120,7 @@ enum RunReport {
 
     private static func ratio(_ share: Double?) -> String { share.map(percent) ?? "-" }
 
-    private static func percent(_ share: Double) -> String { TrackReport.fixed(share * 100, 1) + " %" }
+    private static func percent(_ share: Double) -> String { Formatting.percent(share) }
 
-    static func rounded(_ value: Double, _ digits: Int) -> Double { TrackReport.rounded(value, digits) }
+    private static func rounded(_ value: Double, _ digits: Int) -> Double { Formatting.rounded(value, digits) }
 }

@@ -1,7 +1,8 @@
 import Scenarios
 
 /// The renderings of `tracesim check`: a log line per violation, JUnit XML and Markdown.
-enum CheckReport {
+public enum CheckReport {
+    /// A threshold's bound in words: `≥ 0.9`, `≤ 120`, `0.5 ≤ x ≤ 1`.
     static func bound(_ threshold: Expectations.Threshold) -> String {
         switch (threshold.minimum, threshold.maximum) {
         case (let minimum?, let maximum?): "\(number(minimum)) ≤ x ≤ \(number(maximum))"
@@ -14,11 +15,13 @@ enum CheckReport {
     /// The measured value, or "no value" where the run has none for the metric.
     static func value(_ verdict: Expectations.Verdict) -> String { verdict.value.map(number) ?? "no value" }
 
-    static func line(_ verdict: Expectations.Verdict) -> String {
+    /// One verdict on a line: `trace · scenario · metric = value, expected bound`.
+    public static func line(_ verdict: Expectations.Verdict) -> String {
         "\(verdict.trace) · \(verdict.scenario) · \(verdict.threshold.metric) = \(value(verdict)), expected \(bound(verdict.threshold))"
     }
 
-    static func junit(_ verdicts: [Expectations.Verdict]) -> String {
+    /// JUnit XML for a CI's test view: a suite per trace, a case per threshold and scenario.
+    public static func junit(_ verdicts: [Expectations.Verdict]) -> String {
         let failures = verdicts.filter { !$0.passed }.count
         var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
         xml += "<testsuites name=\"tracesim check\" tests=\"\(verdicts.count)\" failures=\"\(failures)\">\n"
@@ -42,7 +45,8 @@ enum CheckReport {
         return xml + "</testsuites>\n"
     }
 
-    static func markdown(_ verdicts: [Expectations.Verdict]) -> String {
+    /// A Markdown summary and table of every verdict, for a pull request comment.
+    public static func markdown(_ verdicts: [Expectations.Verdict]) -> String {
         let failures = verdicts.filter { !$0.passed }.count
         var text =
             "### tracesim check: \(failures == 0 ? "all \(verdicts.count) checks pass" : "\(failures) of \(verdicts.count) checks fail")\n\n"
@@ -57,13 +61,7 @@ enum CheckReport {
         return text
     }
 
-    /// A short decimal: integers without a fraction, otherwise up to four places, no trailing zeros.
-    private static func number(_ value: Double) -> String {
-        if value == value.rounded() && abs(value) < 1e15 { return String(Int64(value)) }
-        var text = TrackReport.fixed(value, 4)
-        while text.hasSuffix("0") { text.removeLast() }
-        return text.hasSuffix(".") ? String(text.dropLast()) : text
-    }
+    private static func number(_ value: Double) -> String { Formatting.short(value) }
 
     /// XML attribute text (the HTML report's escaping serves XML too).
     private static func escape(_ text: String) -> String { HTMLReport.escape(text) }

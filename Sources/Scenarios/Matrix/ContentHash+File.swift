@@ -11,7 +11,7 @@ extension ContentHash {
     /// costs no more memory than one slice.
     /// - Throws: `TraceFileError` when the file cannot be read, or is not a regular file (a pipe
     ///   or device cannot be read a second time to be fingerprinted).
-    static func ofFile(atPath path: String) throws(TraceFileError) -> (hash: ContentHash, bytes: Int) {
+    public static func ofFile(atPath path: String) throws(TraceFileError) -> (hash: ContentHash, bytes: Int) {
         let descriptor = open(path, O_RDONLY)
         guard descriptor >= 0 else { throw TraceFileError(file: path, reason: String(cString: strerror(errno))) }
         defer { close(descriptor) }

@@ -1,30 +1,34 @@
 import Traces
 
-/// One part written by `matrix --shard K/N --format json`, read for `tracesim merge`: its
-/// header parsed and checked, its runs located but left as bytes to be copied.
-struct MatrixPart {
-    var file: String
+/// One part of a sharded matrix (the JSON `matrix --shard K/N --format json` writes), read for
+/// `Matrix.merge`: its header parsed and checked, its runs located but left as bytes to be copied.
+public struct MatrixPart: Sendable {
+    /// The file the part was read from, as errors and refusals name it.
+    public var file: String
     /// The whole file; `runs` are ranges of it.
     var bytes: [UInt8]
-    var schemaVersion: Int
-    var identity: RunIdentity
-    /// 1-based shard number, and the number of shards.
-    var index: Int
-    var count: Int
+    /// The part's `schemaVersion`: parts of different versions are never joined.
+    public var schemaVersion: Int
+    /// What identifies the whole run the part belongs to.
+    public var identity: RunIdentity
+    /// 1-based shard number.
+    public var index: Int
+    /// The number of shards.
+    public var count: Int
     /// Runs in the whole matrix: traces × scenarios.
-    var total: Int
+    public var total: Int
     /// Each run's place in the whole matrix, increasing.
-    var positions: [Int]
+    public var positions: [Int]
     /// Each run's bytes, in `positions` order.
     var runs: [Range<Int>]
 
     /// The bytes the runs take, for sizing the merged output.
     var runBytes: Int { runs.reduce(runs.count) { $0 + $1.count } }
 
-    /// Reads and checks a part.
+    /// Reads and checks a part, `bytes` read from `file`.
     /// - Throws: `TraceFormatError` with the file, line, column and JSON path of the first problem.
     /// - Complexity: O(n) in the file's size: runs are validated and located, never parsed into values.
-    init(_ bytes: [UInt8], _ file: String) throws(TraceFormatError) {
+    public init(_ bytes: [UInt8], _ file: String) throws(TraceFormatError) {
         guard String(validating: bytes, as: UTF8.self) != nil else {
             throw TraceFormatError(file: file, problem: .invalidJSON("not UTF-8 text"))
         }
@@ -61,7 +65,7 @@ struct MatrixPart {
         let seedText = layout.members.first { $0.key == "seed" }.map {
             String(decoding: bytes[$0.value], as: UTF8.self)
         }
-        guard seedText == MatrixCommand.seedJSON(identity.seed).rendered else {
+        guard seedText == Matrix.seedText(identity.seed) else {
             throw reader.fail(seedNode, "$.seed", "does not match $.identity.seed")
         }
         let shardNode = try reader.required(members, "shard", in: root, "$")

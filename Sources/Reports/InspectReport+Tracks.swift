@@ -23,23 +23,24 @@ extension InspectReport {
             text +=
                 ": \(segment.fixCount) fix\(segment.fixCount == 1 ? "" : "es"), \(ISO8601.format(segment.firstTime)) → "
             text +=
-                "\(ISO8601.format(segment.lastTime)) (\(duration(segment.lastTime.seconds(since: segment.firstTime))))"
+                "\(ISO8601.format(segment.lastTime)) (\(Formatting.compactDuration(segment.lastTime.seconds(since: segment.firstTime))))"
             text += ", line \(segment.line)"
             if segment.shiftNanoseconds != 0 {
-                text += ", shifted +\(duration(Double(segment.shiftNanoseconds) / 1e9))"
+                text += ", shifted +\(Formatting.compactDuration(Double(segment.shiftNanoseconds) / 1e9))"
             }
             rows.append(("", text))
         }
         if segments.count > listedSegments { rows.append(("", "... and \(segments.count - listedSegments) more")) }
         if !summary.trackOverlaps.isEmpty {
-            rows.append(("overlap", TrackArguments.overlapText(summary.trackOverlaps)))
+            rows.append(("overlap", overlapText(summary.trackOverlaps)))
         }
         return rows
     }
 
-    /// `json(file:summary:)` with the track keys appended when the trace has several segments.
-    static func jsonWithTracks(file: String, summary: TraceSummary) -> JSONText {
-        let object = json(file: file, summary: summary)
+    /// The JSON object documented in the README (`inspect --format json`), with the track keys
+    /// appended when the trace has several segments.
+    public static func json(file: String, summary: TraceSummary) -> JSONText {
+        let object = singleTrackJSON(file: file, summary: summary)
         let extra = trackMembers(summary)
         guard !extra.isEmpty, case .object(let members) = object else { return object }
         return .object(members + extra)
@@ -70,5 +71,15 @@ extension InspectReport {
             ("segments", .array(segments)), ("trackOverlaps", .array(overlaps)),
             ("mergedAcrossTracks", .integer(summary.diagnostics.mergedAcrossTracks.count)),
         ]
+    }
+
+    /// `tracks overlap in time: 1 and 2 by 4m05s (… → …)`, at most three overlaps named.
+    package static func overlapText(_ overlaps: [TrackOverlap]) -> String {
+        let shown = overlaps.prefix(3).map { overlap in
+            "\(overlap.track) and \(overlap.otherTrack) by \(Formatting.compactDuration(overlap.seconds)) "
+                + "(\(ISO8601.format(overlap.start)) → \(ISO8601.format(overlap.end)))"
+        }
+        let more = overlaps.count > 3 ? " and \(overlaps.count - 3) more" : ""
+        return "tracks overlap in time: " + shown.joined(separator: ", ") + more
     }
 }

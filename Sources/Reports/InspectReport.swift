@@ -1,11 +1,11 @@
 import SimulationCore
 import Traces
 
-/// The two renderings of a `TraceSummary`: JSON (a contract) and text (for people).
-enum InspectReport {
-    /// The JSON object documented in the README. The first keys are the contract; the
-    /// ones after `untimed` are extras that may grow.
-    static func json(file: String, summary: TraceSummary) -> JSONText {
+/// The renderings of a `TraceSummary`: JSON (a contract), text and a table (for people).
+public enum InspectReport {
+    /// The JSON object documented in the README, without the keys of several tracks. The
+    /// first keys are the contract; the ones after `untimed` are extras that may grow.
+    static func singleTrackJSON(file: String, summary: TraceSummary) -> JSONText {
         let diagnostics = summary.diagnostics
         let skips = diagnostics.sortedSkips
         let keys: [(String, JSONText)] = [
@@ -54,17 +54,23 @@ enum InspectReport {
 
     private static func lines(_ tally: LineTally) -> JSONText { .array(tally.firstLines.map { .integer($0) }) }
 
-    /// A labelled block for a terminal.
-    static func text(file: String, summary: TraceSummary, options: ImportOptions) -> String {
+    /// A labelled block for a terminal; `options` are the ones the trace was imported with,
+    /// so the advice it gives (pass `--date`, `--assume-rate`) fits what was done.
+    public static func text(file: String, summary: TraceSummary, options: ImportOptions) -> String {
         var rows: [(String, String)] = []
         rows.append(("format", summary.format.rawValue + (summary.device.map { " (\($0))" } ?? "")))
         let providers = summary.fixesByProvider.map { "\($0.provider.name) \($0.count)" }.joined(separator: ", ")
         rows.append(("fixes", summary.fixCount == 0 ? "0" : "\(summary.fixCount) (\(providers))"))
         if let first = summary.first, let last = summary.last {
             rows.append(
-                ("span", "\(ISO8601.format(first)) → \(ISO8601.format(last)) (\(duration(summary.durationSeconds)))"))
+                (
+                    "span",
+                    "\(ISO8601.format(first)) → \(ISO8601.format(last)) (\(Formatting.compactDuration(summary.durationSeconds)))"
+                ))
         }
-        if let median = summary.medianIntervalSeconds { rows.append(("interval", "median \(duration(median))")) }
+        if let median = summary.medianIntervalSeconds {
+            rows.append(("interval", "median \(Formatting.compactDuration(median))"))
+        }
         var fields: [String] = []
         if summary.hasAltitude { fields.append("altitude") }
         if summary.hasSpeed { fields.append("speed") }
@@ -108,12 +114,13 @@ enum InspectReport {
                 ))
         }
         rows += trackRows(summary)
-        let width = rows.map(\.0.count).max() ?? 0
-        return ([file] + rows.map { "  " + $0.0.padding(to: width) + "  " + $0.1 }).joined(separator: "\n")
+        var table = TextTable(rows.map { [$0.0, $0.1] }, alignments: [.left, .unpadded])
+        table.indent = "  "
+        return rows.isEmpty ? file : file + "\n" + table.rendered
     }
 
     /// One row per file, aligned, for comparing many traces at a glance.
-    static func table(_ rows: [(file: String, summary: TraceSummary)]) -> String {
+    public static func table(_ rows: [(file: String, summary: TraceSummary)]) -> String {
         let header = [
             "file", "format", "fixes", "providers", "duration", "interval", "accuracy", "skipped",
             "merged", "untimed", "motion",
@@ -126,22 +133,17 @@ enum InspectReport {
             cells.append([
                 file, summary.format.rawValue, String(summary.fixCount),
                 summary.fixesByProvider.map(\.provider.name).joined(separator: "+"),
-                summary.fixCount == 0 ? "-" : duration(summary.durationSeconds),
-                summary.medianIntervalSeconds.map(duration) ?? "-",
+                summary.fixCount == 0 ? "-" : Formatting.compactDuration(summary.durationSeconds),
+                summary.medianIntervalSeconds.map(Formatting.compactDuration) ?? "-",
                 summary.accuracyKind.name, skipped.isEmpty ? "0" : skipped, String(diagnostics.merged.count),
                 String(diagnostics.untimed.count + diagnostics.untimedRuns.records - diagnostics.untimedRuns.timed),
                 String(summary.motionSampleCount),
             ])
         }
-        let widths = header.indices.map { column in cells.map { $0[column].count }.max() ?? 0 }
         let numeric: Set<Int> = [2, 8, 9, 10]
-        return cells.map { row in
-            row.indices.map { column in
-                let cell = row[column]
-                let pad = String(repeating: " ", count: widths[column] - cell.count)
-                return numeric.contains(column) ? pad + cell : cell + pad
-            }.joined(separator: "  ").trimmingTrailingSpaces()
-        }.joined(separator: "\n")
+        var table = TextTable(cells, alignments: header.indices.map { numeric.contains($0) ? .right : .left })
+        table.trimsTrailingSpaces = true
+        return table.rendered
     }
 
     private static func accuracyText(_ summary: TraceSummary) -> String {
@@ -177,35 +179,4 @@ enum InspectReport {
         return " (\(label) \(tally.firstLines.map(String.init).joined(separator: ", "))\(more))"
     }
 
-    static func duration(_ seconds: Double) -> String {
-        let total = Int(seconds.rounded())
-        if total < 60 { return "\(Self.seconds(seconds))" }
-        let days = total / 86_400
-        let hours = total / 3600 % 24
-        let minutes = total / 60 % 60
-        let rest = total % 60
-        if days > 0 { return "\(days)d\(pad(hours))h\(pad(minutes))m" }
-        return hours > 0 ? "\(hours)h\(pad(minutes))m\(pad(rest))s" : "\(minutes)m\(pad(rest))s"
-    }
-
-    private static func seconds(_ value: Double) -> String {
-        let rounded = (value * 1000).rounded() / 1000
-        return rounded == rounded.rounded() ? "\(Int(rounded)) s" : "\(rounded) s"
-    }
-
-    private static func pad(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
-}
-
-extension String {
-    /// The string without trailing spaces.
-    func trimmingTrailingSpaces() -> String {
-        var copy = self
-        while copy.last == " " { copy.removeLast() }
-        return copy
-    }
-
-    /// The string padded with spaces to `width` characters.
-    func padding(to width: Int) -> String {
-        count >= width ? self : self + String(repeating: " ", count: width - count)
-    }
 }

@@ -3,8 +3,10 @@ import Permissions
 import SimulationCore
 
 /// The renderings of `tracesim permissions`. JSON keys and their order are a contract.
-enum PermissionsReport {
-    static func json(_ run: PermissionLayer.Run) -> JSONText {
+public enum PermissionsReport {
+    /// One permission flow's result, prompts and device state as the documented JSON object
+    /// (`permissions --format json`).
+    public static func json(_ run: PermissionLayer.Run) -> JSONText {
         .object([
             ("promptLog", promptLog(run.session)),
             ("result", result(run)),
@@ -154,12 +156,13 @@ enum PermissionsReport {
         return .object(members)
     }
 
-    static func text(_ run: PermissionLayer.Run) -> String {
+    /// The same for a terminal: prompts, result and device (`permissions --format text`).
+    public static func text(_ run: PermissionLayer.Run) -> String {
         var lines = ["SDK: \(run.layer.rawValue)", "", "PROMPTS"]
         let session = run.session
         if session.device.promptLog.isEmpty { lines.append("  (none)") }
         for entry in session.device.promptLog {
-            let at = PermissionsReport.seconds(entry.time.seconds(since: session.start))
+            let at = Formatting.seconds(entry.time.seconds(since: session.start))
             switch entry.outcome {
             case .shown: lines.append("  \(at)  \(entry.kind.name) shown")
             case .suppressed(let rule): lines.append("  \(at)  \(entry.kind.name) not shown: \(rule.rawValue)")
@@ -172,12 +175,14 @@ enum PermissionsReport {
             "  location \(state.status.name), \(state.accuracy.name); motion \(motionName(state.motionStatus)); "
                 + "bluetooth \(bluetoothName(state.bluetoothStatus))")
         lines.append("  background collection: \(run.isBackgroundCollectionPossible ? "possible" : "not possible")")
-        lines.append("  time taken: \(PermissionsReport.seconds(run.secondsTaken))")
+        lines.append("  time taken: \(Formatting.seconds(run.secondsTaken))")
         return lines.joined(separator: "\n")
     }
 
-    static func compare(_ runs: [PermissionLayer.Run], format: String) -> String {
-        if format == "json" {
+    /// Several SDKs' flows side by side (`permissions --compare`): a row per SDK, or a JSON
+    /// array when `json`.
+    public static func compare(_ runs: [PermissionLayer.Run], json: Bool) -> String {
+        if json {
             return JSONText.array(
                 runs.map { run in
                     let state = run.session.device.authorization.state
@@ -198,15 +203,19 @@ enum PermissionsReport {
             let state = run.session.device.authorization.state
             cells.append([
                 run.layer.rawValue, state.status.name, state.accuracy.name, motionName(state.motionStatus),
-                run.session.promptsShown.map(\.name).joined(separator: ", "), seconds(run.secondsTaken),
+                run.session.promptsShown.map(\.name).joined(separator: ", "), Formatting.seconds(run.secondsTaken),
                 run.isBackgroundCollectionPossible ? "yes" : "no",
             ])
         }
         return table(cells)
     }
 
-    static func population(_ rows: [(PermissionLayer, (share: Double, combinations: Int))], format: String) -> String {
-        if format == "json" {
+    /// The share of a population each SDK ends with Always, Precise and Motion
+    /// (`permissions --compare --population`): a row per SDK, or a JSON array when `json`.
+    public static func population(_ rows: [(PermissionLayer, (share: Double, combinations: Int))], json: Bool)
+        -> String
+    {
+        if json {
             return JSONText.array(
                 rows.map { layer, value in
                     .object([
@@ -224,15 +233,9 @@ enum PermissionsReport {
     }
 
     private static func table(_ cells: [[String]]) -> String {
-        let widths = cells[0].indices.map { column in cells.map { $0[column].count }.max() ?? 0 }
-        return cells.map { row in
-            row.enumerated().map { $0.element.padding(to: widths[$0.offset]) }.joined(separator: "  ")
-                .trimmingTrailingSpaces()
-        }.joined(separator: "\n")
-    }
-
-    static func seconds(_ value: Double) -> String {
-        value == value.rounded() ? "\(Int(value)) s" : String(format: "%.1f s", value)
+        var table = TextTable(cells, alignments: Array(repeating: .left, count: cells[0].count))
+        table.trimsTrailingSpaces = true
+        return table.rendered
     }
 
     static func motionName(_ status: MotionAuthorizationStatus) -> String {

@@ -1,25 +1,27 @@
 /// FNV-1a, 64 bits, over a file's bytes: what a sharded matrix part records of each input so
-/// `tracesim merge` can tell parts of one run from parts of another.
+/// `Matrix.merge` can tell parts of one run from parts of another.
 ///
 /// It is not cryptographic: it tells a changed file from an unchanged one, not a forged one
 /// from a genuine one (parts are trusted as much as the traces they name). It runs at about a
 /// byte per nanosecond, well under the cost of importing the same bytes.
-struct ContentHash: Equatable, Sendable {
+public struct ContentHash: Equatable, Sendable {
     /// The 64-bit FNV-1a value.
-    var value: UInt64
+    public var value: UInt64
 
     /// The name written before the digits, so a later change of function is visible in a part.
-    static let algorithm = "fnv1a64"
+    public static let algorithm = "fnv1a64"
 
-    static let offsetBasis: UInt64 = 0xcbf2_9ce4_8422_2325
+    package static let offsetBasis: UInt64 = 0xcbf2_9ce4_8422_2325
     private static let prime: UInt64 = 0x0000_0100_0000_01b3
 
-    init(value: UInt64) { self.value = value }
+    /// A hash from its 64-bit value.
+    public init(value: UInt64) { self.value = value }
 
-    init(_ bytes: [UInt8]) { value = Self.fold(bytes[...], into: Self.offsetBasis) }
+    /// The hash of `bytes`.
+    public init(_ bytes: [UInt8]) { value = Self.fold(bytes[...], into: Self.offsetBasis) }
 
     /// Continues a hash over more bytes, so a file can be hashed a slice at a time.
-    static func fold(_ bytes: ArraySlice<UInt8>, into start: UInt64) -> UInt64 {
+    package static func fold(_ bytes: ArraySlice<UInt8>, into start: UInt64) -> UInt64 {
         var hash = start
         for byte in bytes {
             hash ^= UInt64(byte)
@@ -29,13 +31,13 @@ struct ContentHash: Equatable, Sendable {
     }
 
     /// `fnv1a64:` and sixteen lower-case hexadecimal digits.
-    var text: String {
+    public var text: String {
         let digits = String(value, radix: 16)
         return Self.algorithm + ":" + String(repeating: "0", count: 16 - digits.count) + digits
     }
 
     /// Reads `text`'s form back; `nil` for anything else.
-    init?(text: String) {
+    public init?(text: String) {
         let prefix = Self.algorithm + ":"
         guard text.hasPrefix(prefix) else { return nil }
         let digits = text.dropFirst(prefix.count)

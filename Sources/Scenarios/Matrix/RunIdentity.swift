@@ -1,91 +1,76 @@
 import Traces
 
-/// What identifies a whole matrix run, written at the head of every part `matrix --shard`
-/// writes: `tracesim merge` joins only parts whose identities agree, and names the first
-/// difference otherwise.
+/// What identifies a whole matrix run, written at the head of every part of a sharded run:
+/// `Matrix.merge` joins only parts whose identities agree, and names the first difference
+/// otherwise.
 ///
 /// Inputs are named as given on the command line and fingerprinted by their bytes
 /// (`ContentHash`), so two parts agree when they read the same files, whatever machine or
 /// folder they ran in. A trace entry without a hash is one the part did not read: today every
 /// part reads every trace (shards are slices of runs), but a part sharded by trace will hash
 /// only the traces it holds, and merge compares the hashes two parts both have.
-struct RunIdentity: Equatable {
+public struct RunIdentity: Equatable, Sendable {
     /// A file the run read: its path as given, and its size and hash when this part read it.
-    struct Input: Equatable {
-        var path: String
-        var bytes: Int?
-        var hash: ContentHash?
+    public struct Input: Equatable, Sendable {
+        /// The path as given on the command line.
+        public var path: String
+        /// The file's size, when this part read it.
+        public var bytes: Int?
+        /// The file's hash, when this part read it.
+        public var hash: ContentHash?
+
+        /// A file and, when it was read, its size and hash.
+        public init(path: String, bytes: Int? = nil, hash: ContentHash? = nil) {
+            self.path = path
+            self.bytes = bytes
+            self.hash = hash
+        }
     }
 
     /// A scenario, in `--scenarios` order: a preset by name, or a file and the geofences it names.
-    struct ScenarioEntry: Equatable {
+    public struct ScenarioEntry: Equatable, Sendable {
         /// The scenario's name, as each run's `"scenario"` says.
-        var name: String
-        var file: Input?
-        var fences: Input?
+        public var name: String
+        /// The scenario file, for a scenario read from one.
+        public var file: Input?
+        /// The geofences the scenario file names.
+        public var fences: Input?
+
+        /// A preset by `name`, or a scenario read from `file` with the geofences it names.
+        public init(name: String, file: Input? = nil, fences: Input? = nil) {
+            self.name = name
+            self.file = file
+            self.fences = fences
+        }
     }
 
-    /// `TraceSimCommandLine.version` of the writer.
-    var version: String
+    /// The TraceSim version of the writer: parts of two versions are never joined.
+    public var version: String
     /// The traces replayed, in order (a trace that failed to load is in no output, so not here).
-    var traces: [Input]
-    var scenarios: [ScenarioEntry]
+    public var traces: [Input]
+    /// The scenarios, in order.
+    public var scenarios: [ScenarioEntry]
     /// `--seed`, or `nil` for each scenario's own.
-    var seed: UInt64?
+    public var seed: UInt64?
     /// `--fences`.
-    var fences: Input?
-    /// `--date` and `--input-format` as given: they change what the same bytes import as.
-    var date: String?
-    var inputFormat: String?
+    public var fences: Input?
+    /// `--date` as given: it changes what the same bytes import as.
+    public var date: String?
+    /// `--input-format` as given: it changes what the same bytes import as.
+    public var inputFormat: String?
     /// `--tracks` when not the default `time`: it changes which traces the same files give.
     /// Written only when given, so parts of a default run read as they always have.
-    var tracks: String?
-    /// `--assume-rate` and `--strict`: they change which fixes the same bytes give. Written,
-    /// like `tracks`, only when given.
-    var assumeRate: Double?
-    var strict = false
-
-    // MARK: Writing
-
-    var json: JSONText {
-        guard case .object(var members) = headJSON else { return headJSON }
-        if let tracks { members.append(("tracks", .string(tracks))) }
-        if let assumeRate { members.append(("assumeRate", .number(assumeRate))) }
-        if strict { members.append(("strict", .bool(true))) }
-        return .object(members)
-    }
-
-    private var headJSON: JSONText {
-        .object([
-            ("tracesim", .string(version)),
-            ("traces", .array(traces.map(Self.json))),
-            (
-                "scenarios",
-                .array(
-                    scenarios.map { entry in
-                        var members: [(String, JSONText)] = [("name", .string(entry.name))]
-                        if let file = entry.file { members.append(("file", Self.json(file))) }
-                        if let fences = entry.fences { members.append(("fences", Self.json(fences))) }
-                        return .object(members)
-                    })
-            ),
-            ("seed", seed.map { .string(String($0)) } ?? .null),
-            ("fences", fences.map(Self.json) ?? .null),
-            ("date", date.map(JSONText.string) ?? .null),
-            ("inputFormat", inputFormat.map(JSONText.string) ?? .null),
-        ])
-    }
-
-    private static func json(_ input: Input) -> JSONText {
-        var members: [(String, JSONText)] = [("path", .string(input.path))]
-        if let bytes = input.bytes { members.append(("bytes", .integer(bytes))) }
-        if let hash = input.hash { members.append(("hash", .string(hash.text))) }
-        return .object(members)
-    }
+    public var tracks: String?
+    /// `--assume-rate`: it changes which fixes the same bytes give. Written, like `tracks`,
+    /// only when given.
+    public var assumeRate: Double?
+    /// `--strict`: it changes which fixes the same bytes give. Written only when given.
+    public var strict = false
 
     // MARK: Reading
 
-    init(
+    /// An identity from its parts, as a run that writes a part fills it in.
+    public init(
         version: String, traces: [Input], scenarios: [ScenarioEntry], seed: UInt64?, fences: Input?, date: String?,
         inputFormat: String?, tracks: String? = nil, assumeRate: Double? = nil, strict: Bool = false
     ) {
@@ -102,7 +87,7 @@ struct RunIdentity: Equatable {
     }
 
     /// Reads the identity at `node` (JSON path `path`).
-    init(_ node: ConfigJSONNode, _ path: String, _ reader: ConfigReader) throws(TraceFormatError) {
+    package init(_ node: ConfigJSONNode, _ path: String, _ reader: ConfigReader) throws(TraceFormatError) {
         let members = try reader.object(
             node, path,
             allowed: [
@@ -192,7 +177,7 @@ struct RunIdentity: Equatable {
 
     /// The first way `self` (one part's) differs from `other` (the part it is compared with), in
     /// words: "scenario 2 is 'denied' here and 'allow-once' there"; `nil` when they agree.
-    func difference(from other: RunIdentity) -> String? {
+    public func difference(from other: RunIdentity) -> String? {
         if version != other.version {
             return "written by TraceSim \(version) here and \(other.version) there"
         }
@@ -255,10 +240,15 @@ struct RunIdentity: Equatable {
     }
 
     private static func rate(_ hertz: Double?) -> String {
-        hertz.map { "'\(JSONText.number($0).rendered) Hz'" } ?? "not given"
+        hertz.map { "'\(Self.jsonNumber($0)) Hz'" } ?? "not given"
     }
 
     private static func text(_ value: (some CustomStringConvertible)?) -> String {
         value.map { "'\($0)'" } ?? "not given"
+    }
+
+    /// A rate as the part's JSON writes it: whole numbers without a fraction.
+    private static func jsonNumber(_ value: Double) -> String {
+        value.isFinite && value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : value.description
     }
 }

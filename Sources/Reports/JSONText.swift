@@ -1,6 +1,6 @@
-/// A JSON value with object keys kept in the order they were added, so every JSON the CLI
-/// prints has a deterministic, documented key order (Foundation's encoders do not promise one).
-indirect enum JSONText {
+/// A JSON value with object keys kept in the order they were added, so every JSON report has
+/// a deterministic, documented key order (Foundation's encoders do not promise one).
+public indirect enum JSONText: Sendable {
     case string(String)
     case integer(Int)
     case number(Double)
@@ -9,8 +9,9 @@ indirect enum JSONText {
     case array([JSONText])
     case object([(String, JSONText)])
 
-    /// Compact one-line rendering.
-    var rendered: String {
+    /// Compact one-line rendering. A whole number of `.number` prints without a fraction; a
+    /// non-finite one prints as `null`.
+    public var rendered: String {
         var text = ""
         render(into: &text)
         return text
