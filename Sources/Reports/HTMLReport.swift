@@ -31,9 +31,9 @@ public enum HTMLReport {
                 """)
     }
 
-    /// The page for a matrix: the heatmap of scenarios (a row each, with the metrics of its runs
+    /// The page for a matrix (`MatrixReport.html`): the heatmap of scenarios (a row each, with the metrics of its runs
     /// on every trace) against metrics.
-    public static func matrix(rows: [(scenario: String, metrics: [Metrics])], traceCount: Int) -> String {
+    static func matrix(rows: [(scenario: String, metrics: [Metrics])], traceCount: Int) -> String {
         page(
             title: "TraceSim permission matrix",
             body: """
@@ -41,23 +41,6 @@ public enum HTMLReport {
                 <p class="sub">\(traceCount) trace\(traceCount == 1 ? "" : "s") · each run against the ideal run of the same trace · greener is closer to ideal</p>
                 \(heatmap(rows))
                 """)
-    }
-
-    // MARK: Pieces
-
-    private static func summary(_ metrics: Metrics) -> String {
-        func percent(_ value: Double?) -> String { value.map(Formatting.percent) ?? "–" }
-        let items = [
-            ("collected", percent(metrics.collectionRatio)), ("coverage", percent(metrics.timeCoverage)),
-            ("distance", percent(metrics.distanceRatio)), ("longest gap", Formatting.duration(metrics.maxGapSeconds)),
-            ("GPS on", Formatting.duration(metrics.gpsOnSeconds)),
-            ("accepted / delivered", "\(metrics.acceptedFixes) / \(metrics.deliveredFixes)"),
-        ]
-        return "<div class=\"cards\">"
-            + items.map {
-                "<div class=\"card\"><div class=\"v\">\(escape($0.1))</div><div class=\"k\">\($0.0)</div></div>"
-            }
-            .joined() + "</div>"
     }
 
     private static func page(title: String, body: String) -> String {
