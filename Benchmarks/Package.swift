@@ -28,7 +28,7 @@ let package = Package(
             name: "tracesim-bench",
             dependencies: [
                 "BenchmarkKit", traceSim("Traces"), traceSim("SimulationCore"), traceSim("Geometry"),
-                traceSim("Engine"), traceSim("Scenarios"), traceSim("TraceSimCLI"),
+                traceSim("Engine"), traceSim("Scenarios"), traceSim("Reports"),
             ]
         ),
     ],

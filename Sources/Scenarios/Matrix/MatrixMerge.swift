@@ -4,7 +4,7 @@ extension Matrix {
         /// What is wrong: a shard missing or given twice, parts of different runs, a run held twice.
         public var message: String
 
-        /// The message.
+        /// `message`, so the refusal prints as the words alone.
         public var description: String { message }
     }
 
