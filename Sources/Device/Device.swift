@@ -77,6 +77,21 @@ public struct Device: Sendable {
             at: now, cutoffSeconds: parameters.whenInUseLockCutoffSeconds, hasBackgroundSession: hasBackgroundSession)
     }
 
+    /// Whether the phone actually runs GPS for the app: updates requested, precise location,
+    /// and permission to use them now. A request waiting on notDetermined, or a When-In-Use app past its cutoff,
+    /// costs no battery.
+    public func isReceiverRunning(at now: SimInstant) -> Bool {
+        // Reduced accuracy is served from Wi-Fi and cell positions, not the GPS receiver.
+        guard isUpdatingLocation, authorization.state.isLocationServicesEnabled,
+            authorization.state.accuracy == .fullAccuracy
+        else { return false }
+        switch authorization.state.status {
+        case .authorizedAlways: return true
+        case .authorizedWhenInUse: return isInUse(at: now)
+        case .notDetermined, .restricted, .denied: return false
+        }
+    }
+
     /// Models the keep-alive of a When-In-Use app (a4 #4, #8): updates started in the
     /// foreground with the background mode and `allowsBackgroundLocationUpdates`, or an
     /// activity session.
@@ -105,37 +120,17 @@ public struct Device: Sendable {
     public mutating func handle(_ event: DeviceEvent, at now: SimInstant, into actions: inout [DeviceAction]) {
         lastEventTime = now
         switch event {
-        case .appRequestedWhenInUse,
-            .appRequestedAlways,
-            .appRequestedTemporaryFullAccuracy,
-            .appStartedMotionUpdates,
-            .appCreatedCentralManager,
-            .appStartedLocationUpdates,
-            .appStoppedLocationUpdates,
-            .appStartedMonitoring,
-            .appStoppedMonitoring,
-            .appStartedSignificantChanges,
-            .appStoppedSignificantChanges,
-            .appStartedVisitMonitoring,
-            .appStoppedVisitMonitoring,
-            .appStartedBackgroundSession,
-            .appEndedBackgroundSession:
+        case .app(let request):
             // App code runs only while the process runs.
             guard lifecycle.phase.isRunning else { return }
-            handleRequest(event, at: now, into: &actions)
-        case .userLaunchedApp, .userMovedAppToBackground, .userMovedAppToForeground, .screenLocked, .screenUnlocked,
-            .userForceQuitApp, .systemSuspendedApp, .systemTerminatedApp, .timerFired:
-            handleLifecycle(event, at: now, into: &actions)
-        case .userAnsweredPrompt(let answer):
-            if let kind = authorization.state.promptOnScreen {
-                promptLog.append(PromptLogEntry(time: now, kind: kind, outcome: .answered(answer)))
-            }
-            apply(authorization.handle(.promptAnswered(answer), context: context), at: now, into: &actions)
-        case .userChangedSettings(let change):
-            apply(authorization.handle(.settingsChanged(change), context: context), at: now, into: &actions)
-        case .fixRecorded(let fix):
+            handleRequest(request, at: now, into: &actions)
+        case .user(let action):
+            handleUser(action, at: now, into: &actions)
+        case .system(let systemEvent):
+            handleSystem(systemEvent, at: now, into: &actions)
+        case .sensor(.fixRecorded(let fix)):
             handleFix(fix, at: now, into: &actions)
-        case .motionSampleRecorded(let sample):
+        case .sensor(.motionSampleRecorded(let sample)):
             if let rule = motionRefusal {
                 actions.append(.dropMotion(rule))
             } else {
@@ -150,49 +145,49 @@ public struct Device: Sendable {
 
     // MARK: Requests
 
-    private mutating func handleRequest(_ event: DeviceEvent, at now: SimInstant, into actions: inout [DeviceAction]) {
-        switch event {
-        case .appRequestedWhenInUse:
+    private mutating func handleRequest(_ request: AppRequest, at now: SimInstant, into actions: inout [DeviceAction]) {
+        switch request {
+        case .requestedWhenInUse:
             apply(authorization.handle(.whenInUseRequested, context: context), at: now, into: &actions)
-        case .appRequestedAlways:
+        case .requestedAlways:
             apply(authorization.handle(.alwaysRequested, context: context), at: now, into: &actions)
-        case .appRequestedTemporaryFullAccuracy(let purpose):
+        case .requestedTemporaryFullAccuracy(let purpose):
             apply(
                 authorization.handle(.temporaryFullAccuracyRequested(purpose: purpose), context: context),
                 at: now, into: &actions)
-        case .appStartedMotionUpdates:
+        case .startedMotionUpdates:
             isMotionRunning = true
             apply(authorization.handle(.motionRequested, context: context), at: now, into: &actions)
-        case .appCreatedCentralManager:
+        case .createdCentralManager:
             apply(authorization.handle(.centralManagerCreated, context: context), at: now, into: &actions)
-        case .appStartedLocationUpdates(let options):
+        case .startedLocationUpdates(let options):
             startUpdates(options, at: now, into: &actions)
-        case .appStoppedLocationUpdates:
+        case .stoppedLocationUpdates:
             isUpdatingLocation = false
-        case .appStartedMonitoring(let region):
+        case .startedMonitoring(let region):
             if let rule = regionRefusal(at: now) ?? regions.register(region, limit: parameters.maximumMonitoredRegions)
             {
                 actions.append(.regionMonitoringFailed(identifier: region.identifier, rule))
             }
-        case .appStoppedMonitoring(let identifier):
+        case .stoppedMonitoring(let identifier):
             regions.remove(identifier)
-        case .appStartedSignificantChanges:
+        case .startedSignificantChanges:
             if let rule = serviceRefusal(at: now) {
                 actions.append(.significantChangeDropped(rule))
             } else {
                 significantChanges.start()
             }
-        case .appStoppedSignificantChanges:
+        case .stoppedSignificantChanges:
             significantChanges.stop()
-        case .appStartedVisitMonitoring:
+        case .startedVisitMonitoring:
             if let rule = serviceRefusal(at: now) {
                 actions.append(.visitDropped(rule))
             } else {
                 visits.start()
             }
-        case .appStoppedVisitMonitoring:
+        case .stoppedVisitMonitoring:
             visits.stop()
-        case .appStartedBackgroundSession:
+        case .startedBackgroundSession:
             // Models CLBackgroundActivitySession: only from the foreground, with the
             // background mode, under an effective authorization (a4 #8).
             if lifecycle.phase == .foreground, authorization.infoPlist.hasLocationBackgroundMode,
@@ -200,10 +195,8 @@ public struct Device: Sendable {
             {
                 hasActivitySession = true
             }
-        case .appEndedBackgroundSession:
+        case .endedBackgroundSession:
             hasActivitySession = false
-        default:
-            break
         }
     }
 
@@ -250,17 +243,16 @@ public struct Device: Sendable {
 
     // MARK: Lifecycle
 
-    private mutating func handleLifecycle(_ event: DeviceEvent, at now: SimInstant, into actions: inout [DeviceAction])
-    {
-        switch event {
-        case .userLaunchedApp:
+    private mutating func handleUser(_ action: UserAction, at now: SimInstant, into actions: inout [DeviceAction]) {
+        switch action {
+        case .launchedApp:
             if lifecycle.phase.isRunning || lifecycle.phase == .suspended {
                 enterForeground(at: now, into: &actions)
             } else {
                 launch(.user, inBackground: false, at: now, into: &actions)
             }
-        case .userMovedAppToForeground, .screenUnlocked:
-            if event == .screenUnlocked {
+        case .movedAppToForeground, .unlockedScreen:
+            if action == .unlockedScreen {
                 lifecycle.isScreenLocked = false
                 guard wasForegroundBeforeLock else { return }
                 wasForegroundBeforeLock = false
@@ -268,8 +260,8 @@ public struct Device: Sendable {
             if lifecycle.phase == .background || lifecycle.phase == .suspended {
                 enterForeground(at: now, into: &actions)
             }
-        case .userMovedAppToBackground, .screenLocked:
-            if event == .screenLocked {
+        case .movedAppToBackground, .lockedScreen:
+            if action == .lockedScreen {
                 lifecycle.isScreenLocked = true
                 wasForegroundBeforeLock = lifecycle.phase == .foreground
             }
@@ -281,13 +273,25 @@ public struct Device: Sendable {
                 let due = now.advanced(byNanoseconds: Int64(parameters.whenInUseLockCutoffSeconds * 1e9))
                 actions.append(.schedule(.inUseCutoff(generation: cutoffGeneration), at: due))
             }
-        case .userForceQuitApp:
+        case .forceQuitApp:
             if lifecycle.phase != .notRunning { terminate(.forceQuit, rule: .forceQuitStopsEverything, into: &actions) }
-        case .systemTerminatedApp:
+        case .answeredPrompt(let answer):
+            if let kind = authorization.state.promptOnScreen {
+                promptLog.append(PromptLogEntry(time: now, kind: kind, outcome: .answered(answer)))
+            }
+            apply(authorization.handle(.promptAnswered(answer), context: context), at: now, into: &actions)
+        case .changedSettings(let change):
+            apply(authorization.handle(.settingsChanged(change), context: context), at: now, into: &actions)
+        }
+    }
+
+    private mutating func handleSystem(_ event: SystemEvent, at now: SimInstant, into actions: inout [DeviceAction]) {
+        switch event {
+        case .terminatedApp:
             if lifecycle.phase != .notRunning {
                 terminate(.terminatedBySystem, rule: .suspendedAppsReceiveNothing, into: &actions)
             }
-        case .systemSuspendedApp:
+        case .suspendedApp:
             if lifecycle.phase == .background && !hasKeepAlive { lifecycle.phase = .suspended }
         case .timerFired(.inUseCutoff(let generation)):
             guard generation == cutoffGeneration, !isInUse(at: now) else { return }
@@ -297,8 +301,6 @@ public struct Device: Sendable {
             else { return }
             lifecycle.wakeWindowEndsAt = nil
             if !hasKeepAlive { lifecycle.phase = .suspended }
-        default:
-            break
         }
     }
 

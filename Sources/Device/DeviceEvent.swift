@@ -24,68 +24,90 @@ public enum DeviceTimer: Sendable, Equatable {
     case wakeWindowEnded(generation: Int)
 }
 
-/// Something that happened to the device, in the past tense: an app request, a user action,
-/// a recorded fix or motion sample, or a timer coming due.
+/// Something that happened to the device, in the past tense, grouped by who caused it: the
+/// app's code, the person holding the phone, the operating system, or the sensors.
 public enum DeviceEvent: Sendable, Equatable {
-    // The app's requests (from the permission layers and the engine).
+    /// The app called a Core Location (or Core Motion, Core Bluetooth) API.
+    case app(AppRequest)
+    /// The person did something.
+    case user(UserAction)
+    /// The operating system did something on its own.
+    case system(SystemEvent)
+    /// A sensor recorded something: the device's true position or activity.
+    case sensor(SensorEvent)
+}
+
+/// A call the app makes (from the permission layers and the engine). App code runs only while
+/// its process runs, so the device ignores these for a suspended or terminated app.
+public enum AppRequest: Sendable, Equatable {
     /// `requestWhenInUseAuthorization()`.
-    case appRequestedWhenInUse
+    case requestedWhenInUse
     /// `requestAlwaysAuthorization()`.
-    case appRequestedAlways
+    case requestedAlways
     /// `requestTemporaryFullAccuracyAuthorization(withPurposeKey:)`.
-    case appRequestedTemporaryFullAccuracy(purpose: String)
+    case requestedTemporaryFullAccuracy(purpose: String)
     /// `startActivityUpdates(to:withHandler:)`.
-    case appStartedMotionUpdates
+    case startedMotionUpdates
     /// `CBCentralManager(delegate:queue:)`.
-    case appCreatedCentralManager
+    case createdCentralManager
     /// `startUpdatingLocation()` with these options.
-    case appStartedLocationUpdates(LocationUpdateOptions)
+    case startedLocationUpdates(LocationUpdateOptions)
     /// `stopUpdatingLocation()`.
-    case appStoppedLocationUpdates
+    case stoppedLocationUpdates
     /// `startMonitoring(for:)`.
-    case appStartedMonitoring(MonitoredRegion)
+    case startedMonitoring(MonitoredRegion)
     /// `stopMonitoring(for:)`.
-    case appStoppedMonitoring(identifier: String)
+    case stoppedMonitoring(identifier: String)
     /// `startMonitoringSignificantLocationChanges()`.
-    case appStartedSignificantChanges
+    case startedSignificantChanges
     /// `stopMonitoringSignificantLocationChanges()`.
-    case appStoppedSignificantChanges
+    case stoppedSignificantChanges
     /// `startMonitoringVisits()`.
-    case appStartedVisitMonitoring
+    case startedVisitMonitoring
     /// `stopMonitoringVisits()`.
-    case appStoppedVisitMonitoring
+    case stoppedVisitMonitoring
     /// A `CLBackgroundActivitySession` was created.
-    case appStartedBackgroundSession
-    /// It was invalidated.
-    case appEndedBackgroundSession
-    // The user and the system.
-    /// The user opened the app.
-    case userLaunchedApp
-    /// The user switched away (home gesture, another app).
-    case userMovedAppToBackground
-    /// The user brought the app back.
-    case userMovedAppToForeground
-    /// The screen locked.
-    case screenLocked
-    /// The screen unlocked.
-    case screenUnlocked
-    /// The user swiped the app away.
-    case userForceQuitApp
-    /// The system suspended the app.
-    case systemSuspendedApp
-    /// The system terminated the app (memory pressure).
-    case systemTerminatedApp
-    /// The user answered the prompt on screen.
-    case userAnsweredPrompt(PromptAnswer)
-    /// The user changed Settings.
-    case userChangedSettings(SettingsChange)
-    // The world.
-    /// The receiver recorded this fix (the device's true position).
-    case fixRecorded(Fix)
-    /// The coprocessor recorded this activity.
-    case motionSampleRecorded(MotionSample)
+    case startedBackgroundSession
+    /// The session was invalidated.
+    case endedBackgroundSession
+}
+
+/// Something the person holding the phone did.
+public enum UserAction: Sendable, Equatable {
+    /// Opened the app.
+    case launchedApp
+    /// Switched away (home gesture, another app).
+    case movedAppToBackground
+    /// Brought the app back.
+    case movedAppToForeground
+    /// Locked the screen.
+    case lockedScreen
+    /// Unlocked it.
+    case unlockedScreen
+    /// Swiped the app away in the app switcher.
+    case forceQuitApp
+    /// Answered the prompt on screen.
+    case answeredPrompt(PromptAnswer)
+    /// Changed a setting.
+    case changedSettings(SettingsChange)
+}
+
+/// Something the operating system did on its own.
+public enum SystemEvent: Sendable, Equatable {
+    /// Suspended the app.
+    case suspendedApp
+    /// Terminated the app (memory pressure).
+    case terminatedApp
     /// A timer the device scheduled came due.
     case timerFired(DeviceTimer)
+}
+
+/// What the phone's sensors recorded.
+public enum SensorEvent: Sendable, Equatable {
+    /// The receiver recorded this fix (the device's true position).
+    case fixRecorded(Fix)
+    /// The motion coprocessor recorded this activity.
+    case motionSampleRecorded(MotionSample)
 }
 
 /// What the device does: deliveries to the app, prompts, callbacks, and timers to schedule.

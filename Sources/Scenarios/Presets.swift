@@ -55,12 +55,12 @@ extension Scenario {
         Scenario(
             name: "always-force-quit", summary: "Always, force-quit at 25%; relaunched by a region exit",
             factRows: ["a8 Always + Precise", "a4 force-quit", "a6 relaunch"],
-            timeline: [.init(.fraction(0.25), .userForceQuitApp)]),
+            timeline: [.init(.fraction(0.25), .user(.forceQuitApp))]),
         Scenario(
             name: "wheninuse-force-quit", summary: "When-In-Use, force-quit at 25%: never comes back",
             factRows: ["a8 WIU", "a4 force-quit"],
             device: with { $0.authorization.storedStatus = .authorizedWhenInUse },
-            timeline: [.init(.fraction(0.25), .userForceQuitApp)]),
+            timeline: [.init(.fraction(0.25), .user(.forceQuitApp))]),
         Scenario(
             name: "missing-usage-key", summary: "No location usage keys in Info.plist: no prompt, nothing collected",
             factRows: ["a3"],
@@ -86,7 +86,7 @@ extension Scenario {
             name: "provisional-always",
             summary: "iOS 13 provisional Always: the upgrade prompt comes in the background",
             factRows: ["a8 Provisional Always", "a1 #10"], device: device, authorization: .flow(.bggeo, .agreeable),
-            timeline: [.init(.seconds(60), .screenLocked)])
+            timeline: [.init(.seconds(60), .user(.lockedScreen))])
     }
 
     private static var wheninuseBackgroundSession: Scenario {
@@ -97,7 +97,7 @@ extension Scenario {
             summary: "When-In-Use with a background activity session, locked after 60 s",
             factRows: ["a8 WIU + session", "a4 #4 #8"],
             device: with { $0.authorization.storedStatus = .authorizedWhenInUse },
-            timeline: [.init(.seconds(60), .screenLocked)], engine: engine)
+            timeline: [.init(.seconds(60), .user(.lockedScreen))], engine: engine)
     }
 
     private static func locked(
@@ -105,7 +105,7 @@ extension Scenario {
     ) -> Scenario {
         Scenario(
             name: name, summary: summary, factRows: rows, device: with(change),
-            timeline: [.init(.seconds(60), .screenLocked)])
+            timeline: [.init(.seconds(60), .user(.lockedScreen))])
     }
 
     /// Updates started without `allowsBackgroundLocationUpdates`: nothing keeps a When-In-Use

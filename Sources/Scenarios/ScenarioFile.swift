@@ -98,7 +98,7 @@ public enum ScenarioFile {
     /// The events a timeline may name, built once: rebuilding it for every event cost more
     /// than parsing the event.
     private static let timelineVocabulary: [(String, DeviceEvent)] =
-        UserScript.lifecycleEvents + UserScript.settings.map { ($0.0, DeviceEvent.userChangedSettings($0.1)) }
+        UserScript.lifecycleEvents + UserScript.settings.map { ($0.0, DeviceEvent.user(.changedSettings($0.1))) }
 
     private static func engine(_ node: ConfigJSONNode, _ reader: ConfigReader) throws(TraceFormatError)
         -> EngineConfiguration

@@ -7,9 +7,9 @@ struct AuthorizationRuleTests {
     @Test("servicesOffReportsDenied: Location Services off reads denied and drops fixes")
     func servicesOffReportsDenied() {
         var timeline = DeviceTimeline(Setup.authorized(.authorizedAlways))
-        timeline.at(0, .userLaunchedApp)
-        timeline.at(0, .appStartedLocationUpdates(LocationUpdateOptions()))
-        let actions = timeline.at(1, .userChangedSettings(.setLocationServices(false)))
+        timeline.at(0, .user(.launchedApp))
+        timeline.at(0, .app(.startedLocationUpdates(LocationUpdateOptions())))
+        let actions = timeline.at(1, .user(.changedSettings(.setLocationServices(false))))
         #expect(actions == [.authorizationChanged(.denied, .fullAccuracy)])
         #expect(timeline.device.authorization.state.status == .denied)
         #expect(timeline.record(2).drops == [.servicesOffReportsDenied])
@@ -18,37 +18,37 @@ struct AuthorizationRuleTests {
     @Test("servicesOnRestoresPreviousState: switching Location Services back on restores the app's grant")
     func servicesOnRestoresPreviousState() {
         var timeline = DeviceTimeline(Setup.authorized(.authorizedAlways))
-        timeline.at(0, .userLaunchedApp)
-        timeline.at(1, .userChangedSettings(.setLocationServices(false)))
-        let actions = timeline.at(2, .userChangedSettings(.setLocationServices(true)))
+        timeline.at(0, .user(.launchedApp))
+        timeline.at(1, .user(.changedSettings(.setLocationServices(false))))
+        let actions = timeline.at(2, .user(.changedSettings(.setLocationServices(true))))
         #expect(actions == [.authorizationChanged(.authorizedAlways, .fullAccuracy)])
     }
 
     @Test("restrictedCannotChange: no request or Settings change moves restricted")
     func restrictedCannotChange() {
         var timeline = DeviceTimeline(Setup.authorized(.restricted))
-        timeline.at(0, .userLaunchedApp)
-        #expect(timeline.at(1, .appRequestedWhenInUse) == [.promptSuppressed(.location, .restrictedCannotChange)])
-        #expect(timeline.at(2, .appRequestedAlways) == [.promptSuppressed(.locationForAlways, .restrictedCannotChange)])
-        #expect(timeline.at(3, .userChangedSettings(.setAlways)).isEmpty)
+        timeline.at(0, .user(.launchedApp))
+        #expect(timeline.at(1, .app(.requestedWhenInUse)) == [.promptSuppressed(.location, .restrictedCannotChange)])
+        #expect(timeline.at(2, .app(.requestedAlways)) == [.promptSuppressed(.locationForAlways, .restrictedCannotChange)])
+        #expect(timeline.at(3, .user(.changedSettings(.setAlways))).isEmpty)
         #expect(timeline.device.authorization.state.status == .restricted)
     }
 
     @Test("promptsOnlyInForeground: a request from the background shows nothing")
     func promptsOnlyInForeground() {
         var timeline = DeviceTimeline()
-        timeline.at(0, .userLaunchedApp)
-        timeline.at(1, .userMovedAppToBackground)
-        #expect(timeline.at(2, .appRequestedWhenInUse) == [.promptSuppressed(.location, .promptsOnlyInForeground)])
+        timeline.at(0, .user(.launchedApp))
+        timeline.at(1, .user(.movedAppToBackground))
+        #expect(timeline.at(2, .app(.requestedWhenInUse)) == [.promptSuppressed(.location, .promptsOnlyInForeground)])
         #expect(timeline.device.authorization.state.status == .notDetermined)
     }
 
     @Test("onePromptAtATime: a second request while a prompt is on screen shows nothing")
     func onePromptAtATime() {
         var timeline = DeviceTimeline(user: Setup.user([:]))
-        timeline.at(0, .userLaunchedApp)
-        #expect(timeline.at(1, .appRequestedWhenInUse) == [.promptShown(.location)])
-        #expect(timeline.at(2, .appStartedMotionUpdates) == [.promptSuppressed(.motion, .onePromptAtATime)])
+        timeline.at(0, .user(.launchedApp))
+        #expect(timeline.at(1, .app(.requestedWhenInUse)) == [.promptShown(.location)])
+        #expect(timeline.at(2, .app(.startedMotionUpdates)) == [.promptSuppressed(.motion, .onePromptAtATime)])
     }
 
     @Test("missingUsageKeyIgnoresRequest: without the usage description no prompt and no change")
@@ -58,23 +58,23 @@ struct AuthorizationRuleTests {
         var configuration = Device.Configuration()
         configuration.infoPlist = plist
         var timeline = DeviceTimeline(configuration)
-        timeline.at(0, .userLaunchedApp)
-        #expect(timeline.at(1, .appRequestedWhenInUse) == [.promptSuppressed(.location, .missingUsageKeyIgnoresRequest)])
+        timeline.at(0, .user(.launchedApp))
+        #expect(timeline.at(1, .app(.requestedWhenInUse)) == [.promptSuppressed(.location, .missingUsageKeyIgnoresRequest)])
         var alwaysOnly = InfoPlist()
         alwaysOnly.hasAlwaysAndWhenInUseUsageDescription = false
         configuration.infoPlist = alwaysOnly
         var second = DeviceTimeline(configuration)
-        second.at(0, .userLaunchedApp)
-        #expect(second.at(1, .appRequestedAlways) == [.promptSuppressed(.locationForAlways, .missingUsageKeyIgnoresRequest)])
+        second.at(0, .user(.launchedApp))
+        #expect(second.at(1, .app(.requestedAlways)) == [.promptSuppressed(.locationForAlways, .missingUsageKeyIgnoresRequest)])
         #expect(second.device.authorization.state.status == .notDetermined)
     }
 
     @Test("whenInUseRequestOnlyFromNotDetermined: a When-In-Use request after a grant does nothing")
     func whenInUseRequestOnlyFromNotDetermined() {
         var timeline = DeviceTimeline(Setup.authorized(.authorizedWhenInUse))
-        timeline.at(0, .userLaunchedApp)
+        timeline.at(0, .user(.launchedApp))
         #expect(
-            timeline.at(1, .appRequestedWhenInUse) == [
+            timeline.at(1, .app(.requestedWhenInUse)) == [
                 .promptSuppressed(.location, .whenInUseRequestOnlyFromNotDetermined)
             ])
     }
@@ -82,12 +82,12 @@ struct AuthorizationRuleTests {
     @Test("dontAllowIsFinal: after Don't Allow no request prompts again")
     func dontAllowIsFinal() {
         var timeline = DeviceTimeline(user: Setup.user([.location: [.answer(.dontAllow, afterSeconds: 1)]]))
-        timeline.at(0, .userLaunchedApp)
-        timeline.at(0, .appRequestedWhenInUse)
+        timeline.at(0, .user(.launchedApp))
+        timeline.at(0, .app(.requestedWhenInUse))
         timeline.advance(to: 1)
         #expect(timeline.device.authorization.state.status == .denied)
-        #expect(timeline.at(5, .appRequestedWhenInUse) == [.promptSuppressed(.location, .dontAllowIsFinal)])
-        #expect(timeline.at(6, .appRequestedAlways) == [.promptSuppressed(.locationForAlways, .dontAllowIsFinal)])
+        #expect(timeline.at(5, .app(.requestedWhenInUse)) == [.promptSuppressed(.location, .dontAllowIsFinal)])
+        #expect(timeline.at(6, .app(.requestedAlways)) == [.promptSuppressed(.locationForAlways, .dontAllowIsFinal)])
     }
 
     @Test("alwaysRequestOncePerInstall: the Always prompt is never shown twice")
@@ -95,10 +95,10 @@ struct AuthorizationRuleTests {
         var timeline = DeviceTimeline(
             Setup.authorized(.authorizedWhenInUse),
             user: Setup.user([.upgrade: [.answer(.keepWhileUsing, afterSeconds: 1)]]))
-        timeline.at(0, .userLaunchedApp)
-        #expect(timeline.at(1, .appRequestedAlways) == [.promptShown(.alwaysUpgrade)])
+        timeline.at(0, .user(.launchedApp))
+        #expect(timeline.at(1, .app(.requestedAlways)) == [.promptShown(.alwaysUpgrade)])
         timeline.advance(to: 5)
-        #expect(timeline.at(10, .appRequestedAlways) == [.promptSuppressed(.alwaysUpgrade, .alwaysRequestOncePerInstall)])
+        #expect(timeline.at(10, .app(.requestedAlways)) == [.promptSuppressed(.alwaysUpgrade, .alwaysRequestOncePerInstall)])
         let shown = timeline.device.promptLog.filter { $0.outcome == .shown }
         #expect(shown.count == 1)
     }
@@ -106,31 +106,31 @@ struct AuthorizationRuleTests {
     @Test("alwaysUpgradeFromWhenInUse: Change to Always Allow calls back; Keep Only While Using does not")
     func alwaysUpgradeFromWhenInUse() {
         var upgrade = DeviceTimeline(Setup.authorized(.authorizedWhenInUse), user: Setup.user([:]))
-        upgrade.at(0, .userLaunchedApp)
-        upgrade.at(1, .appRequestedAlways)
-        #expect(upgrade.at(3, .userAnsweredPrompt(.changeToAlways)) == [.authorizationChanged(.authorizedAlways, .fullAccuracy)])
+        upgrade.at(0, .user(.launchedApp))
+        upgrade.at(1, .app(.requestedAlways))
+        #expect(upgrade.at(3, .user(.answeredPrompt(.changeToAlways))) == [.authorizationChanged(.authorizedAlways, .fullAccuracy)])
         var keep = DeviceTimeline(Setup.authorized(.authorizedWhenInUse), user: Setup.user([:]))
-        keep.at(0, .userLaunchedApp)
-        keep.at(1, .appRequestedAlways)
-        #expect(keep.at(3, .userAnsweredPrompt(.keepWhileUsing)).isEmpty)
+        keep.at(0, .user(.launchedApp))
+        keep.at(1, .app(.requestedAlways))
+        #expect(keep.at(3, .user(.answeredPrompt(.keepWhileUsing))).isEmpty)
         #expect(keep.device.authorization.state.status == .authorizedWhenInUse)
     }
 
     @Test("firstAlwaysRequestFollowsProfile: current iOS settles on While Using; ios13 reports provisional Always")
     func firstAlwaysRequestFollowsProfile() {
         var current = DeviceTimeline(user: Setup.user([:]))
-        current.at(0, .userLaunchedApp)
-        #expect(current.at(1, .appRequestedAlways) == [.promptShown(.locationForAlways)])
+        current.at(0, .user(.launchedApp))
+        #expect(current.at(1, .app(.requestedAlways)) == [.promptShown(.locationForAlways)])
         #expect(
-            current.at(2, .userAnsweredPrompt(.allowWhileUsing(precise: true)))
+            current.at(2, .user(.answeredPrompt(.allowWhileUsing(precise: true))))
                 == [.authorizationChanged(.authorizedWhenInUse, .fullAccuracy)])
         var configuration = Device.Configuration()
         configuration.parameters.osProfile = .ios13
         var ios13 = DeviceTimeline(configuration, user: Setup.user([:]))
-        ios13.at(0, .userLaunchedApp)
-        ios13.at(1, .appRequestedAlways)
+        ios13.at(0, .user(.launchedApp))
+        ios13.at(1, .app(.requestedAlways))
         #expect(
-            ios13.at(2, .userAnsweredPrompt(.allowWhileUsing(precise: true)))
+            ios13.at(2, .user(.answeredPrompt(.allowWhileUsing(precise: true))))
                 == [.authorizationChanged(.authorizedAlways, .fullAccuracy)])
         #expect(ios13.device.authorization.state.isProvisionalAlways)
     }
@@ -138,13 +138,13 @@ struct AuthorizationRuleTests {
     @Test("deferredUpgradePrompt: a background region event raises the upgrade prompt once")
     func deferredUpgradePrompt() {
         var timeline = DeviceTimeline(user: Setup.user([.location: [.answer(.allowWhileUsing(precise: true), afterSeconds: 1)]]))
-        timeline.at(0, .userLaunchedApp)
-        timeline.at(0, .appRequestedAlways)
+        timeline.at(0, .user(.launchedApp))
+        timeline.at(0, .app(.requestedAlways))
         timeline.advance(to: 2)
         timeline.record(3)
-        timeline.at(4, .appStartedMonitoring(MonitoredRegion(identifier: "home", center: DeviceTimeline.origin, radiusMeters: 100)))
+        timeline.at(4, .app(.startedMonitoring(MonitoredRegion(identifier: "home", center: DeviceTimeline.origin, radiusMeters: 100))))
         timeline.record(5)
-        timeline.at(10, .screenLocked)
+        timeline.at(10, .user(.lockedScreen))
         for second in stride(from: 100.0, through: 140, by: 1) { timeline.record(second, north: 1000) }
         let prompts = timeline.device.promptLog.filter { $0.kind == .deferredAlwaysUpgrade }
         #expect(prompts.count == 1)
@@ -158,19 +158,19 @@ struct AuthorizationRuleTests {
     @Test("allowOnceIgnoresAlwaysRequests: Always requests do nothing while Allow Once holds")
     func allowOnceIgnoresAlwaysRequests() {
         var timeline = DeviceTimeline(user: Setup.user([.location: [.answer(.allowOnce(precise: true), afterSeconds: 1)]]))
-        timeline.at(0, .userLaunchedApp)
-        timeline.at(0, .appRequestedWhenInUse)
+        timeline.at(0, .user(.launchedApp))
+        timeline.at(0, .app(.requestedWhenInUse))
         timeline.advance(to: 2)
-        #expect(timeline.at(3, .appRequestedAlways) == [.promptSuppressed(.alwaysUpgrade, .allowOnceIgnoresAlwaysRequests)])
+        #expect(timeline.at(3, .app(.requestedAlways)) == [.promptSuppressed(.alwaysUpgrade, .allowOnceIgnoresAlwaysRequests)])
     }
 
     @Test("allowOnceLapsesWhenNotInUse: Allow Once still holds at 69 s after locking and lapses at the cutoff")
     func allowOnceLapsesWhenNotInUse() {
         var timeline = DeviceTimeline(user: Setup.user([.location: [.answer(.allowOnce(precise: true), afterSeconds: 1)]]))
-        timeline.at(0, .userLaunchedApp)
-        timeline.at(0, .appRequestedWhenInUse)
+        timeline.at(0, .user(.launchedApp))
+        timeline.at(0, .app(.requestedWhenInUse))
         timeline.advance(to: 2)
-        timeline.at(10, .screenLocked)
+        timeline.at(10, .user(.lockedScreen))
         timeline.advance(to: 79)
         #expect(timeline.device.authorization.state.status == .authorizedWhenInUse)
         timeline.advance(to: 80)
@@ -178,11 +178,11 @@ struct AuthorizationRuleTests {
         #expect(timeline.actions(from: 80, to: 80) == [.authorizationChanged(.notDetermined, .fullAccuracy)])
         // A force-quit ends the use at once.
         var quit = DeviceTimeline(user: Setup.user([.location: [.answer(.allowOnce(precise: true), afterSeconds: 1)]]))
-        quit.at(0, .userLaunchedApp)
-        quit.at(0, .appRequestedWhenInUse)
+        quit.at(0, .user(.launchedApp))
+        quit.at(0, .app(.requestedWhenInUse))
         quit.advance(to: 2)
         #expect(
-            quit.at(5, .userForceQuitApp) == [
+            quit.at(5, .user(.forceQuitApp)) == [
                 .appTerminated(.forceQuitStopsEverything), .authorizationChanged(.notDetermined, .fullAccuracy),
             ])
     }
@@ -195,8 +195,8 @@ struct AuthorizationRuleTests {
         configuration.infoPlist = plist
         var timeline = DeviceTimeline(
             configuration, user: Setup.user([.location: [.answer(.allowWhileUsing(precise: nil), afterSeconds: 1)]]))
-        timeline.at(0, .userLaunchedApp)
-        timeline.at(0, .appRequestedWhenInUse)
+        timeline.at(0, .user(.launchedApp))
+        timeline.at(0, .app(.requestedWhenInUse))
         timeline.advance(to: 1)
         #expect(timeline.device.authorization.state.accuracy == .reducedAccuracy)
     }
@@ -204,9 +204,9 @@ struct AuthorizationRuleTests {
     @Test("temporaryFullAccuracyNeedsPurposeKey: an undeclared purpose gets no prompt and no callback")
     func temporaryFullAccuracyNeedsPurposeKey() {
         var timeline = DeviceTimeline(Setup.authorized(.authorizedWhenInUse, precise: false))
-        timeline.at(0, .userLaunchedApp)
+        timeline.at(0, .user(.launchedApp))
         #expect(
-            timeline.at(1, .appRequestedTemporaryFullAccuracy(purpose: "Delivery")) == [
+            timeline.at(1, .app(.requestedTemporaryFullAccuracy(purpose: "Delivery"))) == [
                 .promptSuppressed(.temporaryFullAccuracy(purpose: "Delivery"), .temporaryFullAccuracyNeedsPurposeKey)
             ])
     }
@@ -216,11 +216,11 @@ struct AuthorizationRuleTests {
         var plist = InfoPlist()
         plist.temporaryFullAccuracyPurposes = ["Delivery"]
         var timeline = DeviceTimeline(Setup.authorized(.authorizedAlways, precise: false, infoPlist: plist))
-        timeline.at(0, .userLaunchedApp)
-        timeline.at(1, .userMovedAppToBackground)
-        timeline.at(2, .appStartedLocationUpdates(LocationUpdateOptions(allowsBackgroundLocationUpdates: true)))
+        timeline.at(0, .user(.launchedApp))
+        timeline.at(1, .user(.movedAppToBackground))
+        timeline.at(2, .app(.startedLocationUpdates(LocationUpdateOptions(allowsBackgroundLocationUpdates: true))))
         #expect(
-            timeline.at(3, .appRequestedTemporaryFullAccuracy(purpose: "Delivery")) == [
+            timeline.at(3, .app(.requestedTemporaryFullAccuracy(purpose: "Delivery"))) == [
                 .promptSuppressed(.temporaryFullAccuracy(purpose: "Delivery"), .temporaryFullAccuracyFailsInBackground),
                 .temporaryFullAccuracyCompleted(granted: false),
             ])
@@ -231,13 +231,13 @@ struct AuthorizationRuleTests {
         var plist = InfoPlist()
         plist.temporaryFullAccuracyPurposes = ["Delivery"]
         var timeline = DeviceTimeline(Setup.authorized(.authorizedWhenInUse, precise: false, infoPlist: plist))
-        timeline.at(0, .userLaunchedApp)
-        timeline.at(1, .appRequestedTemporaryFullAccuracy(purpose: "Delivery"))
+        timeline.at(0, .user(.launchedApp))
+        timeline.at(1, .app(.requestedTemporaryFullAccuracy(purpose: "Delivery")))
         timeline.advance(to: 5)
         #expect(timeline.device.authorization.state.accuracy == .fullAccuracy)
-        timeline.at(10, .userForceQuitApp)
+        timeline.at(10, .user(.forceQuitApp))
         #expect(timeline.device.authorization.state.accuracy == .fullAccuracy)
-        let relaunch = timeline.at(20, .userLaunchedApp)
+        let relaunch = timeline.at(20, .user(.launchedApp))
         #expect(relaunch.contains(.authorizationChanged(.authorizedWhenInUse, .reducedAccuracy)))
     }
 
@@ -246,9 +246,9 @@ struct AuthorizationRuleTests {
         var plist = InfoPlist()
         plist.temporaryFullAccuracyPurposes = ["Delivery"]
         var timeline = DeviceTimeline(Setup.authorized(.authorizedWhenInUse, infoPlist: plist))
-        timeline.at(0, .userLaunchedApp)
+        timeline.at(0, .user(.launchedApp))
         #expect(
-            timeline.at(1, .appRequestedTemporaryFullAccuracy(purpose: "Delivery")) == [
+            timeline.at(1, .app(.requestedTemporaryFullAccuracy(purpose: "Delivery"))) == [
                 .promptSuppressed(.temporaryFullAccuracy(purpose: "Delivery"), .temporaryFullAccuracyNotNeededWhenPrecise),
                 .temporaryFullAccuracyCompleted(granted: true),
             ])
@@ -257,11 +257,11 @@ struct AuthorizationRuleTests {
     @Test("motionRequestPrompts: the first motion request prompts; the answer sets the status")
     func motionRequestPrompts() {
         var timeline = DeviceTimeline(user: Setup.user([.motion: [.answer(.deny, afterSeconds: 2)]]))
-        timeline.at(0, .userLaunchedApp)
-        #expect(timeline.at(1, .appStartedMotionUpdates) == [.promptShown(.motion)])
+        timeline.at(0, .user(.launchedApp))
+        #expect(timeline.at(1, .app(.startedMotionUpdates)) == [.promptShown(.motion)])
         timeline.advance(to: 3)
         #expect(timeline.device.authorization.state.motionStatus == .denied)
-        #expect(timeline.at(4, .appStartedMotionUpdates) == [.promptSuppressed(.motion, .motionRequestPrompts)])
+        #expect(timeline.at(4, .app(.startedMotionUpdates)) == [.promptSuppressed(.motion, .motionRequestPrompts)])
     }
 
     @Test("motionMissingUsageKeyCrashes: the motion API without its usage key terminates the app")
@@ -271,8 +271,8 @@ struct AuthorizationRuleTests {
         var configuration = Device.Configuration()
         configuration.infoPlist = plist
         var timeline = DeviceTimeline(configuration)
-        timeline.at(0, .userLaunchedApp)
-        #expect(timeline.at(1, .appStartedMotionUpdates) == [.appTerminated(.motionMissingUsageKeyCrashes)])
+        timeline.at(0, .user(.launchedApp))
+        #expect(timeline.at(1, .app(.startedMotionUpdates)) == [.appTerminated(.motionMissingUsageKeyCrashes)])
         #expect(timeline.device.lifecycle.phase == .terminatedBySystem)
     }
 
@@ -281,20 +281,20 @@ struct AuthorizationRuleTests {
         var configuration = Device.Configuration()
         configuration.authorization.isMotionAvailable = false
         var timeline = DeviceTimeline(configuration)
-        timeline.at(0, .userLaunchedApp)
-        #expect(timeline.at(1, .appStartedMotionUpdates) == [.promptSuppressed(.motion, .motionUnavailableWithoutHardware)])
+        timeline.at(0, .user(.launchedApp))
+        #expect(timeline.at(1, .app(.startedMotionUpdates)) == [.promptSuppressed(.motion, .motionUnavailableWithoutHardware)])
         let sample = MotionSample(timestamp: timeline.time(2), activity: .walking, confidence: .high)
-        #expect(timeline.at(2, .motionSampleRecorded(sample)) == [.dropMotion(.motionUnavailableWithoutHardware)])
+        #expect(timeline.at(2, .sensor(.motionSampleRecorded(sample))) == [.dropMotion(.motionUnavailableWithoutHardware)])
     }
 
     @Test("bluetoothPromptsOnCentralManager: creating a central manager prompts once")
     func bluetoothPromptsOnCentralManager() {
         var timeline = DeviceTimeline()
-        timeline.at(0, .userLaunchedApp)
-        #expect(timeline.at(1, .appCreatedCentralManager) == [.promptShown(.bluetooth)])
+        timeline.at(0, .user(.launchedApp))
+        #expect(timeline.at(1, .app(.createdCentralManager)) == [.promptShown(.bluetooth)])
         timeline.advance(to: 5)
         #expect(timeline.device.authorization.state.bluetoothStatus == .allowedAlways)
-        #expect(timeline.at(6, .appCreatedCentralManager) == [.promptSuppressed(.bluetooth, .bluetoothPromptsOnCentralManager)])
+        #expect(timeline.at(6, .app(.createdCentralManager)) == [.promptSuppressed(.bluetooth, .bluetoothPromptsOnCentralManager)])
     }
 }
 

@@ -75,20 +75,21 @@ struct DegradationMatrixTests {
         configuration.authorization.isLocationServicesEnabled = !row.servicesOff
         configuration.authorization.motionStatus = row.motionDenied ? .denied : .authorized
         var timeline = DeviceTimeline(configuration, user: Setup.user([:]))
-        timeline.at(0, .userLaunchedApp)
+        timeline.at(0, .user(.launchedApp))
         timeline.at(
             1,
-            .appStartedLocationUpdates(
-                LocationUpdateOptions(
-                    allowsBackgroundLocationUpdates: row.backgroundUpdates, pausesLocationUpdatesAutomatically: false)))
-        timeline.at(1, .appStartedMonitoring(MonitoredRegion(identifier: "home", center: DeviceTimeline.origin, radiusMeters: 150)))
-        timeline.at(1, .appStartedSignificantChanges)
-        timeline.at(1, .appStartedMotionUpdates)
+            .app(
+                .startedLocationUpdates(
+                    LocationUpdateOptions(
+                        allowsBackgroundLocationUpdates: row.backgroundUpdates, pausesLocationUpdatesAutomatically: false))))
+        timeline.at(1, .app(.startedMonitoring(MonitoredRegion(identifier: "home", center: DeviceTimeline.origin, radiusMeters: 150))))
+        timeline.at(1, .app(.startedSignificantChanges))
+        timeline.at(1, .app(.startedMotionUpdates))
         for second in stride(from: 2.0, through: 30, by: 1) { timeline.record(second, north: 0, speed: 0) }
-        timeline.at(60, .screenLocked)
+        timeline.at(60, .user(.lockedScreen))
         for second in stride(from: 200.0, through: 260, by: 1) { timeline.record(second, north: 0, speed: 0) }
         for second in stride(from: 300.0, through: 400, by: 1) { timeline.record(second, north: 2000, speed: 0) }
-        timeline.at(500, .systemTerminatedApp)
+        timeline.at(500, .system(.terminatedApp))
         for second in stride(from: 900.0, through: 1000, by: 1) { timeline.record(second, north: 0, speed: 0) }
         return timeline
     }

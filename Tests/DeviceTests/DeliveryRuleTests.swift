@@ -13,9 +13,9 @@ struct DeliveryRuleTests {
         configuration: Device.Configuration? = nil
     ) -> DeviceTimeline {
         var timeline = DeviceTimeline(configuration ?? Setup.authorized(status))
-        timeline.at(0, .userLaunchedApp)
-        timeline.at(1, .appStartedLocationUpdates(options))
-        timeline.at(10, .screenLocked)
+        timeline.at(0, .user(.launchedApp))
+        timeline.at(1, .app(.startedLocationUpdates(options)))
+        timeline.at(10, .user(.lockedScreen))
         return timeline
     }
 
@@ -36,11 +36,11 @@ struct DeliveryRuleTests {
     @Test("inUseIncludesCutoffAfterForeground: in use at 69 s after backgrounding, not at 70 s")
     func inUseIncludesCutoffAfterForeground() {
         var timeline = DeviceTimeline(Setup.authorized(.authorizedWhenInUse))
-        timeline.at(0, .userLaunchedApp)
-        timeline.at(5, .userMovedAppToBackground)
+        timeline.at(0, .user(.launchedApp))
+        timeline.at(5, .user(.movedAppToBackground))
         #expect(timeline.device.isInUse(at: timeline.time(74)))
         #expect(!timeline.device.isInUse(at: timeline.time(75)))
-        timeline.at(80, .userMovedAppToForeground)
+        timeline.at(80, .user(.movedAppToForeground))
         #expect(timeline.device.isInUse(at: timeline.time(80)))
     }
 
@@ -50,23 +50,23 @@ struct DeliveryRuleTests {
             .authorizedWhenInUse, options: LocationUpdateOptions(allowsBackgroundLocationUpdates: true))
         #expect(timeline.record(600, north: 500).deliveries.count == 1)
         var session = DeviceTimeline(Setup.authorized(.authorizedWhenInUse))
-        session.at(0, .userLaunchedApp)
-        session.at(1, .appStartedBackgroundSession)
-        session.at(1, .appStartedLocationUpdates(LocationUpdateOptions()))
-        session.at(10, .screenLocked)
+        session.at(0, .user(.launchedApp))
+        session.at(1, .app(.startedBackgroundSession))
+        session.at(1, .app(.startedLocationUpdates(LocationUpdateOptions())))
+        session.at(10, .user(.lockedScreen))
         #expect(session.record(600).deliveries.count == 1)
-        session.at(601, .appEndedBackgroundSession)
+        session.at(601, .app(.endedBackgroundSession))
         #expect(session.record(602).drops == [.whenInUseStopsAfterCutoff])
     }
 
     @Test("startingUpdatesInBackgroundFails: a When-In-Use app cannot start updates once not in use")
     func startingUpdatesInBackgroundFails() {
         var timeline = DeviceTimeline(Setup.authorized(.authorizedWhenInUse))
-        timeline.at(0, .userLaunchedApp)
-        timeline.at(1, .screenLocked)
-        #expect(timeline.at(30, .appStartedLocationUpdates(LocationUpdateOptions())).isEmpty)
+        timeline.at(0, .user(.launchedApp))
+        timeline.at(1, .user(.lockedScreen))
+        #expect(timeline.at(30, .app(.startedLocationUpdates(LocationUpdateOptions()))).isEmpty)
         #expect(
-            timeline.at(100, .appStartedLocationUpdates(LocationUpdateOptions()))
+            timeline.at(100, .app(.startedLocationUpdates(LocationUpdateOptions())))
                 == [.locationUpdatesFailed(.startingUpdatesInBackgroundFails)])
     }
 
@@ -75,22 +75,22 @@ struct DeliveryRuleTests {
         var plist = InfoPlist()
         plist.hasLocationBackgroundMode = false
         var timeline = DeviceTimeline(Setup.authorized(.authorizedAlways, infoPlist: plist))
-        timeline.at(0, .userLaunchedApp)
+        timeline.at(0, .user(.launchedApp))
         #expect(
-            timeline.at(1, .appStartedLocationUpdates(LocationUpdateOptions(allowsBackgroundLocationUpdates: true)))
+            timeline.at(1, .app(.startedLocationUpdates(LocationUpdateOptions(allowsBackgroundLocationUpdates: true))))
                 == [.appTerminated(.backgroundUpdatesWithoutModeCrash)])
     }
 
     @Test("suspendedAppsReceiveNothing: a suspended app gets no fixes")
     func suspendedAppsReceiveNothing() {
         var timeline = Self.lockedTimeline(.authorizedAlways)
-        timeline.at(20, .systemSuspendedApp)
+        timeline.at(20, .system(.suspendedApp))
         #expect(timeline.device.lifecycle.phase == .suspended)
         #expect(timeline.record(21).drops == [.suspendedAppsReceiveNothing])
         // Background updates keep an Always app running: no suspension.
         var running = Self.lockedTimeline(
             .authorizedAlways, options: LocationUpdateOptions(allowsBackgroundLocationUpdates: true))
-        running.at(20, .systemSuspendedApp)
+        running.at(20, .system(.suspendedApp))
         #expect(running.device.lifecycle.phase == .background)
     }
 
@@ -100,12 +100,12 @@ struct DeliveryRuleTests {
             var parameters = DeviceParameters()
             parameters.regionRelaunchAfterForceQuit = relaunch
             var timeline = DeviceTimeline(Setup.authorized(.authorizedAlways, parameters: parameters))
-            timeline.at(0, .userLaunchedApp)
-            timeline.at(1, .appStartedLocationUpdates(LocationUpdateOptions(allowsBackgroundLocationUpdates: true)))
+            timeline.at(0, .user(.launchedApp))
+            timeline.at(1, .app(.startedLocationUpdates(LocationUpdateOptions(allowsBackgroundLocationUpdates: true))))
             timeline.at(
-                1, .appStartedMonitoring(MonitoredRegion(identifier: "stationary", center: DeviceTimeline.origin, radiusMeters: 25)))
+                1, .app(.startedMonitoring(MonitoredRegion(identifier: "stationary", center: DeviceTimeline.origin, radiusMeters: 25))))
             timeline.record(2)
-            timeline.at(5, .userForceQuitApp)
+            timeline.at(5, .user(.forceQuitApp))
             #expect(timeline.record(6).drops == [.forceQuitStopsEverything])
             for second in stride(from: 100.0, through: 130, by: 1) { timeline.record(second, north: 400) }
             return timeline
@@ -121,10 +121,10 @@ struct DeliveryRuleTests {
     @Test("wakeWindowAfterRelaunch: a relaunched app runs for the wake window, then is suspended")
     func wakeWindowAfterRelaunch() {
         var timeline = DeviceTimeline(Setup.authorized(.authorizedAlways))
-        timeline.at(0, .userLaunchedApp)
-        timeline.at(1, .appStartedMonitoring(MonitoredRegion(identifier: "depot", center: DeviceTimeline.origin, radiusMeters: 100)))
+        timeline.at(0, .user(.launchedApp))
+        timeline.at(1, .app(.startedMonitoring(MonitoredRegion(identifier: "depot", center: DeviceTimeline.origin, radiusMeters: 100))))
         timeline.record(2)
-        timeline.at(5, .systemTerminatedApp)
+        timeline.at(5, .system(.terminatedApp))
         for second in stride(from: 100.0, through: 120, by: 1) { timeline.record(second, north: 400) }
         let launch = timeline.log.first { $0.action == .appLaunched(.regionEvent, inBackground: true) }
         let launchTime = launch?.time ?? timeline.time(0)
@@ -139,8 +139,8 @@ struct DeliveryRuleTests {
     func noDeliveryWithoutAuthorization() {
         for status in [AuthorizationStatus.notDetermined, .denied, .restricted] {
             var timeline = DeviceTimeline(Setup.authorized(status))
-            timeline.at(0, .userLaunchedApp)
-            timeline.at(1, .appStartedLocationUpdates(LocationUpdateOptions()))
+            timeline.at(0, .user(.launchedApp))
+            timeline.at(1, .app(.startedLocationUpdates(LocationUpdateOptions())))
             #expect(timeline.record(2).drops == [.noDeliveryWithoutAuthorization], "\(status)")
         }
     }
@@ -148,11 +148,11 @@ struct DeliveryRuleTests {
     @Test("updatesMustBeRunning: an authorized app that has not started updates gets nothing")
     func updatesMustBeRunning() {
         var timeline = DeviceTimeline(Setup.authorized(.authorizedAlways))
-        timeline.at(0, .userLaunchedApp)
+        timeline.at(0, .user(.launchedApp))
         #expect(timeline.record(1).drops == [.updatesMustBeRunning])
-        timeline.at(2, .appStartedLocationUpdates(LocationUpdateOptions()))
+        timeline.at(2, .app(.startedLocationUpdates(LocationUpdateOptions())))
         #expect(timeline.record(3).deliveries.count == 1)
-        timeline.at(4, .appStoppedLocationUpdates)
+        timeline.at(4, .app(.stoppedLocationUpdates))
         #expect(timeline.record(5).drops == [.updatesMustBeRunning])
     }
 

@@ -18,7 +18,7 @@ struct DeviceTimeline {
         device = Device(configuration: configuration)
         self.user = user
         for scheduled in user.settingsChanges {
-            enqueue(.userChangedSettings(scheduled.change), at: time(scheduled.atSeconds))
+            enqueue(.user(.changedSettings(scheduled.change)), at: time(scheduled.atSeconds))
         }
     }
 
@@ -51,7 +51,7 @@ struct DeviceTimeline {
     /// Records a fix at `seconds`; returns the actions.
     @discardableResult
     mutating func record(_ seconds: Double, north meters: Double = 0, speed: Float? = nil) -> [DeviceAction] {
-        at(seconds, .fixRecorded(fix(seconds, north: meters, speed: speed)))
+        at(seconds, .sensor(.fixRecorded(fix(seconds, north: meters, speed: speed))))
     }
 
     static let origin = Coordinate(latitude: 37.7749, longitude: -122.4194)
@@ -62,10 +62,10 @@ struct DeviceTimeline {
             log.append((now, action))
             switch action {
             case .schedule(let timer, let due):
-                enqueue(.timerFired(timer), at: due)
+                enqueue(.system(.timerFired(timer)), at: due)
             case .promptShown(let kind):
                 if case .answer(let answer, let delay) = user.respond(to: kind) {
-                    enqueue(.userAnsweredPrompt(answer), at: now.advanced(byNanoseconds: Int64(delay * 1e9)))
+                    enqueue(.user(.answeredPrompt(answer)), at: now.advanced(byNanoseconds: Int64(delay * 1e9)))
                 }
             default:
                 break

@@ -15,12 +15,13 @@ struct ReducedAccuracyHoldTests {
         var configuration = Setup.authorized(.authorizedAlways, precise: false, parameters: parameters)
         configuration.seed = 11
         var timeline = DeviceTimeline(configuration)
-        timeline.at(0, .userLaunchedApp)
+        timeline.at(0, .user(.launchedApp))
         timeline.at(
             1,
-            .appStartedLocationUpdates(
-                LocationUpdateOptions(allowsBackgroundLocationUpdates: true, pausesLocationUpdatesAutomatically: false)))
-        timeline.at(10, .screenLocked)
+            .app(
+                .startedLocationUpdates(
+                    LocationUpdateOptions(allowsBackgroundLocationUpdates: true, pausesLocationUpdatesAutomatically: false))))
+        timeline.at(10, .user(.lockedScreen))
         var delivered: [Fix] = []
         // The device stands still: every change of position is a change of displacement.
         for second in stride(from: 20.0, to: 2000, by: 10) { delivered += timeline.record(second).deliveries }

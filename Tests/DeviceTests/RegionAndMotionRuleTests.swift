@@ -13,16 +13,16 @@ struct RegionAndMotionRuleTests {
 
     static func launched(_ configuration: Device.Configuration) -> DeviceTimeline {
         var timeline = DeviceTimeline(configuration)
-        timeline.at(0, .userLaunchedApp)
+        timeline.at(0, .user(.launchedApp))
         return timeline
     }
 
     @Test("regionLimit: 20 regions register, the 21st fails, reusing an identifier replaces")
     func regionLimit() {
         var timeline = Self.launched(Setup.authorized(.authorizedAlways))
-        for index in 0..<20 { #expect(timeline.at(1, .appStartedMonitoring(Self.region("r\(index)"))).isEmpty) }
-        #expect(timeline.at(2, .appStartedMonitoring(Self.region("r20"))) == [.regionMonitoringFailed(identifier: "r20", .regionLimit)])
-        #expect(timeline.at(3, .appStartedMonitoring(Self.region("r5", radius: 300))).isEmpty)
+        for index in 0..<20 { #expect(timeline.at(1, .app(.startedMonitoring(Self.region("r\(index)")))).isEmpty) }
+        #expect(timeline.at(2, .app(.startedMonitoring(Self.region("r20")))) == [.regionMonitoringFailed(identifier: "r20", .regionLimit)])
+        #expect(timeline.at(3, .app(.startedMonitoring(Self.region("r5", radius: 300)))).isEmpty)
         #expect(timeline.device.monitoredRegionIdentifiers.count == 20)
     }
 
@@ -30,15 +30,15 @@ struct RegionAndMotionRuleTests {
     func regionRequiresAuthorization() {
         var denied = Self.launched(Setup.authorized(.denied))
         #expect(
-            denied.at(1, .appStartedMonitoring(Self.region("a"))) == [
+            denied.at(1, .app(.startedMonitoring(Self.region("a")))) == [
                 .regionMonitoringFailed(identifier: "a", .regionRequiresAuthorization)
             ])
         var whenInUse = Self.launched(Setup.authorized(.authorizedWhenInUse))
-        #expect(whenInUse.at(1, .appStartedMonitoring(Self.region("a"))).isEmpty)
-        whenInUse.at(2, .userMovedAppToBackground)
+        #expect(whenInUse.at(1, .app(.startedMonitoring(Self.region("a")))).isEmpty)
+        whenInUse.at(2, .user(.movedAppToBackground))
         #expect(whenInUse.device.isInUse(at: whenInUse.time(50)))
         #expect(
-            whenInUse.at(100, .appStartedMonitoring(Self.region("b")))
+            whenInUse.at(100, .app(.startedMonitoring(Self.region("b"))))
                 == [.regionMonitoringFailed(identifier: "b", .regionRequiresAuthorization)])
     }
 
@@ -46,14 +46,14 @@ struct RegionAndMotionRuleTests {
     func regionUnavailableWithReducedAccuracy() {
         var timeline = Self.launched(Setup.authorized(.authorizedAlways, precise: false))
         #expect(
-            timeline.at(1, .appStartedMonitoring(Self.region("a")))
+            timeline.at(1, .app(.startedMonitoring(Self.region("a"))))
                 == [.regionMonitoringFailed(identifier: "a", .regionUnavailableWithReducedAccuracy)])
     }
 
     @Test("regionHysteresis: an exit needs the radius plus the 200 m cushion held for 20 s")
     func regionHysteresis() {
         var timeline = Self.launched(Setup.authorized(.authorizedAlways))
-        timeline.at(1, .appStartedMonitoring(Self.region("home")))
+        timeline.at(1, .app(.startedMonitoring(Self.region("home"))))
         timeline.record(2, north: 0)
         // 250 m: past the 100 m boundary but inside radius + cushion (300 m): no exit.
         for second in stride(from: 10.0, through: 100, by: 1) { timeline.record(second, north: 250) }
@@ -70,9 +70,9 @@ struct RegionAndMotionRuleTests {
     func regionEventsWhenNotInUseNeedAlways() {
         func exitActions(_ status: AuthorizationStatus) -> [DeviceAction] {
             var timeline = Self.launched(Setup.authorized(status))
-            timeline.at(1, .appStartedMonitoring(Self.region("home")))
+            timeline.at(1, .app(.startedMonitoring(Self.region("home"))))
             timeline.record(2, north: 0)
-            timeline.at(3, .screenLocked)
+            timeline.at(3, .user(.lockedScreen))
             for second in stride(from: 200.0, through: 230, by: 1) { timeline.record(second, north: 400) }
             return timeline.actions(from: 200, to: 230)
         }
@@ -85,7 +85,7 @@ struct RegionAndMotionRuleTests {
     @Test("significantChangeService: the first fix, then only after 500 m and 5 minutes")
     func significantChangeService() {
         var timeline = Self.launched(Setup.authorized(.authorizedAlways))
-        timeline.at(1, .appStartedSignificantChanges)
+        timeline.at(1, .app(.startedSignificantChanges))
         func hasEvent(_ actions: [DeviceAction]) -> Bool {
             actions.contains { if case .significantChange = $0 { true } else { false } }
         }
@@ -99,7 +99,7 @@ struct RegionAndMotionRuleTests {
     @Test("visitService: an arrival after 5 minutes in one place, a departure on leaving, and a relaunch under Always")
     func visitService() {
         var timeline = Self.launched(Setup.authorized(.authorizedAlways))
-        timeline.at(1, .appStartedVisitMonitoring)
+        timeline.at(1, .app(.startedVisitMonitoring))
         func visits(_ actions: [DeviceAction]) -> [VisitEvent] {
             actions.compactMap { if case .visit(let visit) = $0 { visit } else { nil } }
         }
@@ -108,7 +108,7 @@ struct RegionAndMotionRuleTests {
         let arrival = visits(timeline.record(302, north: 30))
         #expect(arrival.map(\.kind) == [.arrival])
         #expect(arrival.first?.arrival == timeline.time(2))
-        timeline.at(400, .systemTerminatedApp)
+        timeline.at(400, .system(.terminatedApp))
         let departure = timeline.record(500, north: 1000)
         #expect(departure.contains(.appLaunched(.visit, inBackground: true)))
         #expect(visits(departure).map(\.kind) == [.departure])
@@ -120,17 +120,17 @@ struct RegionAndMotionRuleTests {
         var configuration = Setup.authorized(.authorizedAlways)
         configuration.traceHasMotionSamples = true
         var timeline = Self.launched(configuration)
-        timeline.at(1, .appStartedMotionUpdates)
+        timeline.at(1, .app(.startedMotionUpdates))
         let sample = MotionSample(timestamp: timeline.time(2), activity: .automotive, confidence: .high)
-        #expect(timeline.at(2, .motionSampleRecorded(sample)) == [.deliverMotion(sample)])
-        timeline.at(3, .userChangedSettings(.setMotion(false)))
-        #expect(timeline.at(4, .motionSampleRecorded(sample)) == [.dropMotion(.motionRequestPrompts)])
+        #expect(timeline.at(2, .sensor(.motionSampleRecorded(sample))) == [.deliverMotion(sample)])
+        timeline.at(3, .user(.changedSettings(.setMotion(false))))
+        #expect(timeline.at(4, .sensor(.motionSampleRecorded(sample))) == [.dropMotion(.motionRequestPrompts)])
     }
 
     @Test("motionDerivedFromSpeed: without recorded motion, driving speed becomes a late, marked automotive sample")
     func motionDerivedFromSpeed() {
         var timeline = Self.launched(Setup.authorized(.authorizedAlways))
-        timeline.at(1, .appStartedMotionUpdates)
+        timeline.at(1, .app(.startedMotionUpdates))
         var samples: [MotionSample] = []
         for second in stride(from: 10.0, through: 40, by: 1) {
             for action in timeline.record(second, north: (second - 10) * 15, speed: 15) {

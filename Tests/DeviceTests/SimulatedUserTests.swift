@@ -36,7 +36,7 @@ struct SimulatedUserTests {
             ])
         #expect(user.settingsChanges.map(\.atSeconds) == [60, 120])
         var timeline = DeviceTimeline(Setup.authorized(.authorizedAlways), user: user)
-        timeline.at(0, .userLaunchedApp)
+        timeline.at(0, .user(.launchedApp))
         timeline.advance(to: 59)
         #expect(timeline.device.authorization.state.status == .authorizedAlways)
         timeline.advance(to: 60)
@@ -48,9 +48,9 @@ struct SimulatedUserTests {
     @Test("the prompt log records shown, suppressed and answered prompts with their times")
     func promptLog() {
         var timeline = DeviceTimeline(user: Setup.user([.location: [.answer(.allowWhileUsing(precise: false), afterSeconds: 3)]]))
-        timeline.at(0, .userLaunchedApp)
-        timeline.at(1, .appRequestedWhenInUse)
-        timeline.at(2, .appRequestedWhenInUse)
+        timeline.at(0, .user(.launchedApp))
+        timeline.at(1, .app(.requestedWhenInUse))
+        timeline.at(2, .app(.requestedWhenInUse))
         timeline.advance(to: 10)
         let log = timeline.device.promptLog
         #expect(

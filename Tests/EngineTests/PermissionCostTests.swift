@@ -21,7 +21,7 @@ struct PermissionCostTests {
         var configuration = Device.Configuration()
         configuration.authorization.storedStatus = status
         configuration.authorization.motionStatus = .authorized
-        let script = seconds.map { [EngineReplay.ScriptedEvent(time: EngineHarness.time($0), event: .screenLocked)] } ?? []
+        let script = seconds.map { [EngineReplay.ScriptedEvent(time: EngineHarness.time($0), event: .user(.lockedScreen))] } ?? []
         return try EngineHarness.replay(
             EngineHarness.drive(stillBefore: 60, driving: 600, speed: 15, stillAfter: 0),
             device: Device(configuration: configuration), fences: fences, script: script

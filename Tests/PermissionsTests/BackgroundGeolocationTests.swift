@@ -78,7 +78,7 @@ struct BackgroundGeolocationTests {
     func temporaryScope() {
         var session = Sessions.make(
             user: Sessions.user([.temporaryFullAccuracy: [.answer(.allow, afterSeconds: 1)]]),
-            script: [.init(atSeconds: 100, event: .userMovedAppToBackground)]
+            script: [.init(atSeconds: 100, event: .user(.movedAppToBackground))]
         ) {
             $0.authorization.storedStatus = .authorizedAlways
             $0.authorization.isPrecise = false
@@ -86,10 +86,10 @@ struct BackgroundGeolocationTests {
         }
         #expect(BackgroundGeolocation.requestTemporaryFullAccuracy(&session, purpose: "Trip") == .full)
         session.advance(by: 200)
-        session.perform(.userForceQuitApp)
-        session.perform(.userLaunchedApp)
+        session.perform(.user(.forceQuitApp))
+        session.perform(.user(.launchedApp))
         #expect(BackgroundGeolocation.getProviderState(session).accuracyAuthorization == .reduced)
-        session.perform(.userMovedAppToBackground)
+        session.perform(.user(.movedAppToBackground))
         #expect(BackgroundGeolocation.requestTemporaryFullAccuracy(&session, purpose: "Trip") == .reduced)
     }
 
@@ -137,7 +137,7 @@ struct AirshipDelegateTests {
     @Test("requestPermission while not active returns notDetermined without asking")
     func onlyWhileActive() {
         var session = Sessions.make()
-        session.perform(.userMovedAppToBackground)
+        session.perform(.user(.movedAppToBackground))
         #expect(AirshipLocationPermissionDelegate.requestPermission(&session).status == .notDetermined)
         #expect(session.device.promptLog.isEmpty)
     }

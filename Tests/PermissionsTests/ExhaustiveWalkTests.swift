@@ -96,7 +96,7 @@ struct ExhaustiveWalkTests {
                                 )
                             }
                             session.advance(by: 30)
-                            session.perform(.userMovedAppToForeground)
+                            session.perform(.user(.movedAppToForeground))
                         }
                         Self.checkSessionInvariants(session, label)
                         runs += 1
@@ -114,7 +114,7 @@ struct ExhaustiveWalkTests {
                 let label = "\(phoneName) user#\(index)"
                 var facade = Sessions.make(user: user, configure: configure)
                 _ = BackgroundGeolocation.requestPermission(&facade)
-                facade.perform(.userMovedAppToForeground)
+                facade.perform(.user(.movedAppToForeground))
                 _ = BackgroundGeolocation.requestPermission(&facade)
                 Self.checkSessionInvariants(facade, "bggeo " + label)
                 var delegate = Sessions.make(user: user, configure: configure)
@@ -122,7 +122,7 @@ struct ExhaustiveWalkTests {
                 Self.checkSessionInvariants(delegate, "airship " + label)
                 var wizard = Sessions.make(user: user, configure: configure)
                 _ = PermissionsWizard.launch(&wizard, configuration: .defaultConfiguration(appName: "A"))
-                wizard.perform(.userMovedAppToForeground)
+                wizard.perform(.user(.movedAppToForeground))
                 _ = PermissionsWizard.launch(&wizard, configuration: .defaultConfiguration(appName: "A"))
                 Self.checkSessionInvariants(wizard, "wizard " + label)
             }

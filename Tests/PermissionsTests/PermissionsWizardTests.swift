@@ -133,12 +133,12 @@ struct PermissionsWizardTests {
         #expect(buttons == ["Open Settings", "Not now"])
         #expect(rows.first == "Location: Turn on Precise Location")
         #expect(alert.appEnteredForeground(session.device) == nil)  // already showing
-        session.perform(.userChangedSettings(.setPrecise(true)))
+        session.perform(.user(.changedSettings(.setPrecise(true))))
         #expect(alert.appEnteredForeground(session.device) == .dismissed)
         var blockingTexts = PermissionsWizard.StatusConfiguration.defaultStatus(appName: "Your App")
         blockingTexts.title = "Permissions needed"
         var blocking = MissingPermissionsAlert(configuration: try .init(texts: blockingTexts, isBlocking: true))
-        session.perform(.userChangedSettings(.setMotion(false)))
+        session.perform(.user(.changedSettings(.setMotion(false))))
         guard case .shown(let blockingButtons, _)? = blocking.appEnteredForeground(session.device) else {
             Issue.record("the blocking alert should show")
             return

@@ -24,7 +24,7 @@ struct ScriptAndPopulationTests {
         #expect(user.respond(to: .location) == .neverAnswers)
         #expect(user.respond(to: .alwaysUpgrade) == .answer(.keepWhileUsing, afterSeconds: 2))
         #expect(user.settingsChanges == [.init(atSeconds: 600, change: .setLocationServices(false))])
-        #expect(script.lifecycle == [.init(atSeconds: 30, event: .screenLocked)])
+        #expect(script.lifecycle == [.init(atSeconds: 30, event: .user(.lockedScreen))])
     }
 
     @Test(

@@ -61,7 +61,9 @@ enum GeneratedInputs {
     /// Random locks, unlocks and trips to the background, sorted by time.
     static func timeline(seed: UInt64) -> [Scenario.TimelineEvent] {
         var random = SplitMix64(seed: seed ^ 0x5EED)
-        let events: [DeviceEvent] = [.screenLocked, .screenUnlocked, .userMovedAppToBackground, .userMovedAppToForeground]
+        let events: [DeviceEvent] = [
+            .user(.lockedScreen), .user(.unlockedScreen), .user(.movedAppToBackground), .user(.movedAppToForeground),
+        ]
         let count = Int(random.next() % 7)
         return (0..<count).map { _ in random.uniform(0...1) }.sorted().map {
             Scenario.TimelineEvent(.fraction($0), events[Int(random.next() % 4)])

@@ -30,7 +30,7 @@ struct ScenarioFileTests {
         let scenario = parsed.scenario
         #expect(scenario.name == "courier-night-shift")
         #expect(scenario.device.authorization.storedStatus == .authorizedWhenInUse)
-        #expect(scenario.timeline == [.init(.seconds(60), .screenLocked), .init(.fraction(0.5), .userForceQuitApp)])
+        #expect(scenario.timeline == [.init(.seconds(60), .user(.lockedScreen)), .init(.fraction(0.5), .user(.forceQuitApp))])
         #expect(scenario.engine.locationOptions.allowsBackgroundLocationUpdates == false)
         #expect(scenario.engine.motion.stopTimeoutSeconds == 300)
         #expect(scenario.engine.gate.maximumAccuracyMeters == 100)

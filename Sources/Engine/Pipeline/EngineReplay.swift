@@ -76,10 +76,10 @@ public struct EngineReplay {
         else { return }
         deliveryTimes.reserveCapacity(fixes.count)
         lifecycleTimeline.append((first, device.lifecycle.phase, device.lifecycle.isScreenLocked))
-        wasUpdatingLocation = isReceiverRunning(at: first)
+        wasUpdatingLocation = device.isReceiverRunning(at: first)
         if wasUpdatingLocation { engine.deviceLocationUpdatesChanged(running: true, at: first) }
-        if !device.lifecycle.phase.isRunning && !scripted.contains(where: { $0.event == .userLaunchedApp }) {
-            send(.userLaunchedApp, at: first)
+        if !device.lifecycle.phase.isRunning && !scripted.contains(where: { $0.event == .user(.launchedApp) }) {
+            send(.user(.launchedApp), at: first)
         }
         var engineStarted = false
         // The app starts the SDK as soon as its process first runs, before anything else is handled.
@@ -117,8 +117,8 @@ public struct EngineReplay {
             } else if let timer = timers.first, timer.time == now {
                 timers.removeFirst()
                 switch timer.timer {
-                case .device(let deviceTimer): send(.timerFired(deviceTimer), at: now)
-                case .answer(let answer): send(.userAnsweredPrompt(answer), at: now)
+                case .device(let deviceTimer): send(.system(.timerFired(deviceTimer)), at: now)
+                case .answer(let answer): send(.user(.answeredPrompt(answer)), at: now)
                 case .engine(let engineTimer):
                     // App timers do not run in a suspended or terminated process.
                     guard device.lifecycle.phase.isRunning else { break }
@@ -126,10 +126,10 @@ public struct EngineReplay {
                     flushRequests(at: now)
                 }
             } else if sampleIndex < samples.count, samples[sampleIndex].timestamp == now {
-                send(.motionSampleRecorded(samples[sampleIndex]), at: now)
+                send(.sensor(.motionSampleRecorded(samples[sampleIndex])), at: now)
                 sampleIndex += 1
             } else {
-                send(.fixRecorded(fixes[fixIndex]), at: now)
+                send(.sensor(.fixRecorded(fixes[fixIndex])), at: now)
                 fixIndex += 1
             }
             startEngineIfLaunched(&self, at: now)
@@ -144,7 +144,7 @@ public struct EngineReplay {
             actions.removeAll(keepingCapacity: true)
             spareActionBuffers.append(actions)
         }
-        let running = isReceiverRunning(at: now)
+        let running = device.isReceiverRunning(at: now)
         if running != wasUpdatingLocation {
             wasUpdatingLocation = running
             engine.deviceLocationUpdatesChanged(running: running, at: now)
@@ -183,21 +183,6 @@ public struct EngineReplay {
             case .device(let event): send(event, at: now)
             case .schedule(let timer, let due): schedule(.engine(timer), at: due)
             }
-        }
-    }
-
-    /// Whether the phone actually runs GPS for the app: updates requested, precise location,
-    /// and permission to use them now. A request waiting on notDetermined, or a When-In-Use app past its cutoff,
-    /// costs no battery.
-    private func isReceiverRunning(at now: SimInstant) -> Bool {
-        // Reduced accuracy is served from Wi-Fi and cell positions, not the GPS receiver.
-        guard device.isUpdatingLocation, device.authorization.state.isLocationServicesEnabled,
-            device.authorization.state.accuracy == .fullAccuracy
-        else { return false }
-        switch device.authorization.state.status {
-        case .authorizedAlways: return true
-        case .authorizedWhenInUse: return device.isInUse(at: now)
-        default: return false
         }
     }
 

@@ -105,9 +105,9 @@ public final class TrackingEngine {
     public func start(at now: SimInstant, motionAuthorized: Bool, into requests: inout [EngineRequest]) {
         isStarted = true
         motion.usesMotionActivity = configuration.requestsMotionActivity && motionAuthorized
-        if configuration.requestsMotionActivity { requests.append(.device(.appStartedMotionUpdates)) }
-        requests.append(.device(.appStartedSignificantChanges))
-        if configuration.startsBackgroundSession { requests.append(.device(.appStartedBackgroundSession)) }
+        if configuration.requestsMotionActivity { requests.append(.device(.app(.startedMotionUpdates))) }
+        requests.append(.device(.app(.startedSignificantChanges)))
+        if configuration.startsBackgroundSession { requests.append(.device(.app(.startedBackgroundSession))) }
         if configuration.startsMoving {
             apply(motion.handle(.paceChangedToMoving, at: now), at: now, into: &requests)
         } else {
@@ -139,9 +139,9 @@ public final class TrackingEngine {
         case .appLaunched:
             // A relaunch restores what the SDK was doing; the first launch is `start`'s job.
             guard isStarted else { return }
-            if configuration.requestsMotionActivity { requests.append(.device(.appStartedMotionUpdates)) }
+            if configuration.requestsMotionActivity { requests.append(.device(.app(.startedMotionUpdates))) }
             if wantsGPS {
-                requests.append(.device(.appStartedLocationUpdates(configuration.locationOptions)))
+                requests.append(.device(.app(.startedLocationUpdates(configuration.locationOptions))))
             }
         default:
             break
@@ -217,8 +217,8 @@ public final class TrackingEngine {
         }
         let position = Coordinate(latitude: fix.latitude, longitude: fix.longitude)
         let changes = geofences.rerank(at: position, time: now, reserve: 1)
-        for identifier in changes.remove { requests.append(.device(.appStoppedMonitoring(identifier: identifier))) }
-        for region in changes.add { requests.append(.device(.appStartedMonitoring(region))) }
+        for identifier in changes.remove { requests.append(.device(.app(.stoppedMonitoring(identifier: identifier)))) }
+        for region in changes.add { requests.append(.device(.app(.startedMonitoring(region)))) }
     }
 
     /// Keeps a region around a moving device so a force-quit app can be relaunched when it
@@ -231,7 +231,7 @@ public final class TrackingEngine {
         let region = MonitoredRegion(
             identifier: Self.stationaryRegionIdentifier, center: position,
             radiusMeters: configuration.motion.stationaryRadiusMeters)
-        requests.append(.device(.appStartedMonitoring(region)))
+        requests.append(.device(.app(.startedMonitoring(region))))
     }
 
     private func passesDistanceFilter(_ fix: Fix) -> Bool {
@@ -253,14 +253,14 @@ public final class TrackingEngine {
                 startGPS(at: now, into: &requests)
             case .stopGPS:
                 wantsGPS = false
-                requests.append(.device(.appStoppedLocationUpdates))
+                requests.append(.device(.app(.stoppedLocationUpdates)))
             case .monitorStationaryRegion(let center, let radius):
                 let region = MonitoredRegion(
                     identifier: Self.stationaryRegionIdentifier, center: center, radiusMeters: radius)
-                requests.append(.device(.appStartedMonitoring(region)))
+                requests.append(.device(.app(.startedMonitoring(region))))
             case .removeStationaryRegion:
                 movingRegionCenter = nil
-                requests.append(.device(.appStoppedMonitoring(identifier: Self.stationaryRegionIdentifier)))
+                requests.append(.device(.app(.stoppedMonitoring(identifier: Self.stationaryRegionIdentifier))))
             case .departed:
                 recorder.motionChanged(to: .moving, at: now)
             case .arrived:
@@ -273,6 +273,6 @@ public final class TrackingEngine {
 
     private func startGPS(at now: SimInstant, into requests: inout [EngineRequest]) {
         wantsGPS = true
-        requests.append(.device(.appStartedLocationUpdates(configuration.locationOptions)))
+        requests.append(.device(.app(.startedLocationUpdates(configuration.locationOptions))))
     }
 }

@@ -39,7 +39,7 @@ public enum AirshipLocationPermissionDelegate {
     public static func requestPermission(_ session: inout PermissionSession) -> Outcome {
         guard status(session.device) == .notDetermined else { return checkPermissionStatus(session) }
         guard session.isActive else { return outcome(.notDetermined, session.device) }
-        session.perform(.appRequestedAlways)
+        session.perform(.app(.requestedAlways))
         session.wait(atMost: BackgroundGeolocation.unansweredPromptLimitSeconds) {
             $0.authorization.state.promptOnScreen == nil && $0.lifecycle.phase == .foreground
         }
@@ -51,7 +51,7 @@ public enum AirshipLocationPermissionDelegate {
     public static func requestPermissionObjectiveC(_ session: inout PermissionSession) -> Outcome {
         guard status(session.device) == .notDetermined else { return checkPermissionStatus(session) }
         guard session.isActive else { return outcome(.notDetermined, session.device) }
-        session.perform(.appRequestedAlways)
+        session.perform(.app(.requestedAlways))
         return checkPermissionStatus(session)
     }
 

@@ -76,9 +76,9 @@ public enum BackgroundGeolocation {
         let event: DeviceEvent?
         switch status {
         case .notDetermined:
-            event = locationAuthorizationRequest == .always ? .appRequestedAlways : .appRequestedWhenInUse
+            event = locationAuthorizationRequest == .always ? .app(.requestedAlways) : .app(.requestedWhenInUse)
         case .authorizedWhenInUse where locationAuthorizationRequest == .always:
-            event = .appRequestedAlways  // the one-shot upgrade; silent once used
+            event = .app(.requestedAlways)  // the one-shot upgrade; silent once used
         default:
             event = nil  // denied, restricted, Always, or When-In-Use when that is all that is wanted
         }
@@ -101,7 +101,7 @@ public enum BackgroundGeolocation {
     public static func requestTemporaryFullAccuracy(_ session: inout PermissionSession, purpose: String)
         -> AccuracyAuthorization
     {
-        let actions = session.perform(.appRequestedTemporaryFullAccuracy(purpose: purpose))
+        let actions = session.perform(.app(.requestedTemporaryFullAccuracy(purpose: purpose)))
         let completed = actions.contains { if case .temporaryFullAccuracyCompleted = $0 { true } else { false } }
         let prompted = actions.contains { if case .promptShown = $0 { true } else { false } }
         if prompted {
@@ -122,7 +122,7 @@ public enum BackgroundGeolocation {
         let events = session.events
         for entry in session.transcript {
             while eventIndex < events.count, events[eventIndex].time <= entry.time {
-                if case .userChangedSettings(.setLocationServices(let isOn)) = events[eventIndex].event {
+                if case .user(.changedSettings(.setLocationServices(let isOn))) = events[eventIndex].event {
                     servicesEnabled = isOn
                 }
                 eventIndex += 1

@@ -26,14 +26,14 @@ extension DoorstepAI {
     public static func startDelivery(_ session: inout PermissionSession) -> [DeviceAction] {
         guard !session.layerState.doorstepCollectorHasAsked else { return [] }
         session.layerState.doorstepCollectorHasAsked = true
-        return session.perform(.appRequestedAlways)
+        return session.perform(.app(.requestedAlways))
     }
 
     /// Route geofencing asks for location too, but only while it is still `notDetermined`.
     @discardableResult
     public static func startRouteGeofencing(_ session: inout PermissionSession) -> [DeviceAction] {
         guard session.device.authorization.state.status == .notDetermined else { return [] }
-        return session.perform(.appRequestedAlways)
+        return session.perform(.app(.requestedAlways))
     }
 
     /// One stage of the recommended flow and what came of it.

@@ -116,10 +116,10 @@ extension DoorstepAI {
         }
         let event: DeviceEvent =
             switch permission {
-            case .locationWhenInUse: .appRequestedWhenInUse
-            case .locationAlways: .appRequestedAlways
-            case .motionFitness: .appStartedMotionUpdates
-            case .bluetooth: .appCreatedCentralManager
+            case .locationWhenInUse: .app(.requestedWhenInUse)
+            case .locationAlways: .app(.requestedAlways)
+            case .motionFitness: .app(.startedMotionUpdates)
+            case .bluetooth: .app(.createdCentralManager)
             }
         let actions = session.perform(event)
         for action in actions {

@@ -62,9 +62,11 @@ public struct UserScript: Sendable {
 
     /// Lifecycle moves in the file's vocabulary.
     public static let lifecycleEvents: [(String, DeviceEvent)] = [
-        ("lock", .screenLocked), ("unlock", .screenUnlocked), ("background", .userMovedAppToBackground),
-        ("foreground", .userMovedAppToForeground), ("forceQuit", .userForceQuitApp), ("relaunch", .userLaunchedApp),
-        ("suspend", .systemSuspendedApp), ("terminate", .systemTerminatedApp),
+        ("lock", .user(.lockedScreen)), ("unlock", .user(.unlockedScreen)),
+        ("background", .user(.movedAppToBackground)),
+        ("foreground", .user(.movedAppToForeground)), ("forceQuit", .user(.forceQuitApp)),
+        ("relaunch", .user(.launchedApp)),
+        ("suspend", .system(.suspendedApp)), ("terminate", .system(.terminatedApp)),
     ]
 
     /// Reads `USER.json`.

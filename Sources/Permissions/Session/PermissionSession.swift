@@ -65,10 +65,10 @@ public struct PermissionSession: Sendable {
         self.start = start
         now = start
         for change in user.settingsChanges {
-            enqueue(.userChangedSettings(change.change), at: time(afterStart: change.atSeconds))
+            enqueue(.user(.changedSettings(change.change)), at: time(afterStart: change.atSeconds))
         }
         for scripted in script { enqueue(scripted.event, at: time(afterStart: scripted.atSeconds)) }
-        perform(.userLaunchedApp)
+        perform(.user(.launchedApp))
     }
 
     /// Seconds since the start.
@@ -88,11 +88,11 @@ public struct PermissionSession: Sendable {
             transcript.append(Entry(time: now, action: action, appPhase: device.lifecycle.phase))
             switch action {
             case .schedule(let timer, let due):
-                enqueue(.timerFired(timer), at: due)
+                enqueue(.system(.timerFired(timer)), at: due)
             case .promptShown(let kind):
                 if case .answer(let answer, let delay) = user.respond(to: kind) {
                     enqueue(
-                        .userAnsweredPrompt(answer), at: now.advanced(bySeconds: delay))
+                        .user(.answeredPrompt(answer)), at: now.advanced(bySeconds: delay))
                 }
             default:
                 break

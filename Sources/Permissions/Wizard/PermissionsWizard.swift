@@ -84,15 +84,16 @@ public enum PermissionsWizard {
 
         // Location When In Use.
         page(
-            .locationWhenInUse, configuration.locationWhenInUse, .appRequestedWhenInUse, &session, presentation, &steps)
+            .locationWhenInUse, configuration.locationWhenInUse, .app(.requestedWhenInUse), &session, presentation,
+            &steps)
         let afterWhenInUse = session.device.authorization.state
         if afterWhenInUse.status == .denied {
             steps.record(.pageSkipped(.locationAlways, reason: "When-In-Use was denied"), session)
         } else {
             // With Allow Once, iOS ignores the Always request: the page's Continue just advances.
-            page(.locationAlways, configuration.locationAlways, .appRequestedAlways, &session, presentation, &steps)
+            page(.locationAlways, configuration.locationAlways, .app(.requestedAlways), &session, presentation, &steps)
         }
-        page(.motion, configuration.motion, .appStartedMotionUpdates, &session, presentation, &steps)
+        page(.motion, configuration.motion, .app(.startedMotionUpdates), &session, presentation, &steps)
 
         if granted(session, presentation) {
             steps.record(.closed(granted: true), session)
