@@ -45,9 +45,11 @@ let package = Package(
         .target(name: "Permissions", dependencies: ["Device", "SimulationCore", "Traces"]),
         .target(name: "Engine", dependencies: ["SimulationCore", "Traces", "Geometry", "Device"]),
         .target(name: "Scenarios", dependencies: ["SimulationCore", "Traces", "Geometry", "Device", "Permissions", "Engine"]),
+        // Every report: text, JSON, CSV, Markdown, JUnit and HTML+SVG, for the CLI and for embedders.
         .target(
             name: "Reports",
-            dependencies: ["SimulationCore", "Traces", "Geometry", "Device", "Permissions", "Engine", "Scenarios"]),
+            dependencies: ["SimulationCore", "Traces", "Geometry", "Device", "Permissions", "Engine", "Scenarios"]
+        ),
         .target(name: "TraceSimCLI", dependencies: ["Traces", "SimulationCore", "Device", "Permissions", "Geometry", "Engine", "Scenarios", "Reports"]),
         .executableTarget(name: "tracesim", dependencies: ["TraceSimCLI"]),
 
@@ -65,7 +67,9 @@ let package = Package(
         ),
         .testTarget(
             name: "ReportsTests",
-            dependencies: ["Reports", "Scenarios", "Engine", "Device", "Permissions", "Geometry", "Traces", "SimulationCore"],
+            dependencies: [
+                "Reports", "Scenarios", "Engine", "Device", "Permissions", "Geometry", "Traces", "SimulationCore",
+            ],
             exclude: ["Golden"]
         ),
         .testTarget(name: "TraceSimCLITests", dependencies: ["TraceSimCLI", "Traces", "Device", "SimulationCore", "tracesim"]),

@@ -46,7 +46,9 @@ enum MatrixSuite {
     static func matrixJSON(_ paths: [String], jobs: Int, scenarios: [String]? = nil) throws -> String {
         var traces: [Matrix.NamedTrace] = []
         for path in paths {
-            guard let trace = try? TraceImporter.load(path: path, options: dated), !trace.fixes.isEmpty else { continue }
+            guard let trace = try? TraceImporter.load(path: path, options: dated), !trace.fixes.isEmpty else {
+                continue
+            }
             traces.append(Matrix.NamedTrace(name: path, trace: trace))
         }
         let chosen = Scenario.presets.filter { scenarios?.contains($0.name) ?? ($0.name != "ideal") }
