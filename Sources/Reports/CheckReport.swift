@@ -20,6 +20,16 @@ public enum CheckReport {
         "\(verdict.trace) · \(verdict.scenario) · \(verdict.threshold.metric) = \(value(verdict)), expected \(bound(verdict.threshold))"
     }
 
+    /// What `check` prints: `FAIL` and the verdict for each failure, then the count of checks
+    /// and failures.
+    public static func text(_ verdicts: [Expectations.Verdict]) -> String {
+        let failures = verdicts.filter { !$0.passed }
+        return
+            (failures.map { "FAIL " + line($0) }
+            + ["\(verdicts.count) check\(verdicts.count == 1 ? "" : "s"), \(failures.count) failed"])
+            .joined(separator: "\n")
+    }
+
     /// JUnit XML for a CI's test view: a suite per trace, a case per threshold and scenario.
     public static func junit(_ verdicts: [Expectations.Verdict]) -> String {
         let failures = verdicts.filter { !$0.passed }.count

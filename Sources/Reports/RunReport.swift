@@ -62,6 +62,19 @@ public enum RunReport {
         ])
     }
 
+    /// One run for a terminal (`replay --format text`): a line naming the trace, scenario and
+    /// seed, the run's row of the degradation table, and the position error when the metrics
+    /// were measured against a truth.
+    public static func text(trace: String, run: ScenarioRun, metrics: Metrics) -> String {
+        var text = "\(trace) · \(run.scenario) · seed \(run.seed)\n" + table([(run.scenario, [metrics])])
+        if let median = metrics.positionErrorMedianMeters, let p95 = metrics.positionErrorP95Meters {
+            text +=
+                "\nposition error against the truth: median \(Formatting.fixed(median, 2)) m, "
+                + "p95 \(Formatting.fixed(p95, 2)) m"
+        }
+        return text
+    }
+
     /// The degradation table: a row per scenario. Ratios (GPS time too: the battery cost) are
     /// averaged over the traces where the ideal run had some; the gap is the median over traces
     /// of each trace's longest gap.

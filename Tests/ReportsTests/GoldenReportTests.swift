@@ -19,6 +19,9 @@ struct GoldenReportTests {
         let cell = try #require(result.cells.first { $0.run.scenario == "wheninuse-locked" })
         Golden.check(RunReport.json(trace: Fixture.name, run: cell.run, metrics: cell.metrics).rendered, "run.json")
         Golden.check(RunReport.table([(cell.run.scenario, [cell.metrics])]), "run.txt")
+        var measured = cell.metrics
+        measured.measureError(of: cell.run, against: Fixture.trace)
+        Golden.check(RunReport.text(trace: Fixture.name, run: cell.run, metrics: measured), "run-truth.txt")
         Golden.check(RunReport.markdownTable([(cell.run.scenario, [cell.metrics])]), "run.md")
         Golden.check(
             RunReport.csv([(Fixture.name, cell.run.scenario, cell.run.seed, cell.metrics)]), "run.csv")
@@ -126,6 +129,7 @@ struct GoldenReportTests {
                 trace: Fixture.name, scenario: cell.run.scenario, givenAs: cell.run.scenario, metrics: cell.metrics)
         }
         Golden.check(verdicts.map(CheckReport.line).joined(separator: "\n"), "check.txt")
+        Golden.check(CheckReport.text(verdicts), "check-summary.txt")
         Golden.check(CheckReport.junit(verdicts), "check.junit.xml")
         Golden.check(CheckReport.markdown(verdicts), "check.md")
     }

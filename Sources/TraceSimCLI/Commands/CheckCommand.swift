@@ -126,16 +126,14 @@ enum CheckCommand {
                 trace: traces[cell.trace].path, scenario: cell.run.scenario, givenAs: names[cell.scenario],
                 metrics: cell.metrics)
         }
-        let failures = verdicts.filter { !$0.passed }
-        for verdict in failures { console.print("FAIL " + CheckReport.line(verdict)) }
-        console.print("\(verdicts.count) check\(verdicts.count == 1 ? "" : "s"), \(failures.count) failed")
+        console.print(CheckReport.text(verdicts))
         if let path = parsed.value("junit"), let code = write(CheckReport.junit(verdicts), to: path, console) {
             return code
         }
         if let path = parsed.value("markdown"), let code = write(CheckReport.markdown(verdicts), to: path, console) {
             return code
         }
-        return failures.isEmpty ? .success : .failure
+        return verdicts.allSatisfy(\.passed) ? .success : .failure
     }
 
     private static func write(_ text: String, to path: String, _ console: Console) -> ExitCode? {

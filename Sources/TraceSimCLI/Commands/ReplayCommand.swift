@@ -127,13 +127,7 @@ enum ReplayCommand {
                         fences: scenarios[0].fences ?? fences))
             } else {
                 if index > 0 { console.print("") }
-                console.print("\(label) · \(run.scenario) · seed \(run.seed)")
-                console.print(RunReport.table([(run.scenario, [metrics])]))
-                if let median = metrics.positionErrorMedianMeters, let p95 = metrics.positionErrorP95Meters {
-                    console.print(
-                        "position error against the truth: median \(Formatting.fixed(median, 2)) m, p95 \(Formatting.fixed(p95, 2)) m"
-                    )
-                }
+                console.print(RunReport.text(trace: label, run: run, metrics: metrics))
             }
         }
         return .success
