@@ -59,7 +59,10 @@ let package = Package(
         .testTarget(name: "DeviceTests", dependencies: ["Device", "Traces", "Geometry", "SimulationCore"]),
         .testTarget(name: "PermissionsTests", dependencies: ["Permissions", "Device", "SimulationCore"]),
         .testTarget(name: "ScenariosTests", dependencies: ["Scenarios", "Engine", "Device", "Traces", "SimulationCore"]),
-        .testTarget(name: "EngineTests", dependencies: ["Engine", "Geometry", "Device", "Traces", "SimulationCore"]),
+        .testTarget(
+            name: "EngineTests",
+            dependencies: ["Engine", "Scenarios", "Geometry", "Device", "Traces", "SimulationCore"]
+        ),
         .testTarget(
             name: "TracesTests",
             dependencies: ["Traces", "SimulationCore", "CZlib"],

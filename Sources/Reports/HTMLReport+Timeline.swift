@@ -31,7 +31,7 @@ extension HTMLReport {
             }
         }
         func gps(_ run: ScenarioRun) -> [Span] {
-            run.recorder.gpsOnIntervals.map { ($0.start, min($0.end ?? run.traceEnd, run.traceEnd), "gps") }
+            run.gpsOn.intervals.map { ($0.start, min($0.end ?? run.traceEnd, run.traceEnd), "gps") }
         }
         func deliveries(_ run: ScenarioRun) -> [Span] {
             run.deliveryTimes.map { ($0, $0.advanced(byNanoseconds: 1), "delivery") }

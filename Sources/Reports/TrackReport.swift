@@ -1,4 +1,5 @@
 import Engine
+import Scenarios
 import SimulationCore
 import Traces
 
@@ -8,14 +9,17 @@ public struct TrackReport {
     let file: String
     let trace: Trace
     let engine: TrackingEngine
+    let gpsOn: GPSOnTime
     let fenceCount: Int
 
     /// The report on `engine` after it replayed `trace` (read from `file`) with `fenceCount`
-    /// geofences: the geofence line appears only when there are some.
-    public init(file: String, trace: Trace, engine: TrackingEngine, fenceCount: Int) {
+    /// geofences, `gpsOn` being the replay's record of when the receiver ran: the geofence
+    /// line appears only when there are some.
+    public init(file: String, trace: Trace, engine: TrackingEngine, gpsOn: GPSOnTime, fenceCount: Int) {
         self.file = file
         self.trace = trace
         self.engine = engine
+        self.gpsOn = gpsOn
         self.fenceCount = fenceCount
     }
 
@@ -28,7 +32,7 @@ public struct TrackReport {
     /// A labelled block for a terminal (`track --format text`).
     public var text: String {
         let span = end.seconds(since: start)
-        let gpsOn = recorder.gpsOnSeconds(closingAt: end)
+        let gpsOnSeconds = gpsOn.seconds(closingAt: end)
         var lines = [file]
         lines.append(
             row(
@@ -43,12 +47,12 @@ public struct TrackReport {
         let rejections = recorder.rejections.map { "\($0.reason.rawValue) \($0.count)" }
         lines.append(row("rejected", rejections.isEmpty ? "none" : rejections.joined(separator: " · ")))
         lines.append(row("distance", Formatting.fixed(engine.odometerMeters / 1000, 2) + " km"))
-        let share = span > 0 ? Formatting.fixed(gpsOn / span * 100, 1) + " %" : "-"
+        let share = span > 0 ? Formatting.fixed(gpsOnSeconds / span * 100, 1) + " %" : "-"
         lines.append(
             row(
                 "GPS on",
-                "\(Formatting.duration(gpsOn)) of \(Formatting.duration(span)) (\(share)) in "
-                    + "\(recorder.gpsOnIntervals.count) interval\(recorder.gpsOnIntervals.count == 1 ? "" : "s")"))
+                "\(Formatting.duration(gpsOnSeconds)) of \(Formatting.duration(span)) (\(share)) in "
+                    + "\(gpsOn.intervals.count) interval\(gpsOn.intervals.count == 1 ? "" : "s")"))
         let motion = recorder.motionTransitions.map { "\($0.state.rawValue) \(Formatting.clock(offset($0.time)))" }
         lines.append(row("motion", motion.isEmpty ? "no transitions" : motion.joined(separator: " · ")))
         if fenceCount > 0 {
@@ -84,11 +88,11 @@ public struct TrackReport {
             ),
             ("rejections", .object(recorder.rejections.map { ($0.reason.rawValue, .integer($0.count)) })),
             ("odometerMeters", .number(Formatting.rounded(engine.odometerMeters, 2))),
-            ("gpsOnSeconds", .number(Formatting.rounded(recorder.gpsOnSeconds(closingAt: end), 3))),
+            ("gpsOnSeconds", .number(Formatting.rounded(gpsOn.seconds(closingAt: end), 3))),
             (
                 "gpsIntervals",
                 .array(
-                    recorder.gpsOnIntervals.map {
+                    gpsOn.intervals.map {
                         .object([
                             ("startSeconds", .number(Formatting.rounded(offset($0.start), 3))),
                             ("endSeconds", .number(Formatting.rounded(offset($0.end ?? end), 3))),

@@ -99,8 +99,8 @@ public struct Metrics: Sendable, Equatable {
         geofenceMaxDelaySeconds = delays.max() ?? 0
         departureDelaySeconds = Self.delay(of: .moving, run, ideal)
         arrivalDelaySeconds = Self.delay(of: .stationary, run, ideal)
-        gpsOnSeconds = recorder.gpsOnSeconds(closingAt: run.traceEnd)
-        idealGpsOnSeconds = ideal.recorder.gpsOnSeconds(closingAt: ideal.traceEnd)
+        gpsOnSeconds = run.gpsOn.seconds(closingAt: run.traceEnd)
+        idealGpsOnSeconds = ideal.gpsOn.seconds(closingAt: ideal.traceEnd)
     }
 
     /// The share of `0...span` within `reach` seconds of some time in `times` (sorted).

@@ -19,6 +19,8 @@ public struct ScenarioRun: Sendable {
     public var flowSeconds: Double
     /// The engine's record.
     public var recorder: Recorder
+    /// When the phone ran location updates for the app (the battery proxy).
+    public var gpsOn: GPSOnTime
     /// Distance over accepted fixes, metres.
     public var odometerMeters: Double
     /// When each fix reached the app.
@@ -76,15 +78,16 @@ public enum ScenarioRunner {
         }
         let engine = try TrackingEngine(
             configuration: scenario.engine, fences: fences, context: GEOSContext(), expectedFixCount: trace.fixes.count)
-        var replay = EngineReplay(device: device, engine: engine, user: scenario.user)
+        var replay = Replay<TrackingEngine>(device: device, client: engine, user: scenario.user)
         let script = scenario.timeline.map {
-            EngineReplay.ScriptedEvent(
+            ScriptedDeviceEvent(
                 time: max($0.when.instant(start: start, end: end), trackingStart), event: $0.event)
         }
         replay.run(trace, script: script, from: trackingStart)
         return ScenarioRun(
             scenario: scenario.name, seed: scenario.seed, traceStart: start, traceEnd: end, flowSeconds: flowSeconds,
-            recorder: engine.recorder, odometerMeters: engine.odometerMeters, deliveryTimes: replay.deliveryTimes,
+            recorder: engine.recorder, gpsOn: replay.gpsOn, odometerMeters: engine.odometerMeters,
+            deliveryTimes: replay.deliveryTimes,
             lifecycle: replay.lifecycleTimeline, promptLog: replay.device.promptLog, wizardSteps: wizardSteps,
             whenInUseLockCutoffSeconds: configuration.parameters.whenInUseLockCutoffSeconds)
     }

@@ -3,14 +3,14 @@ import Geometry
 import SimulationCore
 import Traces
 
-/// A tiny event loop for device tests: feeds events in time order, fires the timers the
-/// device schedules, and lets a `SimulatedUser` answer prompts after their delays.
+/// A tiny run loop for device tests on the simulation's `EventQueue`: feeds events in time
+/// order, fires the timers the device schedules, and lets a `SimulatedUser` answer prompts
+/// after their delays.
 struct DeviceTimeline {
     var device: Device
     var user: SimulatedUser
     let start = SimInstant(nanosecondsSinceEpoch: 1_700_000_000_000_000_000)
-    private var queue: [(time: SimInstant, sequence: Int, event: DeviceEvent)] = []
-    private var sequence = 0
+    private var queue = EventQueue<DeviceEvent>()
     /// Every action the device returned, with its time.
     private(set) var log: [(time: SimInstant, action: DeviceAction)] = []
 
@@ -34,9 +34,9 @@ struct DeviceTimeline {
     /// Runs queued events (timers, answers) due up to `seconds`.
     mutating func advance(to seconds: Double) {
         let limit = time(seconds)
-        while let next = queue.min(by: { ($0.time, $0.sequence) < ($1.time, $1.sequence) }), next.time <= limit {
-            queue.removeAll { $0.sequence == next.sequence }
-            _ = run(next.event, at: next.time)
+        while let next = queue.next, next.time <= limit {
+            _ = queue.popNext()
+            _ = run(next.payload, at: next.time)
         }
     }
 
@@ -75,8 +75,7 @@ struct DeviceTimeline {
     }
 
     private mutating func enqueue(_ event: DeviceEvent, at time: SimInstant) {
-        sequence += 1
-        queue.append((time, sequence, event))
+        queue.push(event, at: time)
     }
 
     /// The actions logged in a time window (seconds, inclusive).

@@ -2,6 +2,7 @@ import Device
 import Engine
 import Foundation
 import Geometry
+import Scenarios
 import SimulationCore
 import Traces
 
@@ -44,11 +45,11 @@ enum EngineHarness {
     /// Replays `trace` and returns the engine and the replay.
     static func replay(
         _ trace: Trace, device: Device = device(), configuration: EngineConfiguration = EngineConfiguration(),
-        fences: [Geofence] = [], script: [EngineReplay.ScriptedEvent] = []
-    ) throws -> (engine: TrackingEngine, replay: EngineReplay) {
+        fences: [Geofence] = [], script: [ScriptedDeviceEvent] = []
+    ) throws -> (engine: TrackingEngine, replay: Replay<TrackingEngine>) {
         let engine = try TrackingEngine(
             configuration: configuration, fences: fences, context: GEOSContext(), expectedFixCount: trace.fixes.count)
-        var replay = EngineReplay(device: device, engine: engine, keepsDeviceLog: true)
+        var replay = Replay(device: device, client: engine, keepsDeviceLog: true)
         replay.run(trace, script: script)
         return (engine, replay)
     }

@@ -48,7 +48,7 @@ struct MotionTimelineTests {
             let arrived = EngineHarness.seconds(arrival.time)
             // Still from 1200 s; with motion the coprocessor reports it after its latency.
             #expect(arrived >= 1500 && arrived <= 1512, "\(motion): arrived at \(arrived) s")
-            let lastInterval = try #require(engine.recorder.gpsOnIntervals.last)
+            let lastInterval = try #require(replay.gpsOn.intervals.last)
             #expect(lastInterval.end == arrival.time)
             #expect(!replay.device.isUpdatingLocation)
             #expect(replay.device.monitoredRegionIdentifiers.contains(TrackingEngine.stationaryRegionIdentifier))
@@ -58,11 +58,11 @@ struct MotionTimelineTests {
     @Test("GPS is off while parked: on-seconds cover the drive plus the stop timeout, not the whole trace")
     func gpsOnSecondsAreTheBatteryProxy() throws {
         let trace = EngineHarness.drive()
-        let (engine, _) = try EngineHarness.replay(trace)
-        let onSeconds = engine.recorder.gpsOnSeconds(closingAt: trace.fixes.last!.timestamp)
+        let (_, replay) = try EngineHarness.replay(trace)
+        let onSeconds = replay.gpsOn.seconds(closingAt: trace.fixes.last!.timestamp)
         // Roughly: 1 s to place the first stationary region, 600 s of driving, 300 s stop timeout.
         #expect(onSeconds > 890 && onSeconds < 925, "\(onSeconds) s on of \(trace.fixes.count)")
-        #expect(engine.recorder.gpsOnIntervals.count == 2)
+        #expect(replay.gpsOn.intervals.count == 2)
     }
 
     @Test("a second departure after parking wakes on the stationary region")
@@ -83,11 +83,11 @@ struct MotionTimelineTests {
                     provider: .gps))
         }
         let trace = Trace(fixes: fixes, provenance: TraceProvenance(format: .gpx11))
-        let (engine, _) = try EngineHarness.replay(trace, device: EngineHarness.device(motion: .denied))
+        let (engine, replay) = try EngineHarness.replay(trace, device: EngineHarness.device(motion: .denied))
         let departures = engine.recorder.motionTransitions.filter { $0.state == .moving }.map { EngineHarness.seconds($0.time) }
         #expect(departures.count == 2)
         #expect(departures.last.map { $0 > 2100 && $0 < 2140 } == true, "\(departures)")
-        #expect(engine.recorder.gpsOnIntervals.count == 3)
+        #expect(replay.gpsOn.intervals.count == 3)
     }
 
     @Test("the Radar-style stop rule arrives after 140 s within 70 m")

@@ -1,6 +1,7 @@
 import Device
 import Engine
 import Geometry
+import Scenarios
 import SimulationCore
 import Testing
 import Traces
@@ -17,21 +18,23 @@ struct PermissionCostTests {
                 radiusMeters: 100))
     }
 
-    private func run(_ status: AuthorizationStatus, lockAt seconds: Double?) throws -> TrackingEngine {
+    private func run(
+        _ status: AuthorizationStatus, lockAt seconds: Double?
+    ) throws -> (engine: TrackingEngine, gpsOn: GPSOnTime) {
         var configuration = Device.Configuration()
         configuration.authorization.storedStatus = status
         configuration.authorization.motionStatus = .authorized
-        let script = seconds.map { [EngineReplay.ScriptedEvent(time: EngineHarness.time($0), event: .user(.lockedScreen))] } ?? []
-        return try EngineHarness.replay(
+        let script = seconds.map { [ScriptedDeviceEvent(time: EngineHarness.time($0), event: .user(.lockedScreen))] } ?? []
+        let (engine, replay) = try EngineHarness.replay(
             EngineHarness.drive(stillBefore: 60, driving: 600, speed: 15, stillAfter: 0),
-            device: Device(configuration: configuration), fences: fences, script: script
-        ).engine
+            device: Device(configuration: configuration), fences: fences, script: script)
+        return (engine, replay.gpsOn)
     }
 
     @Test("When-In-Use with the screen locked: fixes stop 70 s after the lock and later fences never fire")
     func whenInUseLocked() throws {
-        let always = try run(.authorizedAlways, lockAt: 30)
-        let whenInUse = try run(.authorizedWhenInUse, lockAt: 30)
+        let (always, alwaysGPS) = try run(.authorizedAlways, lockAt: 30)
+        let (whenInUse, whenInUseGPS) = try run(.authorizedWhenInUse, lockAt: 30)
         let enteredAlways = always.recorder.geofenceEvents.filter { $0.action == .enter }.map(\.identifier)
         let enteredWhenInUse = whenInUse.recorder.geofenceEvents.filter { $0.action == .enter }.map(\.identifier)
         #expect(enteredAlways == fences.map(\.identifier), "\(enteredAlways)")
@@ -42,8 +45,8 @@ struct PermissionCostTests {
         #expect(always.odometerMeters > 8000 && whenInUse.odometerMeters < 1000)
         // The battery proxy counts what the phone ran: When-In-Use stops at the cutoff.
         let end = EngineHarness.time(659)
-        #expect(whenInUse.recorder.gpsOnSeconds(closingAt: end) <= 101)
+        #expect(whenInUseGPS.seconds(closingAt: end) <= 101)
         // Always: off while parked for the first minute, on from the departure (60 s + latency) to the end.
-        #expect(always.recorder.gpsOnSeconds(closingAt: end) > 585)
+        #expect(alwaysGPS.seconds(closingAt: end) > 585)
     }
 }

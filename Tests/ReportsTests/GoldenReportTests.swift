@@ -78,9 +78,10 @@ struct GoldenReportTests {
             expectedFixCount: Fixture.trace.fixes.count)
         var device = Scenario.idealDevice
         device.traceHasMotionSamples = false
-        var replay = EngineReplay(device: Device(configuration: device), engine: engine)
+        var replay = Replay(device: Device(configuration: device), client: engine)
         replay.run(Fixture.trace)
-        let report = TrackReport(file: Fixture.name, trace: Fixture.trace, engine: engine, fenceCount: fences.count)
+        let report = TrackReport(
+            file: Fixture.name, trace: Fixture.trace, engine: engine, gpsOn: replay.gpsOn, fenceCount: fences.count)
         Golden.check(report.text, "track.txt")
         Golden.check(report.json.rendered, "track.json")
     }

@@ -25,6 +25,7 @@ struct MetricsEventMatchingTests {
         for (state, seconds) in motion { recorder.motionChanged(to: state, at: at(seconds)) }
         return ScenarioRun(
             scenario: "test", seed: 0, traceStart: at(0), traceEnd: at(600), flowSeconds: 0, recorder: recorder,
+            gpsOn: GPSOnTime(),
             odometerMeters: 0, deliveryTimes: [], lifecycle: [], promptLog: [], wizardSteps: nil)
     }
 

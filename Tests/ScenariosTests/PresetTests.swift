@@ -31,7 +31,7 @@ struct PresetTests {
         let result = try run(name)
         #expect(result.recorder.deliveredFixCount == 0)
         #expect(result.recorder.acceptedFixCount == 0)
-        #expect(result.recorder.gpsOnSeconds(closingAt: result.traceEnd) == 0)
+        #expect(result.gpsOn.seconds(closingAt: result.traceEnd) == 0)
     }
 
     @Test("wheninuse-locked: no fix reaches the app later than 70 s after the lock at 60 s")
@@ -145,7 +145,7 @@ struct BundledPresetTests {
         // A lock scripted after a short trace ends does not happen, and GPS time never exceeds the span.
         let span = result.traceEnd.seconds(since: result.traceStart)
         for run in [result, ideal] {
-            #expect(run.recorder.gpsOnSeconds(closingAt: run.traceEnd) <= span + 1e-9, "\(run.scenario)")
+            #expect(run.gpsOn.seconds(closingAt: run.traceEnd) <= span + 1e-9, "\(run.scenario)")
             #expect(run.lifecycle.allSatisfy { $0.time <= run.traceEnd })
         }
     }

@@ -17,14 +17,6 @@ public struct Recorder: Sendable {
         public var state: MotionStateMachine.State
     }
 
-    /// A span with GPS requested on, closed when the engine or the system stopped it.
-    public struct Interval: Sendable, Equatable {
-        /// When GPS was requested.
-        public var start: SimInstant
-        /// When it stopped; `nil` while still on.
-        public var end: SimInstant?
-    }
-
     /// A silence between two consecutive accepted fixes longer than the gap threshold.
     public struct Gap: Sendable, Equatable {
         /// The last accepted fix before the gap.
@@ -54,8 +46,6 @@ public struct Recorder: Sendable {
     public private(set) var motionTransitions: [MotionTransition] = []
     /// Geofence events in order.
     public private(set) var geofenceEvents: [GeofenceEvent] = []
-    /// GPS-on spans in order.
-    public private(set) var gpsOnIntervals: [Interval] = []
     /// Silences between accepted fixes longer than `gapThresholdSeconds`.
     public private(set) var gaps: [Gap] = []
     /// Seconds of silence that count as a gap (10 s: ten missed 1 Hz fixes).
@@ -82,13 +72,6 @@ public struct Recorder: Sendable {
     /// The count for one reason.
     public func rejectionCount(_ reason: RejectionReason) -> Int { rejectionCounts[Self.slot(reason)] }
 
-    /// Total seconds with GPS on up to `end`, closing an open span there.
-    public func gpsOnSeconds(closingAt end: SimInstant) -> Double {
-        gpsOnIntervals.reduce(0) { total, interval in
-            total + max(0, min(interval.end ?? end, end).seconds(since: interval.start))
-        }
-    }
-
     mutating func fixDelivered() { deliveredFixCount += 1 }
 
     mutating func rejected(_ reason: RejectionReason) { rejectionCounts[Self.slot(reason)] += 1 }
@@ -110,16 +93,6 @@ public struct Recorder: Sendable {
     }
 
     mutating func geofence(_ event: GeofenceEvent) { geofenceEvents.append(event) }
-
-    mutating func gpsStarted(at time: SimInstant) {
-        guard gpsOnIntervals.last.map({ $0.end != nil }) ?? true else { return }
-        gpsOnIntervals.append(Interval(start: time, end: nil))
-    }
-
-    mutating func gpsStopped(at time: SimInstant) {
-        guard let last = gpsOnIntervals.indices.last, gpsOnIntervals[last].end == nil else { return }
-        gpsOnIntervals[last].end = time
-    }
 
     private static func slot(_ reason: RejectionReason) -> Int {
         RejectionReason.allCases.firstIndex(of: reason) ?? 0

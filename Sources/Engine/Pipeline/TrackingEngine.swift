@@ -38,26 +38,21 @@ public struct EngineConfiguration: Sendable {
     public init() {}
 }
 
-/// A timer the engine asks the replay loop to fire back at it.
+/// A timer the engine schedules and gets back through `LocationClient.timerFired`.
 public enum EngineTimer: Sendable, Equatable {
     /// The motion state machine's stop timer.
     case stop(MotionStateMachine.StopTimer)
 }
 
-/// What the engine asks of the world after handling something.
-public enum EngineRequest: Sendable, Equatable {
-    /// Send this request to the device now.
-    case device(DeviceEvent)
-    /// Fire this timer back at the engine at this instant.
-    case schedule(EngineTimer, at: SimInstant)
-}
-
-/// The tracking SDK under test. It sees only what the device delivers and answers with
-/// requests to the device; the stages (gate, smoother, distance filter, odometer, motion
+/// The tracking SDK under test, a `LocationClient`. It sees only what the device delivers and
+/// answers with requests to the device; the stages (gate, smoother, distance filter, odometer, motion
 /// machine, geofences) are stored properties called in a fixed order, with no dynamic dispatch.
 ///
 /// A final class because the geofence manager holds GEOS geometry; one engine per replay.
-public final class TrackingEngine {
+public final class TrackingEngine: LocationClient {
+    /// The motion machine's stop timer is the engine's only timer.
+    public typealias Timer = EngineTimer
+
     /// The region id of the stationary geofence the engine leaves when it stops.
     public static let stationaryRegionIdentifier = "tracesim.stationary"
 
@@ -100,14 +95,16 @@ public final class TrackingEngine {
     }
 
     /// The app started the SDK: motion updates, significant changes for relaunch, and GPS
-    /// until the first fix places the stationary region. `motionAuthorized` is what
-    /// `CMMotionActivityManager.authorizationStatus()` and `isActivityAvailable()` say now.
-    public func start(at now: SimInstant, motionAuthorized: Bool, into requests: inout [EngineRequest]) {
+    /// until the first fix places the stationary region. Motion activity is used when
+    /// `CMMotionActivityManager` says it is authorized and available.
+    public func start(
+        _ launch: LocationClientLaunch, at now: SimInstant, into requests: inout [LocationClientRequest<EngineTimer>]
+    ) {
         isStarted = true
-        motion.usesMotionActivity = configuration.requestsMotionActivity && motionAuthorized
-        if configuration.requestsMotionActivity { requests.append(.device(.app(.startedMotionUpdates))) }
-        requests.append(.device(.app(.startedSignificantChanges)))
-        if configuration.startsBackgroundSession { requests.append(.device(.app(.startedBackgroundSession))) }
+        motion.usesMotionActivity = configuration.requestsMotionActivity && launch.isMotionActivityAuthorized
+        if configuration.requestsMotionActivity { requests.append(.device(.startedMotionUpdates)) }
+        requests.append(.device(.startedSignificantChanges))
+        if configuration.startsBackgroundSession { requests.append(.device(.startedBackgroundSession)) }
         if configuration.startsMoving {
             apply(motion.handle(.paceChangedToMoving, at: now), at: now, into: &requests)
         } else {
@@ -115,59 +112,76 @@ public final class TrackingEngine {
         }
     }
 
-    /// Handles one thing the device did.
-    public func handle(_ action: DeviceAction, at now: SimInstant, into requests: inout [EngineRequest]) {
-        switch action {
-        case .deliverLocation(let fix):
-            location(fix, at: now, into: &requests)
-        case .significantChange(let fix):
-            // A wake-up while parked; with GPS on, the same position arrives as a standard update.
-            if !wantsGPS { location(fix, at: now, into: &requests) }
-        case .deliverMotion(let sample):
-            apply(motion.handle(.motionActivityReceived(sample), at: now), at: now, into: &requests)
-        case .regionEvent(let identifier, let crossing):
-            if identifier == Self.stationaryRegionIdentifier {
-                if crossing == .exit {
-                    apply(motion.handle(.stationaryRegionExited, at: now), at: now, into: &requests)
-                }
-            } else if let geofences {
-                for event in geofences.regionEvent(identifier, crossing, at: now) { recorder.geofence(event) }
+    /// Runs each fix through the pipeline at the instant it was delivered.
+    public func didUpdateLocations(
+        _ locations: [LocationDelivery], at now: SimInstant, into requests: inout [LocationClientRequest<EngineTimer>]
+    ) {
+        for delivery in locations { location(delivery.fix, at: delivery.time, into: &requests) }
+    }
+
+    /// A wake-up while parked; with GPS on, the same position arrives as a standard update.
+    public func didReceiveSignificantChange(
+        _ location: Fix, at now: SimInstant, into requests: inout [LocationClientRequest<EngineTimer>]
+    ) {
+        if !wantsGPS { self.location(location, at: now, into: &requests) }
+    }
+
+    /// Feeds the motion state machine.
+    public func didUpdateMotionActivity(
+        _ sample: MotionSample, at now: SimInstant, into requests: inout [LocationClientRequest<EngineTimer>]
+    ) {
+        apply(motion.handle(.motionActivityReceived(sample), at: now), at: now, into: &requests)
+    }
+
+    /// Leaving the stationary region is a departure; other regions are geofences.
+    public func didCrossRegion(
+        _ identifier: String, _ crossing: RegionCrossing, at now: SimInstant,
+        into requests: inout [LocationClientRequest<EngineTimer>]
+    ) {
+        if identifier == Self.stationaryRegionIdentifier {
+            if crossing == .exit {
+                apply(motion.handle(.stationaryRegionExited, at: now), at: now, into: &requests)
             }
-        case .motionAuthorizationChanged(let status):
-            // Without motion permission the machine falls back to speed and the stationary region.
-            motion.usesMotionActivity = configuration.requestsMotionActivity && status == .authorized
-        case .appLaunched:
-            // A relaunch restores what the SDK was doing; the first launch is `start`'s job.
-            guard isStarted else { return }
-            if configuration.requestsMotionActivity { requests.append(.device(.app(.startedMotionUpdates))) }
-            if wantsGPS {
-                requests.append(.device(.app(.startedLocationUpdates(configuration.locationOptions))))
-            }
-        default:
-            break
+        } else if let geofences {
+            for event in geofences.regionEvent(identifier, crossing, at: now) { recorder.geofence(event) }
+        }
+    }
+
+    /// Without motion permission the machine falls back to speed and the stationary region.
+    public func didChangeMotionAuthorization(
+        _ status: MotionAuthorizationStatus, at now: SimInstant,
+        into requests: inout [LocationClientRequest<EngineTimer>]
+    ) {
+        motion.usesMotionActivity = configuration.requestsMotionActivity && status == .authorized
+    }
+
+    /// A relaunch restores what the SDK was doing; the first launch is `start`'s job.
+    public func didLaunch(
+        _ reason: LaunchReason, inBackground: Bool, at now: SimInstant,
+        into requests: inout [LocationClientRequest<EngineTimer>]
+    ) {
+        guard isStarted else { return }
+        if configuration.requestsMotionActivity { requests.append(.device(.startedMotionUpdates)) }
+        if wantsGPS {
+            requests.append(.device(.startedLocationUpdates(configuration.locationOptions)))
         }
     }
 
     /// A timer the engine scheduled came due.
-    public func timerFired(_ timer: EngineTimer, at now: SimInstant, into requests: inout [EngineRequest]) {
+    public func timerFired(
+        _ timer: EngineTimer, at now: SimInstant, into requests: inout [LocationClientRequest<EngineTimer>]
+    ) {
         switch timer {
         case .stop(let stop): apply(motion.handle(.stopTimerFired(stop), at: now), at: now, into: &requests)
         }
     }
 
-    /// The replay's measurement hook: whether the device's location updates actually run.
-    /// GPS-on time is what the phone did, not what the engine asked for (a request under
-    /// notDetermined, a terminated app or a When-In-Use cutoff keeps the receiver off).
-    public func deviceLocationUpdatesChanged(running: Bool, at now: SimInstant) {
-        if running { recorder.gpsStarted(at: now) } else { recorder.gpsStopped(at: now) }
-    }
-
-    /// Closes open spans at the end of the replay.
-    public func finish(at now: SimInstant) { recorder.gpsStopped(at: now) }
+    /// Nothing to close: the record is complete after each callback.
+    public func finish(at now: SimInstant) {}
 
     // MARK: The per-fix path
 
-    private func location(_ fix: Fix, at now: SimInstant, into requests: inout [EngineRequest]) {
+    private func location(_ fix: Fix, at now: SimInstant, into requests: inout [LocationClientRequest<EngineTimer>]) {
         recorder.fixDelivered()
         switch gate.evaluate(fix, deliveredAt: now) {
         case .hold:
@@ -184,7 +198,9 @@ public final class TrackingEngine {
         }
     }
 
-    private func accepted(_ raw: Fix, at now: SimInstant, feedsMotion: Bool, into requests: inout [EngineRequest]) {
+    private func accepted(
+        _ raw: Fix, at now: SimInstant, feedsMotion: Bool, into requests: inout [LocationClientRequest<EngineTimer>]
+    ) {
         let accuracy = raw.horizontalAccuracyMeters(uere: configuration.gate.uere)?.meters
         var fix = raw
         if configuration.smoothing != .passThrough {
@@ -217,13 +233,13 @@ public final class TrackingEngine {
         }
         let position = Coordinate(latitude: fix.latitude, longitude: fix.longitude)
         let changes = geofences.rerank(at: position, time: now, reserve: 1)
-        for identifier in changes.remove { requests.append(.device(.app(.stoppedMonitoring(identifier: identifier)))) }
-        for region in changes.add { requests.append(.device(.app(.startedMonitoring(region)))) }
+        for identifier in changes.remove { requests.append(.device(.stoppedMonitoring(identifier: identifier))) }
+        for region in changes.add { requests.append(.device(.startedMonitoring(region))) }
     }
 
     /// Keeps a region around a moving device so a force-quit app can be relaunched when it
     /// moves on; the device replaces a region registered again under the same identifier.
-    private func refreshMovingRegion(around fix: Fix, into requests: inout [EngineRequest]) {
+    private func refreshMovingRegion(around fix: Fix, into requests: inout [LocationClientRequest<EngineTimer>]) {
         guard motion.state == .moving, let refresh = configuration.movingRegionRefreshMeters else { return }
         let position = Coordinate(latitude: fix.latitude, longitude: fix.longitude)
         if let center = movingRegionCenter, LocalDistance.meters(center, position) < refresh { return }
@@ -231,7 +247,7 @@ public final class TrackingEngine {
         let region = MonitoredRegion(
             identifier: Self.stationaryRegionIdentifier, center: position,
             radiusMeters: configuration.motion.stationaryRadiusMeters)
-        requests.append(.device(.app(.startedMonitoring(region))))
+        requests.append(.device(.startedMonitoring(region)))
     }
 
     private func passesDistanceFilter(_ fix: Fix) -> Bool {
@@ -245,22 +261,24 @@ public final class TrackingEngine {
 
     // MARK: Motion actions become device requests
 
-    private func apply(_ actions: [MotionStateMachine.Action], at now: SimInstant, into requests: inout [EngineRequest])
-    {
+    private func apply(
+        _ actions: [MotionStateMachine.Action], at now: SimInstant,
+        into requests: inout [LocationClientRequest<EngineTimer>]
+    ) {
         for action in actions {
             switch action {
             case .startGPS:
                 startGPS(at: now, into: &requests)
             case .stopGPS:
                 wantsGPS = false
-                requests.append(.device(.app(.stoppedLocationUpdates)))
+                requests.append(.device(.stoppedLocationUpdates))
             case .monitorStationaryRegion(let center, let radius):
                 let region = MonitoredRegion(
                     identifier: Self.stationaryRegionIdentifier, center: center, radiusMeters: radius)
-                requests.append(.device(.app(.startedMonitoring(region))))
+                requests.append(.device(.startedMonitoring(region)))
             case .removeStationaryRegion:
                 movingRegionCenter = nil
-                requests.append(.device(.app(.stoppedMonitoring(identifier: Self.stationaryRegionIdentifier))))
+                requests.append(.device(.stoppedMonitoring(identifier: Self.stationaryRegionIdentifier)))
             case .departed:
                 recorder.motionChanged(to: .moving, at: now)
             case .arrived:
@@ -271,8 +289,8 @@ public final class TrackingEngine {
         }
     }
 
-    private func startGPS(at now: SimInstant, into requests: inout [EngineRequest]) {
+    private func startGPS(at now: SimInstant, into requests: inout [LocationClientRequest<EngineTimer>]) {
         wantsGPS = true
-        requests.append(.device(.app(.startedLocationUpdates(configuration.locationOptions))))
+        requests.append(.device(.startedLocationUpdates(configuration.locationOptions)))
     }
 }

@@ -46,11 +46,11 @@ public struct PermissionSession: Sendable {
     public var layerState = LayerState()
 
     private var user: SimulatedUser
-    private var pending: [(time: SimInstant, sequence: Int, item: Item)] = []
-    private var sequence = 0
+    /// The run loop's queue; equal times run in the order they were queued.
+    private var pending = EventQueue<Item>()
 
     /// Something queued: an event for the device, or app code to run at that time.
-    private enum Item {
+    private enum Item: Sendable {
         case event(DeviceEvent)
         case call(@Sendable (inout PermissionSession) -> Void)
     }
@@ -107,11 +107,11 @@ public struct PermissionSession: Sendable {
     public mutating func wait(atMost seconds: Double, until condition: (Device) -> Bool) -> Bool {
         let deadline = now.advanced(bySeconds: seconds)
         while !condition(device) {
-            guard let next = nextPending(), next.time <= deadline else {
+            guard let next = pending.next, next.time <= deadline else {
                 now = max(now, deadline)
                 return condition(device)
             }
-            run(next)
+            runNext()
         }
         return true
     }
@@ -123,21 +123,21 @@ public struct PermissionSession: Sendable {
 
     /// Runs everything still queued (answers, scripted moves), however late.
     public mutating func drain() {
-        while let next = nextPending() { run(next) }
+        while !pending.isEmpty { runNext() }
     }
 
     /// Runs app code at a later time (for example a second request while one waits).
     public mutating func schedule(
         afterSeconds seconds: Double, _ call: @escaping @Sendable (inout PermissionSession) -> Void
     ) {
-        sequence += 1
-        pending.append((now.advanced(bySeconds: seconds), sequence, .call(call)))
+        pending.push(.call(call), at: now.advanced(bySeconds: seconds))
     }
 
-    private mutating func run(_ next: (time: SimInstant, sequence: Int, item: Item)) {
-        pending.removeAll { $0.sequence == next.sequence }
+    /// Runs the earliest queued item; one already overdue runs now.
+    private mutating func runNext() {
+        guard let next = pending.popNext() else { return }
         now = max(now, next.time)
-        switch next.item {
+        switch next.payload {
         case .event(let event): perform(event)
         case .call(let call): call(&self)
         }
@@ -154,13 +154,8 @@ public struct PermissionSession: Sendable {
         device.promptLog.compactMap { $0.outcome == .shown ? $0.kind : nil }
     }
 
-    private func nextPending() -> (time: SimInstant, sequence: Int, item: Item)? {
-        pending.min { ($0.time, $0.sequence) < ($1.time, $1.sequence) }
-    }
-
     private mutating func enqueue(_ event: DeviceEvent, at time: SimInstant) {
-        sequence += 1
-        pending.append((time, sequence, .event(event)))
+        pending.push(.event(event), at: time)
     }
 }
 

@@ -125,12 +125,13 @@ enum TrackCommand {
                 return .dataError
             }
             let script = lifecycle.map {
-                EngineReplay.ScriptedEvent(
+                ScriptedDeviceEvent(
                     time: first.timestamp.advanced(bySeconds: $0.atSeconds), event: $0.event)
             }
-            var replay = EngineReplay(device: Device(configuration: device), engine: engine)
+            var replay = Replay(device: Device(configuration: device), client: engine)
             replay.run(trace, script: script)
-            let report = TrackReport(file: label, trace: trace, engine: engine, fenceCount: fences.count)
+            let report = TrackReport(
+                file: label, trace: trace, engine: engine, gpsOn: replay.gpsOn, fenceCount: fences.count)
             if index > 0 && format == "text" { console.print("") }
             console.print(format == "json" ? report.json.rendered : report.text)
         }

@@ -37,5 +37,19 @@ enum ReplayChecks {
         guard run.odometerMeters.isFinite, run.odometerMeters >= 0 else {
             fatalError("odometer reads \(run.odometerMeters) m")
         }
+        // The replay measures GPS-on time from the device: spans in order, only the last
+        // open, and never longer in total than the replay itself.
+        let spans = run.gpsOn.intervals
+        for (earlier, later) in zip(spans, spans.dropFirst()) {
+            guard let end = earlier.end, end <= later.start else {
+                fatalError("GPS-on spans overlap or an inner one is open: \(earlier) then \(later)")
+            }
+        }
+        let replayEnd = max(run.traceEnd, spans.last?.end ?? run.traceEnd)
+        let onSeconds = run.gpsOn.seconds(closingAt: replayEnd)
+        let replaySeconds = replayEnd.seconds(since: min(run.traceStart, spans.first?.start ?? run.traceStart))
+        guard onSeconds >= 0, onSeconds <= replaySeconds + 1e-9 else {
+            fatalError("GPS on for \(onSeconds) s of a \(replaySeconds) s replay")
+        }
     }
 }
