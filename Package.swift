@@ -50,7 +50,12 @@ let package = Package(
             name: "Reports",
             dependencies: ["SimulationCore", "Traces", "Geometry", "Device", "Permissions", "Engine", "Scenarios"]
         ),
-        .target(name: "TraceSimCLI", dependencies: ["Traces", "SimulationCore", "Device", "Permissions", "Geometry", "Engine", "Scenarios", "Reports"]),
+        .target(
+            name: "TraceSimCLI",
+            dependencies: [
+                "Traces", "SimulationCore", "Device", "Permissions", "Geometry", "Engine", "Scenarios", "Reports",
+            ]
+        ),
         .executableTarget(name: "tracesim", dependencies: ["TraceSimCLI"]),
 
         .testTarget(name: "CGEOSTests", dependencies: ["CGEOS"]),
