@@ -9,6 +9,7 @@ let package = Package(
     products: [
         .executable(name: "tracesim", targets: ["tracesim"]),
         .library(name: "Traces", targets: ["Traces"]),
+        .library(name: "Device", targets: ["Device"]),
         .library(name: "TraceSimCLI", targets: ["TraceSimCLI"]),
         // The benchmark package (Benchmarks/) and the fuzzing package (Tests/Fuzzing/) drive
         // these stages directly.

@@ -3,7 +3,7 @@
 /// A pure state machine: requests, answers and Settings changes go in as past-tense events,
 /// prompts and delegate callbacks come out as actions. Whether the app is in the
 /// foreground or in use is the caller's to say (`Context`), since the lifecycle lives in
-/// `LifecycleStateMachine`.
+/// `LifecycleStateMachine`. `Device` drives it; read it through `Device.authorization`.
 public struct AuthorizationStateMachine: Sendable {
     /// Everything iOS remembers about the app's permissions.
     public struct State: Sendable, Equatable {
@@ -42,6 +42,11 @@ public struct AuthorizationStateMachine: Sendable {
             return storedStatus
         }
 
+        /// Always that is not provisional: what background delivery, relaunch and keep-alive need.
+        package var isFullAlways: Bool {
+            @inline(__always) get { status == .authorizedAlways && !isProvisionalAlways }
+        }
+
         /// What `CLLocationManager.accuracyAuthorization` reports.
         public var accuracy: AccuracyAuthorization {
             isPrecise || hasTemporaryFullAccuracy ? .fullAccuracy : .reducedAccuracy
@@ -49,7 +54,7 @@ public struct AuthorizationStateMachine: Sendable {
     }
 
     /// A request, answer or change, in the past tense.
-    public enum Event: Sendable, Equatable {
+    package enum Event: Sendable, Equatable {
         /// The app called `requestWhenInUseAuthorization()`.
         case whenInUseRequested
         /// The app called `requestAlwaysAuthorization()`.
@@ -73,18 +78,17 @@ public struct AuthorizationStateMachine: Sendable {
     }
 
     /// What the caller knows about the app at the time of the event.
-    public struct Context: Sendable, Equatable {
+    package struct Context: Sendable, Equatable {
         /// The app is in the foreground.
-        public var isInForeground: Bool
+        package var isInForeground: Bool
 
-        /// Creates a context.
-        public init(isInForeground: Bool) {
+        package init(isInForeground: Bool) {
             self.isInForeground = isInForeground
         }
     }
 
     /// What the device does in response.
-    public enum Action: Sendable, Equatable {
+    package enum Action: Sendable, Equatable {
         /// Show a system prompt.
         case showPrompt(PromptKind)
         /// A request showed nothing, for this rule.
@@ -108,8 +112,7 @@ public struct AuthorizationStateMachine: Sendable {
     /// The OS behaviour profile for first-time Always requests.
     public let profile: OSBehaviourProfile
 
-    /// Creates the machine.
-    public init(state: State = State(), infoPlist: InfoPlist = InfoPlist(), profile: OSBehaviourProfile = .current) {
+    package init(state: State = State(), infoPlist: InfoPlist = InfoPlist(), profile: OSBehaviourProfile = .current) {
         self.state = state
         self.infoPlist = infoPlist
         self.profile = profile
@@ -117,7 +120,7 @@ public struct AuthorizationStateMachine: Sendable {
 
     /// Applies an event.
     /// - Returns: the prompts, suppressions and callbacks it causes, in order.
-    public mutating func handle(_ event: Event, context: Context) -> [Action] {
+    package mutating func handle(_ event: Event, context: Context) -> [Action] {
         let before = (state.status, state.accuracy)
         var actions: [Action]
         switch event {
@@ -321,7 +324,13 @@ public struct AuthorizationStateMachine: Sendable {
         case (.bluetooth, _):
             state.bluetoothStatus = .denied
             return [.notifyBluetoothAuthorizationChanged(.denied)]
-        default:
+        case (.location, .keepWhileUsing), (.location, .changeToAlways), (.location, .allow), (.location, .deny),
+            (.locationForAlways, .keepWhileUsing), (.locationForAlways, .changeToAlways),
+            (.locationForAlways, .allow), (.locationForAlways, .deny),
+            (.alwaysUpgrade, .allowWhileUsing), (.alwaysUpgrade, .allowOnce), (.alwaysUpgrade, .dontAllow),
+            (.alwaysUpgrade, .allow), (.alwaysUpgrade, .deny),
+            (.deferredAlwaysUpgrade, .allowWhileUsing), (.deferredAlwaysUpgrade, .allowOnce),
+            (.deferredAlwaysUpgrade, .dontAllow), (.deferredAlwaysUpgrade, .allow), (.deferredAlwaysUpgrade, .deny):
             break  // An answer that does not fit the prompt dismisses it; scripts are validated before.
         }
         return []
@@ -340,17 +349,10 @@ public struct AuthorizationStateMachine: Sendable {
             state.isLocationServicesEnabled = isOn
         case .setPrecise(let isOn):
             state.isPrecise = isOn
-        case .setAlways, .setWhileUsing, .setNever, .setAskNextTime:
-            guard state.storedStatus != .restricted else { return [] }  // a1 #2
-            state.isAllowOnce = false
-            state.isProvisionalAlways = false
-            state.isDeferredUpgradePending = false
-            switch change {
-            case .setAlways: state.storedStatus = .authorizedAlways
-            case .setWhileUsing: state.storedStatus = .authorizedWhenInUse
-            case .setNever: state.storedStatus = .denied
-            default: state.storedStatus = .notDetermined
-            }
+        case .setAlways: setStoredStatus(.authorizedAlways)
+        case .setWhileUsing: setStoredStatus(.authorizedWhenInUse)
+        case .setNever: setStoredStatus(.denied)
+        case .setAskNextTime: setStoredStatus(.notDetermined)
         case .setMotion(let isOn):
             guard state.motionStatus != .restricted else { return [] }
             state.motionStatus = isOn ? .authorized : .denied
@@ -361,5 +363,15 @@ public struct AuthorizationStateMachine: Sendable {
             return [.notifyBluetoothAuthorizationChanged(state.bluetoothStatus)]
         }
         return []
+    }
+
+    /// The app's own permission row in Settings: a new choice replaces Allow Once, provisional
+    /// Always and a pending deferred upgrade. A restricted app cannot change it (a1 #2).
+    private mutating func setStoredStatus(_ status: AuthorizationStatus) {
+        guard state.storedStatus != .restricted else { return }
+        state.isAllowOnce = false
+        state.isProvisionalAlways = false
+        state.isDeferredUpgradePending = false
+        state.storedStatus = status
     }
 }

@@ -5,12 +5,13 @@ import SimulationCore
 public struct MonitoredRegion: Sendable, Equatable {
     /// The app's identifier; registering the same one again replaces the region.
     public var identifier: String
-    /// The centre.
+    /// The centre (WGS-84).
     public var center: Coordinate
     /// The radius in metres.
     public var radiusMeters: Double
 
-    /// Creates a region.
+    /// The region an app passes to `startMonitoring(for:)`; radii below
+    /// `DeviceParameters.regionMinimumEffectiveRadiusMeters` are widened for entry (a6 #6).
     public init(identifier: String, center: Coordinate, radiusMeters: Double) {
         self.identifier = identifier
         self.center = center
@@ -141,15 +142,14 @@ public struct VisitEvent: Sendable, Equatable {
 
     /// Arrival or departure.
     public var kind: Kind
-    /// The place.
+    /// The place: the first position of the dwell, not an average of the fixes in it.
     public var coordinate: Coordinate
     /// When the device arrived.
     public var arrival: SimInstant
     /// When it left, for a departure.
     public var departure: SimInstant?
 
-    /// Creates a visit event.
-    public init(kind: Kind, coordinate: Coordinate, arrival: SimInstant, departure: SimInstant? = nil) {
+    package init(kind: Kind, coordinate: Coordinate, arrival: SimInstant, departure: SimInstant? = nil) {
         self.kind = kind
         self.coordinate = coordinate
         self.arrival = arrival

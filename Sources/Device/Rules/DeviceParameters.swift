@@ -64,7 +64,7 @@ public struct DeviceParameters: Sendable, Equatable {
     /// Speed from which a derived sample reads `automotive`.
     public var motionAutomotiveSpeedMetersPerSecond = 7.0
 
-    /// The defaults.
+    /// Every parameter at its default, as `tracesim rules` lists them with their sources.
     public init() {}
 }
 

@@ -39,12 +39,14 @@ public struct SimulatedUser: Sendable, Equatable {
 
         /// Whether `answer` is one this family's prompt offers.
         public func offers(_ answer: PromptAnswer) -> Bool {
-            switch (self, answer) {
-            case (.location, .allowWhileUsing), (.location, .allowOnce), (.location, .dontAllow): true
-            case (.upgrade, .keepWhileUsing), (.upgrade, .changeToAlways): true
-            case (.temporaryFullAccuracy, .allow), (.temporaryFullAccuracy, .deny): true
-            case (.motion, .allow), (.motion, .deny), (.bluetooth, .allow), (.bluetooth, .deny): true
-            default: false
+            switch answer {
+            case .allowWhileUsing, .allowOnce, .dontAllow: self == .location
+            case .keepWhileUsing, .changeToAlways: self == .upgrade
+            case .allow, .deny:
+                switch self {
+                case .temporaryFullAccuracy, .motion, .bluetooth: true
+                case .location, .upgrade: false
+                }
             }
         }
     }
@@ -53,10 +55,10 @@ public struct SimulatedUser: Sendable, Equatable {
     public struct ScheduledChange: Sendable, Equatable {
         /// Seconds from the start.
         public var atSeconds: Double
-        /// The change.
+        /// The Settings row and its new value.
         public var change: SettingsChange
 
-        /// Creates a scheduled change.
+        /// `change`, made `atSeconds` after the replay starts.
         public init(atSeconds: Double, change: SettingsChange) {
             self.atSeconds = atSeconds
             self.change = change
@@ -69,17 +71,16 @@ public struct SimulatedUser: Sendable, Equatable {
         public var family: PromptFamily
         /// Its position in that queue.
         public var index: Int
-        /// The answer.
+        /// The answer the prompt does not offer.
         public var answer: PromptAnswer
 
-        /// Creates an error.
-        public init(family: PromptFamily, index: Int, answer: PromptAnswer) {
+        package init(family: PromptFamily, index: Int, answer: PromptAnswer) {
             self.family = family
             self.index = index
             self.answer = answer
         }
 
-        /// The wording.
+        /// Where in the script, and why it is refused: `upgrade[1]: 'allow' is not an answer…`.
         public var description: String {
             "\(family.rawValue)[\(index)]: '\(answer.name)' is not an answer the \(family.rawValue) prompt offers"
         }
@@ -151,8 +152,7 @@ public struct PromptLogEntry: Sendable, Equatable {
     /// What happened.
     public var outcome: Outcome
 
-    /// Creates an entry.
-    public init(time: SimInstant, kind: PromptKind, outcome: Outcome) {
+    package init(time: SimInstant, kind: PromptKind, outcome: Outcome) {
         self.time = time
         self.kind = kind
         self.outcome = outcome
