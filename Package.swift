@@ -19,6 +19,7 @@ let package = Package(
         .library(name: "Geometry", targets: ["Geometry"]),
         .library(name: "Engine", targets: ["Engine"]),
         .library(name: "Scenarios", targets: ["Scenarios"]),
+        .library(name: "Reports", targets: ["Reports"]),
     ],
     targets: [
         // libgeos's C API. GEOS is the geometric authority for geofences.
@@ -51,10 +52,16 @@ let package = Package(
             name: "Scenarios",
             dependencies: ["SimulationCore", "Traces", "ConfigJSON", "Geometry", "Device", "Permissions", "Engine"]
         ),
+        // Every report: text, JSON, CSV, Markdown, JUnit and HTML+SVG, for the CLI and for embedders.
+        .target(
+            name: "Reports",
+            dependencies: ["SimulationCore", "Traces", "Geometry", "Device", "Permissions", "Engine", "Scenarios"]
+        ),
         .target(
             name: "TraceSimCLI",
             dependencies: [
                 "Traces", "ConfigJSON", "SimulationCore", "Device", "Permissions", "Geometry", "Engine", "Scenarios",
+                "Reports",
             ]
         ),
         .executableTarget(name: "tracesim", dependencies: ["TraceSimCLI"]),
@@ -77,6 +84,14 @@ let package = Package(
             name: "TracesTests",
             dependencies: ["Traces", "SimulationCore", "CZlib"],
             exclude: ["Fixtures"]
+        ),
+        .testTarget(
+            name: "ReportsTests",
+            dependencies: [
+                "Reports", "Scenarios", "Engine", "Device", "Permissions", "Geometry", "Traces", "SimulationCore",
+                "ConfigJSON",
+            ],
+            exclude: ["Golden"]
         ),
         .testTarget(name: "TraceSimCLITests", dependencies: ["TraceSimCLI", "Traces", "Device", "SimulationCore", "tracesim"]),
     ],

@@ -31,6 +31,9 @@ public struct ScenarioRun: Sendable {
     public var promptLog: [PromptLogEntry]
     /// The wizard's steps, when the permission flow was the wizard.
     public var wizardSteps: [PermissionsWizard.Step]?
+    /// The device's When-In-Use cutoff after a lock (`DeviceParameters`), so a report draws the
+    /// cutoff this run had.
+    public var whenInUseLockCutoffSeconds = DeviceParameters().whenInUseLockCutoffSeconds
 
     /// Seconds spent in each app phase between the first and last fix, phases in first-seen order.
     public var secondsByPhase: [(phase: AppPhase, seconds: Double)] {
@@ -85,6 +88,7 @@ public enum ScenarioRunner {
             scenario: scenario.name, seed: scenario.seed, traceStart: start, traceEnd: end, flowSeconds: flowSeconds,
             recorder: engine.recorder, gpsOn: replay.gpsOn, odometerMeters: engine.odometerMeters,
             deliveryTimes: replay.deliveryTimes,
-            lifecycle: replay.lifecycleTimeline, promptLog: replay.device.promptLog, wizardSteps: wizardSteps)
+            lifecycle: replay.lifecycleTimeline, promptLog: replay.device.promptLog, wizardSteps: wizardSteps,
+            whenInUseLockCutoffSeconds: configuration.parameters.whenInUseLockCutoffSeconds)
     }
 }

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 
+/// The CLI side of sharding: exit codes and usage errors. That the parts merge to the unsharded
+/// output is shown on the library (ReportsTests) and by the snapshot of every command.
 @Suite("tracesim matrix --shard and tracesim merge")
 struct ShardMergeTests {
     static let traces = [
@@ -12,23 +14,6 @@ struct ShardMergeTests {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("tracesim-part-\(UUID().uuidString).json")
         try Data(text.utf8).write(to: url)
         return url
-    }
-
-    @Test("shards 1...N merged in any order equal the unsharded output byte for byte", arguments: [1, 2, 4, 7])
-    func mergeEqualsUnsharded(count: Int) throws {
-        let base = ["matrix"] + Self.traces + ["--scenarios", "always-precise,wheninuse-locked,always-force-quit", "--format", "json"]
-        let full = runCommand(base)
-        #expect(full.exitCode == 0)
-        var parts: [URL] = []
-        for index in (1...count).reversed() {
-            let part = runCommand(base + ["--shard", "\(index)/\(count)"])
-            #expect(part.exitCode == 0)
-            parts.append(try write(part.output))
-        }
-        defer { for part in parts { try? FileManager.default.removeItem(at: part) } }
-        let merged = runCommand(["merge"] + parts.map(\.path))
-        #expect(merged.exitCode == 0, "\(merged.error)")
-        #expect(merged.output == full.output)
     }
 
     @Test("a missing or repeated shard, or parts of different matrices, exit 65; --shard needs JSON")

@@ -1,12 +1,12 @@
 import BenchmarkKit
 import Foundation
-import Synchronization
-import TraceSimCLI
+import Reports
+import Scenarios
 import Traces
 
-/// The main job end to end, in-process: `tracesim matrix` over every bundled trace with every
-/// preset (importing, replaying, comparing, printing JSON), on one core and on two. Both must
-/// print the same bytes.
+/// The main job end to end, in-process: a `Matrix` over every bundled trace with every preset
+/// (importing, replaying, comparing, rendering the JSON `tracesim matrix` prints), on one core
+/// and on two. Both must give the same bytes.
 enum MatrixSuite {
     static func run(_ bench: Bench) throws {
         bench.progress("matrix")
@@ -21,12 +21,10 @@ enum MatrixSuite {
         var outputs: [Int: String] = [:]
         var single: Double?
         for jobs in [1, 2] {
-            let arguments = ["matrix", "--date", "2020-02-07", "--format", "json", "--jobs", String(jobs)] + traces
-            let (timing, output) = measure(RunPlan(warmups: 1, runs: min(3, bench.options.plan.runs))) {
-                matrix(arguments)
+            let (timing, output) = try measure(RunPlan(warmups: 1, runs: min(3, bench.options.plan.runs))) {
+                try matrixJSON(traces, jobs: jobs)
             }
-            outputs[jobs] = output.text
-            if output.status != 0 { bench.fail("tracesim matrix --jobs \(jobs) exited with \(output.status)") }
+            outputs[jobs] = output
             single = single ?? timing.median
             // The matrix replays each trace through 14 presets and their shared ideal run.
             let replayedFixes = Double(fixes * 15)
@@ -37,17 +35,25 @@ enum MatrixSuite {
                     timing: timing, work: replayedFixes,
                     figures: ["seconds": timing.median, "speedup": (single ?? timing.median) / timing.median]))
         }
-        if outputs[1] != outputs[2] { bench.fail("tracesim matrix printed different output on 1 and 2 cores") }
+        if outputs[1] != outputs[2] { bench.fail("the matrix gave different JSON on 1 and 2 cores") }
     }
 
     /// The date Scripts/run.sh gives the one bundled log that never dates itself.
     static let dated = ImportOptions(nmeaStartDate: CalendarDate("2020-02-07"))
 
-    static func matrix(_ arguments: [String]) -> (status: Int32, text: String) {
-        let captured = Mutex("")
-        let console = Console(output: { text in captured.withLock { $0 += text } }, error: { _ in })
-        let status = TraceSimCommandLine.run(arguments, console: console)
-        return (status, captured.withLock { $0 })
+    /// What `tracesim matrix --date 2020-02-07 --format json --jobs N TRACE...` prints (without
+    /// its final newline): traces without a timed fix are left out, as the command does.
+    static func matrixJSON(_ paths: [String], jobs: Int, scenarios: [String]? = nil) throws -> String {
+        var traces: [Matrix.NamedTrace] = []
+        for path in paths {
+            guard let trace = try? TraceImporter.load(path: path, options: dated), !trace.fixes.isEmpty else {
+                continue
+            }
+            traces.append(Matrix.NamedTrace(name: path, trace: trace))
+        }
+        let chosen = Scenario.presets.filter { scenarios?.contains($0.name) ?? ($0.name != "ideal") }
+        let matrix = Matrix(traces: traces, scenarios: chosen.map { Matrix.Entry($0) })
+        return MatrixReport.json(try matrix.run(jobs: jobs))
     }
 
     /// Every file under Traces/ but licences and notes, in byte order (as Scripts/run.sh).

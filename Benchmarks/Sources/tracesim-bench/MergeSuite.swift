@@ -1,9 +1,9 @@
 import BenchmarkKit
 import Foundation
-import Synchronization
-import TraceSimCLI
+import Reports
+import Scenarios
 
-/// `tracesim merge` in-process on two parts of a wide matrix: reading, checking and joining
+/// `Matrix.merge` on two parts of a wide matrix: reading, checking and joining
 /// them, in MB of parts per second. The parts are built from one real run repeated for 300
 /// traces (no replays: the suite measures merging, not matrix), and the merged bytes must be
 /// exactly the unsharded JSON those runs make.
@@ -34,10 +34,8 @@ enum MergeSuite {
         let bytes = try parts.reduce(0) { total, path in
             total + ((try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0)
         }
-        let (timing, output) = measure(bench.options.plan) { MatrixSuite.matrix(["merge"] + parts) }
-        if output.status != 0 || output.text != expected {
-            bench.fail("tracesim merge exited \(output.status) or did not print the unsharded JSON")
-        }
+        let (timing, output) = try measure(bench.options.plan) { try merge(parts) }
+        if output != expected { bench.fail("merge did not give the unsharded JSON") }
         bench.record(
             BenchmarkRow(
                 suite: "merge", name: "2 parts",
@@ -45,17 +43,25 @@ enum MergeSuite {
                 unit: "MB/s", timing: timing, work: Double(bytes) / 1e6, figures: ["seconds": timing.median]))
     }
 
+    /// What `tracesim merge PARTS...` does and prints: read and check every part, join them.
+    static func merge(_ paths: [String]) throws -> String {
+        let parts = try paths.map { path in
+            try MatrixPart(Array(try Data(contentsOf: URL(fileURLWithPath: path))), path)
+        }
+        return String(decoding: MatrixReport.json(try Matrix.merge(parts)), as: UTF8.self) + "\n"
+    }
+
     static func path(_ index: Int) -> String { "traces/trace-\(index).gpx" }
 
     /// One real run's JSON (a bundled trace through one preset), its trace path and scenario.
     static func runTemplate(root: String) throws -> (run: String, path: String, scenario: String) {
         let trace = root + "/Traces/gpsbabel/bike.tcx"
-        let result = MatrixSuite.matrix(["matrix", trace, "--scenarios", "wheninuse-locked", "--format", "json"])
+        let text = try MatrixSuite.matrixJSON([trace], jobs: 1, scenarios: ["wheninuse-locked"])
         let prefix = "{\"schemaVersion\":1,\"seed\":null,\"runs\":["
-        guard result.status == 0, result.text.hasPrefix(prefix), result.text.hasSuffix("]}\n") else {
-            throw BenchError(description: "tracesim matrix on \(trace) exited \(result.status)")
+        guard text.hasPrefix(prefix), text.hasSuffix("]}") else {
+            throw BenchError(description: "the matrix of \(trace) is not the JSON expected")
         }
-        return (String(result.text.dropFirst(prefix.count).dropLast(3)), trace, "wheninuse-locked")
+        return (String(text.dropFirst(prefix.count).dropLast(2)), trace, "wheninuse-locked")
     }
 
     /// A part as `matrix --shard` writes it, with an identity naming made-up traces.
@@ -64,7 +70,7 @@ enum MergeSuite {
             "{\"path\":\"\(path($0))\",\"bytes\":1,\"hash\":\"fnv1a64:0000000000000000\"}"
         }
         let identity =
-            "{\"tracesim\":\"\(TraceSimCommandLine.version)\",\"traces\":[\(traces.joined(separator: ","))],"
+            "{\"tracesim\":\"bench\",\"traces\":[\(traces.joined(separator: ","))],"
             + "\"scenarios\":[{\"name\":\"\(scenario)\"}],\"seed\":null,\"fences\":null,\"date\":null,\"inputFormat\":null}"
         let positions = Array(stride(from: shard - 1, to: runs.count, by: count))
         return "{\"schemaVersion\":1,\"identity\":\(identity),\"seed\":null,\"shard\":{\"index\":\(shard),"

@@ -1,6 +1,7 @@
 import Engine
 import Foundation
 import Geometry
+import Reports
 import Scenarios
 import Traces
 
@@ -80,10 +81,12 @@ enum CheckCommand: Command {
         } catch {
             throw CommandFailure(.dataError, "error: \(error)")
         }
-        let cells: [MatrixCommand.Cell]
+        let cells: [Matrix.Cell]
         do {
-            cells = try MatrixCommand.runAll(
-                traces.map(\.trace), scenarios: scenarios, seed: seed, fences: fences, console: console)
+            let matrix = Matrix(
+                traces: traces.map { Matrix.NamedTrace(name: $0.path, trace: $0.trace) },
+                scenarios: scenarios.map(ReplayArguments.entry), seed: seed, fences: fences)
+            cells = try ReplayArguments.run(matrix, console: console).cells
         } catch {
             throw CommandFailure(.dataError, "error: \(parsed.value("fences") ?? "geofences"): \(error)")
         }
@@ -91,18 +94,16 @@ enum CheckCommand: Command {
         for cell in cells {
             verdicts += expectations.verdicts(
                 trace: traces[cell.trace].path, scenario: cell.run.scenario, givenAs: names[cell.scenario],
-                metrics: Metrics(cell.run, ideal: cell.ideal))
+                metrics: cell.metrics)
         }
-        let failures = verdicts.filter { !$0.passed }
-        for verdict in failures { console.print("FAIL " + CheckReport.line(verdict)) }
-        console.print("\(verdicts.count) check\(verdicts.count == 1 ? "" : "s"), \(failures.count) failed")
+        console.print(CheckReport.text(verdicts))
         if let path = parsed.value("junit"), let code = write(CheckReport.junit(verdicts), to: path, console) {
             return code
         }
         if let path = parsed.value("markdown"), let code = write(CheckReport.markdown(verdicts), to: path, console) {
             return code
         }
-        return failures.isEmpty ? .success : .failure
+        return verdicts.allSatisfy(\.passed) ? .success : .failure
     }
 
     private static func write(_ text: String, to path: String, _ console: Console) -> ExitCode? {

@@ -1,3 +1,4 @@
+import Reports
 import SimulationCore
 import Traces
 
@@ -61,7 +62,7 @@ enum InspectCommand: Command {
                     let summary = TraceSummary(part)
                     switch format {
                     case "json":
-                        console.print(InspectReport.jsonWithTracks(file: name, summary: summary).rendered)
+                        console.print(InspectReport.json(file: name, summary: summary).rendered)
                     case "table":
                         rows.append((name, summary))
                     default:

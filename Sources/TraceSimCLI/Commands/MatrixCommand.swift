@@ -1,10 +1,9 @@
 import ConfigJSON
-import Dispatch
 import Engine
 import Geometry
+import Reports
 import Scenarios
 import SimulationCore
-import Synchronization
 import Traces
 
 /// `tracesim matrix TRACE... [--scenarios all|a,b]`: every trace through every scenario,
@@ -99,7 +98,7 @@ enum MatrixCommand: Command {
         let (fences, fencesInput): ([Geofence], RunIdentity.Input?) = try ConfigFiles.load(
             parsed.value("fences"), console, ReplayArguments.fingerprinted(GeofenceLoader.load), absent: ([], nil))
         var exitCode = ExitCode.success
-        var traces: [(path: String, trace: Trace)] = []
+        var traces: [Matrix.NamedTrace] = []
         // The file each trace came from: under --tracks each, a file gives a row per track.
         var sources: [String] = []
         for path in parsed.positionals {
@@ -112,185 +111,49 @@ enum MatrixCommand: Command {
                 exitCode = exitCode == .success ? failure.exitCode : exitCode
             case .success(let trace):
                 for piece in TrackArguments.pieces(of: trace, path: path, options: options, console: console) {
-                    traces.append((piece.name, piece.trace))
+                    traces.append(Matrix.NamedTrace(name: piece.name, trace: piece.trace))
                     sources.append(path)
                 }
             }
         }
-        var only: Set<Int>?
-        var identity: RunIdentity?
+        var matrix = Matrix(traces: traces, scenarios: scenarios.map(ReplayArguments.entry), seed: seed, fences: fences)
         if shard != nil {
             var inputs: [RunIdentity.Input] = []
             var hashed: [String: (hash: ContentHash, bytes: Int)] = [:]
-            for (index, (path, _)) in traces.enumerated() {
+            for (index, trace) in traces.enumerated() {
                 do {
                     let (hash, bytes) = try hashed[sources[index]] ?? ContentHash.ofFile(atPath: sources[index])
                     hashed[sources[index]] = (hash, bytes)
-                    inputs.append(RunIdentity.Input(path: path, bytes: bytes, hash: hash))
+                    inputs.append(RunIdentity.Input(path: trace.name, bytes: bytes, hash: hash))
                 } catch {
                     throw CommandFailure(.noInput, "error: \(error)")
                 }
             }
-            identity = RunIdentity(
+            matrix.identity = RunIdentity(
                 version: TraceSimCommandLine.version, traces: inputs, scenarios: scenarios.map(\.identity), seed: seed,
                 fences: fencesInput, date: parsed.value("date"), inputFormat: parsed.value("input-format"),
                 tracks: options.trackOrder == .time ? nil : options.trackOrder.rawValue,
                 assumeRate: options.assumedRate, strict: options.strict)
         }
-        if let shard {
-            // Positions K-1, K-1+N, K-1+2N...: every shard gets a spread of traces and scenarios.
-            only = Set(stride(from: shard.index - 1, to: traces.count * scenarios.count, by: shard.count))
-        }
-        let cells: [Cell]
+        let result: MatrixResult
         do {
-            cells = try runAll(
-                traces.map(\.trace), scenarios: scenarios, seed: seed, fences: fences, console: console, only: only,
-                width: jobs)
+            result = try ReplayArguments.run(matrix, shard: shard, jobs: jobs, console: console)
         } catch {
             throw CommandFailure(.dataError, "error: \(parsed.value("fences") ?? "geofences"): \(error)")
         }
-        let metrics = cells.map { Metrics($0.run, ideal: $0.ideal) }
-        if format == "json" {
-            let objects = cells.indices.map {
-                RunReport.json(trace: traces[cells[$0].trace].path, run: cells[$0].run, metrics: metrics[$0])
-            }
-            var members: [(String, JSONText)] = [("schemaVersion", .integer(RunReport.schemaVersion))]
-            // A part opens with what identifies the whole run, for 'tracesim merge' to compare.
-            if let identity { members.append(("identity", identity.json)) }
-            members.append(("seed", seedJSON(seed)))
-            if let shard {
-                members.append(
-                    (
-                        "shard",
-                        .object([
-                            ("index", .integer(shard.index)), ("count", .integer(shard.count)),
-                            ("runs", .integer(traces.count * scenarios.count)),
-                            ("positions", .array(cells.map { .integer($0.position) })),
-                        ])
-                    ))
-            }
-            members.append(("runs", .array(objects)))
-            console.print(JSONText.object(members).rendered)
-        } else if format == "csv" {
-            console.print(
-                RunReport.csv(
-                    cells.indices.map {
-                        (traces[cells[$0].trace].path, cells[$0].run.scenario, cells[$0].run.seed, metrics[$0])
-                    }))
-        } else if format == "markdown" || format == "html" {
-            let rows = scenarios.indices.map { index in
-                (
-                    scenarios[index].scenario.name,
-                    cells.indices.filter { cells[$0].scenario == index }.map { metrics[$0] }
-                )
-            }
-            console.print(
-                format == "html"
-                    ? HTMLReport.matrix(rows: rows, traceCount: traces.count) : RunReport.markdownTable(rows))
-        } else if !traces.isEmpty {
-            let seeds = Set(scenarios.map { seed ?? $0.scenario.seed })
-            let seedLabel = seeds.count == 1 ? "seed \(seeds.first ?? 0)" : "seeds per scenario"
-            let rows = scenarios.indices.map { index in
-                (
-                    scenarios[index].scenario.name,
-                    cells.indices.filter { cells[$0].scenario == index }.map { metrics[$0] }
-                )
-            }
-            console.print(
-                "\(traces.count) trace\(traces.count == 1 ? "" : "s") × \(scenarios.count) scenario\(scenarios.count == 1 ? "" : "s"), \(seedLabel); ratios against the ideal run"
-            )
-            console.print(RunReport.table(rows))
+        switch format {
+        case "json": console.print(MatrixReport.json(result))
+        case "csv": console.print(MatrixReport.csv(result))
+        case "markdown": console.print(MatrixReport.markdown(result))
+        case "html": console.print(MatrixReport.html(result))
+        default: if !traces.isEmpty { console.print(MatrixReport.text(result)) }
         }
         return exitCode
     }
-
-    /// The matrix JSON's `"seed"`: merge renders it from a part's identity the same way.
-    static func seedJSON(_ seed: UInt64?) -> JSONText { seed.map { .integer(Int(truncatingIfNeeded: $0)) } ?? .null }
-
-    /// One scenario on one trace, with the ideal run it is compared with.
-    struct Cell {
-        /// `trace × scenarios.count + scenario`: the order output follows.
-        var position: Int
-        var trace: Int
-        var scenario: Int
-        var run: ScenarioRun
-        var ideal: ScenarioRun
-    }
-
-    /// Runs `scenarios` on every trace in parallel, each with its ideal run, and returns the
-    /// cells in position order. `only` restricts the work to some positions (a shard); `width`
-    /// caps the replays running at once (`nil`: one per core).
-    static func runAll(
-        _ traces: [Trace], scenarios: [ReplayArguments.Chosen], seed: UInt64?, fences: [Geofence], console: Console,
-        only: Set<Int>? = nil, width: Int? = nil
-    ) throws(GeometryError) -> [Cell] {
-        guard let idealPreset = Scenario.preset(named: "ideal") else { return [] }
-        // Every scenario is compared with an ideal run of the same seed and geofences; scenarios
-        // sharing both share that run.
-        var runs: [(scenario: Scenario, fences: [Geofence])] = []
-        var idealOf: [Int] = []
-        var scenarioRun: [Int] = []
-        var idealKeys: [String: Int] = [:]
-        for (index, chosen) in scenarios.enumerated() {
-            var scenario = chosen.scenario
-            if let seed { scenario.seed = seed }
-            let key = "\(scenario.seed)/" + (chosen.fences == nil ? "shared" : String(index))
-            if let existing = idealKeys[key] {
-                idealOf.append(existing)
-            } else {
-                var ideal = idealPreset
-                ideal.seed = scenario.seed
-                runs.append((ideal, chosen.fences ?? fences))
-                idealKeys[key] = runs.count - 1
-                idealOf.append(runs.count - 1)
-            }
-            runs.append((scenario, chosen.fences ?? fences))
-            scenarioRun.append(runs.count - 1)
-        }
-        let planned = runs
-        let positions = (0..<(traces.count * scenarios.count)).filter { only?.contains($0) ?? true }
-        var needed = Set<Int>()
-        for position in positions {
-            let (trace, scenario) = position.quotientAndRemainder(dividingBy: scenarios.count)
-            needed.insert(trace * planned.count + scenarioRun[scenario])
-            needed.insert(trace * planned.count + idealOf[scenario])
-        }
-        let jobs = needed.sorted()
-        let done = Atomic<Int>(0)
-        let progress = Progress(total: jobs.count, console: console)
-        let outcomes = ParallelLoop.map(iterations: jobs.count, width: width) { job in
-            let (trace, run) = jobs[job].quotientAndRemainder(dividingBy: planned.count)
-            let result = Result { () throws(GeometryError) in
-                try ScenarioRunner.run(traces[trace], planned[run].scenario, fences: planned[run].fences)
-            }
-            progress.update(done.add(1, ordering: .relaxed).newValue)
-            return result
-        }
-        progress.finish()
-        let finished = Dictionary(uniqueKeysWithValues: zip(jobs, outcomes))
-        var cells: [Cell] = []
-        for position in positions {
-            let (trace, scenario) = position.quotientAndRemainder(dividingBy: scenarios.count)
-            guard let run = finished[trace * planned.count + scenarioRun[scenario]],
-                let ideal = finished[trace * planned.count + idealOf[scenario]]
-            else { continue }
-            cells.append(
-                Cell(position: position, trace: trace, scenario: scenario, run: try run.get(), ideal: try ideal.get()))
-        }
-        return cells
-    }
 }
 
-/// `--shard K/N`.
-struct Shard {
-    /// 1-based.
-    var index: Int
-    var count: Int
-
-    /// The most shards a run may be split into: `matrix --shard` and `merge` share it, so every
-    /// part matrix writes is one merge reads.
-    static let maximumCount = 1_000_000
-
+extension Shard {
+    /// `--shard K/N`.
     init(_ text: String, command: String) throws(UsageError) {
         let parts = text.split(separator: "/", omittingEmptySubsequences: false)
         guard parts.count == 2, let index = Int(parts[0]), let count = Int(parts[1]), count >= 1,
@@ -298,13 +161,12 @@ struct Shard {
         else {
             throw UsageError("--shard must be K/N with 1 <= K <= N, not '\(text)'", command: command)
         }
-        guard count <= Self.maximumCount else {
+        guard let shard = Shard(index: index, count: count) else {
             throw UsageError(
                 "--shard: at most \(Self.maximumCount) shards, not \(count) ('tracesim merge' reads no more)",
                 command: command)
         }
-        self.index = index
-        self.count = count
+        self = shard
     }
 }
 
@@ -386,6 +248,21 @@ enum ReplayArguments {
             chosen.append((scenario, nil, .init(name: scenario.name)))
         }
         return chosen
+    }
+
+    /// The matrix's entry for a scenario chosen on the command line.
+    static func entry(_ chosen: Chosen) -> Matrix.Entry {
+        Matrix.Entry(chosen.scenario, fences: chosen.fences, identity: chosen.identity)
+    }
+
+    /// Runs `matrix` (or its `shard`) with a progress bar on standard error when it is a terminal.
+    static func run(_ matrix: Matrix, shard: Shard? = nil, jobs: Int? = nil, console: Console) throws(GeometryError)
+        -> MatrixResult
+    {
+        let progress = Progress(total: matrix.replayCount(shard: shard), console: console)
+        let result = try matrix.run(shard: shard, jobs: jobs) { done, _ in progress.update(done) }
+        progress.finish()
+        return result
     }
 
     /// `parse`, also returning the size and hash of the bytes it parsed, for a run's identity.

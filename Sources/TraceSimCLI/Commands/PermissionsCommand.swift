@@ -1,6 +1,7 @@
 import Device
 import Foundation
 import Permissions
+import Reports
 import Traces
 
 /// `tracesim permissions`: run a simulated person through one SDK permission layer, or
@@ -90,7 +91,7 @@ enum PermissionsCommand: Command {
                 let rows = PermissionLayer.allCases.map {
                     ($0, $0.share(of: population, setup: setup, options: options))
                 }
-                console.print(PermissionsReport.population(rows, format: format))
+                console.print(PermissionsReport.population(rows, json: format == "json"))
                 return .success
             }
             guard let userPath = parsed.value("user") else {
@@ -100,7 +101,7 @@ enum PermissionsCommand: Command {
             let runs = PermissionLayer.allCases.map {
                 $0.run(setup: setup, user: script.user, lifecycle: script.lifecycle, options: options)
             }
-            console.print(PermissionsReport.compare(runs, format: format))
+            console.print(PermissionsReport.compare(runs, json: format == "json"))
             return .success
         }
 

@@ -1,5 +1,6 @@
 import Engine
 import Geometry
+import Reports
 import Scenarios
 import Traces
 
@@ -76,16 +77,18 @@ enum ReplayCommand: Command {
                     + "use --format text or json, or --tracks time or file", command: name)
         }
         for (index, (label, trace)) in pieces.enumerated() {
-            let cells: [MatrixCommand.Cell]
+            let cells: [Matrix.Cell]
             do {
-                cells = try MatrixCommand.runAll(
-                    [trace], scenarios: scenarios, seed: seed, fences: fences, console: console)
+                let matrix = Matrix(
+                    traces: [Matrix.NamedTrace(name: label, trace: trace)],
+                    scenarios: scenarios.map(ReplayArguments.entry), seed: seed, fences: fences)
+                cells = try ReplayArguments.run(matrix, console: console).cells
             } catch {
                 throw CommandFailure(.dataError, "error: \(parsed.value("fences") ?? "geofences"): \(error)")
             }
             guard let cell = cells.first else { return .failure }
             let (run, ideal) = (cell.run, cell.ideal)
-            var metrics = Metrics(run, ideal: ideal)
+            var metrics = cell.metrics
             if let truth {
                 let reference = options.trackOrder == .each ? TruthLoading.reference(for: trace, in: truth) : truth
                 metrics.measureError(of: run, against: reference)
@@ -99,13 +102,7 @@ enum ReplayCommand: Command {
                         fences: scenarios[0].fences ?? fences))
             } else {
                 if index > 0 { console.print("") }
-                console.print("\(label) · \(run.scenario) · seed \(run.seed)")
-                console.print(RunReport.table([(run.scenario, [metrics])]))
-                if let median = metrics.positionErrorMedianMeters, let p95 = metrics.positionErrorP95Meters {
-                    console.print(
-                        "position error against the truth: median \(TrackReport.fixed(median, 2)) m, p95 \(TrackReport.fixed(p95, 2)) m"
-                    )
-                }
+                console.print(RunReport.text(trace: label, run: run, metrics: metrics))
             }
         }
         return .success

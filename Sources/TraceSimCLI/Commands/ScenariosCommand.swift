@@ -1,3 +1,4 @@
+import Reports
 import Scenarios
 
 /// `tracesim scenarios`: the built-in presets, what each simulates and its sources.
@@ -19,22 +20,8 @@ enum ScenariosCommand: Command {
             throw UsageError("unexpected argument '\(parsed.positionals[0])'", command: name)
         }
         switch try parsed.choice("format") {
-        case "text":
-            let width = Scenario.presets.map(\.name.count).max() ?? 0
-            for scenario in Scenario.presets {
-                let padding = String(repeating: " ", count: width - scenario.name.count + 2)
-                console.print(
-                    scenario.name + padding + scenario.summary + "  [" + scenario.factRows.joined(separator: "; ") + "]"
-                )
-            }
-        case "json":
-            let rows = Scenario.presets.map { scenario -> JSONText in
-                .object([
-                    ("name", .string(scenario.name)), ("summary", .string(scenario.summary)),
-                    ("factRows", .array(scenario.factRows.map { .string($0) })),
-                ])
-            }
-            console.print(JSONText.array(rows).rendered)
+        case "text": console.print(ScenariosReport.text(Scenario.presets))
+        case "json": console.print(ScenariosReport.json(Scenario.presets))
         default: break  // `choice` accepts only the declared formats
         }
         return .success

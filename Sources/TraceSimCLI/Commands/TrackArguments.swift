@@ -1,3 +1,4 @@
+import Reports
 import SimulationCore
 import Traces
 
@@ -72,7 +73,8 @@ enum TrackArguments {
         let overlaps = trace.trackOverlaps()
         let acrossTracks = trace.diagnostics.mergedAcrossTracks
         if !overlaps.isEmpty {
-            console.warn("warning: \(name): " + overlapText(overlaps) + "; " + outcome(trace, options.trackOrder))
+            console.warn(
+                "warning: \(name): " + InspectReport.overlapText(overlaps) + "; " + outcome(trace, options.trackOrder))
         } else if acrossTracks.count > 0 {
             // Tracks that only touch (one ends on the second the next begins) still lose a point.
             // Only `--tracks time` merges across tracks, so only it gets here.
@@ -84,15 +86,6 @@ enum TrackArguments {
         } else if options.trackOrder == .file, !shiftedTracks(trace).isEmpty {
             console.warn("note: \(name): " + outcome(trace, .file))
         }
-    }
-
-    static func overlapText(_ overlaps: [TrackOverlap]) -> String {
-        let shown = overlaps.prefix(3).map { overlap in
-            "\(overlap.track) and \(overlap.otherTrack) by \(InspectReport.duration(overlap.seconds)) "
-                + "(\(ISO8601.format(overlap.start)) → \(ISO8601.format(overlap.end)))"
-        }
-        let more = overlaps.count > 3 ? " and \(overlaps.count - 3) more" : ""
-        return "tracks overlap in time: " + shown.joined(separator: ", ") + more
     }
 
     private static func outcome(_ trace: Trace, _ order: TrackOrder) -> String {
@@ -109,7 +102,7 @@ enum TrackArguments {
         case .file:
             let shifts = shiftedTracks(trace)
             guard !shifts.isEmpty else { return "kept in file order (--tracks file)" }
-            let shown = shifts.prefix(3).map { "track \($0.track) by +\(InspectReport.duration($0.seconds))" }
+            let shown = shifts.prefix(3).map { "track \($0.track) by +\(Formatting.compactDuration($0.seconds))" }
             let more = shifts.count > 3 ? " and \(shifts.count - 3) more" : ""
             return "kept in file order (--tracks file), shifted later: " + shown.joined(separator: ", ") + more
         }

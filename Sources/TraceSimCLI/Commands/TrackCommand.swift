@@ -3,6 +3,7 @@ import Engine
 import Foundation
 import Geometry
 import Permissions
+import Reports
 import Scenarios
 import SimulationCore
 import Traces

@@ -1,3 +1,4 @@
+import Reports
 import Scenarios
 import Traces
 
@@ -84,51 +85,10 @@ enum TuneCommand: Command {
             try TruthLoading.load(path, options: options, console: console, timeOrderForEach: true)
         }
         let points = Tuning.run(traces, sweeps: sweeps, truth: truth)
-        if format == "json" {
-            console.print(
-                JSONText.array(
-                    points.map { point in
-                        func optional(_ value: Double?, _ digits: Int) -> JSONText {
-                            value.map { .number(RunReport.rounded($0, digits)) } ?? .null
-                        }
-                        return .object([
-                            ("values", .object(zip(sweeps, point.values).map { ($0.parameter.name, .number($1)) })),
-                            ("kept", .integer(point.kept)), ("delivered", .integer(point.delivered)),
-                            ("medianErrorMeters", optional(point.medianError, 3)),
-                            ("p95ErrorMeters", optional(point.p95Error, 3)),
-                            ("distanceInflation", optional(point.distanceInflation, 4)),
-                            ("front", .bool(point.isOnFront)),
-                        ])
-                    }
-                ).rendered)
-            return .success
-        }
-        let header =
-            sweeps.map { "\($0.parameter.name) (\($0.parameter.unit))" } + [
-                "kept", "median error", "p95 error", "inflation", "front",
-            ]
-        var rows: [[String]] = [header]
-        for point in points {
-            rows.append(
-                point.values.map { TrackReport.fixed($0, $0 == $0.rounded() ? 0 : 2) } + [
-                    "\(point.kept)/\(point.delivered)",
-                    point.medianError.map { TrackReport.fixed($0, 2) + " m" } ?? "-",
-                    point.p95Error.map { TrackReport.fixed($0, 2) + " m" } ?? "-",
-                    point.distanceInflation.map { TrackReport.fixed($0, 3) + "×" } ?? "-", point.isOnFront ? "*" : "",
-                ])
-        }
-        let widths = header.indices.map { column in rows.map { $0[column].count }.max() ?? 0 }
-        for (index, cells) in rows.enumerated() {
-            let line = cells.enumerated().map { column, cell in
-                String(repeating: " ", count: widths[column] - cell.count) + cell
-            }.joined(separator: "  ")
-            console.print(line)
-            if index == 0 { console.print(String(repeating: "-", count: line.count)) }
-        }
-        let front = points.filter(\.isOnFront).count
         console.print(
-            "\(points.count) combinations, \(front) on the front (* : no other keeps as many fixes at lower "
-                + (truth == nil ? "distance inflation" : "p95 error") + ")")
+            format == "json"
+                ? TuneReport.json(points, sweeps: sweeps)
+                : TuneReport.text(points, sweeps: sweeps, measuredAgainstTruth: truth != nil))
         return .success
     }
 }

@@ -1,0 +1,87 @@
+import Scenarios
+import SimulationCore
+
+extension HTMLReport {
+    /// Bands over the trace's time: app state, screen lock, motion, GPS, deliveries, for this
+    /// run and the ideal one; the When-In-Use cutoff (the run's own cutoff after each lock) as a
+    /// dashed line.
+    static func timeline(run: ScenarioRun, ideal: ScenarioRun) -> String {
+        let width = 900.0
+        let left = 150.0
+        let span = max(run.traceEnd.seconds(since: run.traceStart), 1)
+        func x(_ instant: SimInstant) -> Double {
+            left + (width - left - 10) * min(max(instant.seconds(since: run.traceStart) / span, 0), 1)
+        }
+        let f = SVGWriter.number
+        typealias Span = (start: SimInstant, end: SimInstant, kind: String)
+        var bands: [(label: String, spans: [Span])] = []
+        func phases(_ run: ScenarioRun) -> [Span] {
+            zip(run.lifecycle, run.lifecycle.dropFirst().map(\.time) + [run.traceEnd]).map {
+                ($0.time, $1, "phase-" + $0.phase.rawValue)
+            }
+        }
+        func locks(_ run: ScenarioRun) -> [Span] {
+            zip(run.lifecycle, run.lifecycle.dropFirst().map(\.time) + [run.traceEnd]).filter { $0.0.isScreenLocked }
+                .map { ($0.0.time, $0.1, "locked") }
+        }
+        func motion(_ run: ScenarioRun) -> [Span] {
+            let changes = run.recorder.motionTransitions
+            return zip(changes, changes.dropFirst().map(\.time) + [run.traceEnd]).filter { $0.0.state == .moving }.map {
+                ($0.0.time, $0.1, "moving")
+            }
+        }
+        func gps(_ run: ScenarioRun) -> [Span] {
+            run.gpsOn.intervals.map { ($0.start, min($0.end ?? run.traceEnd, run.traceEnd), "gps") }
+        }
+        func deliveries(_ run: ScenarioRun) -> [Span] {
+            run.deliveryTimes.map { ($0, $0.advanced(byNanoseconds: 1), "delivery") }
+        }
+        bands.append(("app (\(run.scenario))", phases(run)))
+        bands.append(("screen locked", locks(run)))
+        bands.append(("moving", motion(run)))
+        bands.append(("GPS on", gps(run)))
+        bands.append(("deliveries", deliveries(run)))
+        bands.append(("ideal: GPS on", gps(ideal)))
+        bands.append(("ideal: deliveries", deliveries(ideal)))
+        // Every band is 26 units tall from y = 10; the axis sits under the last one.
+        let bottom = 10 + 26 * Double(bands.count)
+        let height = bottom + 30
+        var svg = SVGWriter(class: "timeline", width: width, height: height)
+        for (index, band) in bands.enumerated() {
+            let y = 10 + 26 * Double(index)
+            svg.add(
+                "text", [("class", "label"), ("x", f(left - 8)), ("y", f(y + 13))], content: escape(band.label))
+            for (start, end, kind) in band.spans where end > start {
+                svg.add(
+                    "rect",
+                    [
+                        ("class", kind), ("x", f(x(start))), ("y", f(y)), ("width", f(max(x(end) - x(start), 0.8))),
+                        ("height", "18"),
+                    ], content: SVGWriter.title(kind))
+            }
+        }
+        let cutoffSeconds = run.whenInUseLockCutoffSeconds
+        for lock in run.lifecycle.enumerated()
+        where lock.element.isScreenLocked
+            && (lock.offset == 0 || !run.lifecycle[lock.offset - 1].isScreenLocked)
+        {
+            let cutoff = lock.element.time.advanced(byNanoseconds: Int64(cutoffSeconds * 1e9))
+            guard cutoff <= run.traceEnd else { continue }
+            svg.add(
+                "line",
+                [("class", "cutoff"), ("x1", f(x(cutoff))), ("x2", f(x(cutoff))), ("y1", "4"), ("y2", f(bottom))])
+            svg.add(
+                "text", [("class", "cutoff-label"), ("x", f(x(cutoff) + 4)), ("y", f(bottom + 14))],
+                content: "When-In-Use cutoff (lock + \(Formatting.short(cutoffSeconds)) s)")
+        }
+        for tick in 0...4 {
+            let seconds = span * Double(tick) / 4
+            let position = left + (width - left - 10) * Double(tick) / 4
+            let anchor = tick == 0 ? "start" : tick == 4 ? "end" : "middle"
+            svg.add(
+                "text", [("class", "tick"), ("text-anchor", anchor), ("x", f(position)), ("y", f(height - 4))],
+                content: Formatting.clock(seconds))
+        }
+        return svg.finished
+    }
+}

@@ -1,0 +1,56 @@
+import Geometry
+import Scenarios
+import Traces
+
+/// Self-contained HTML with inline SVG: a run's track map and timeline bands, and the matrix
+/// heatmap. No scripts, no external resources, so the file can be attached anywhere.
+public enum HTMLReport {
+    /// The page for one run compared with `ideal`, the ideal run of the same trace: summary
+    /// cards, the track map with `fences`, the timeline bands and, when the scenario ran the
+    /// permission wizard, its storyboard. `path` names the trace on the page.
+    public static func run(
+        trace path: String, trace: Trace, run: ScenarioRun, ideal: ScenarioRun, metrics: Metrics, fences: [Geofence]
+    )
+        -> String
+    {
+        page(
+            title: "\(run.scenario) · \(path)",
+            body: """
+                <h1>\(escape(run.scenario))</h1>
+                <p class="sub">\(escape(path)) · seed \(run.seed) · compared with the ideal run of the same trace</p>
+                \(summary(metrics))
+                <h2>Track</h2>
+                \(map(trace: trace, run: run, fences: fences))
+                <h2>Timeline</h2>
+                \(timeline(run: run, ideal: ideal))
+                \(run.wizardSteps.map { "<h2>Permission wizard</h2>" + storyboard($0) } ?? "")
+                """)
+    }
+
+    /// The page for a matrix (`MatrixReport.html`): the heatmap of scenarios (a row each, with
+    /// the metrics of its runs on every trace) against metrics.
+    static func matrix(rows: [(scenario: String, metrics: [Metrics])], traceCount: Int) -> String {
+        page(
+            title: "TraceSim permission matrix",
+            body: """
+                <h1>What each permission level costs</h1>
+                <p class="sub">\(traceCount) trace\(traceCount == 1 ? "" : "s") · each run against the ideal run of the same trace · greener is closer to ideal</p>
+                \(heatmap(rows))
+                """)
+    }
+
+    /// `text` with `&`, `<`, `>` and `"` as entities: safe in HTML and XML text and attributes.
+    static func escape(_ text: String) -> String {
+        var result = ""
+        for character in text {
+            switch character {
+            case "&": result += "&amp;"
+            case "<": result += "&lt;"
+            case ">": result += "&gt;"
+            case "\"": result += "&quot;"
+            default: result.append(character)
+            }
+        }
+        return result
+    }
+}

@@ -1,0 +1,70 @@
+/// A JSON value with object keys kept in the order they were added, so every JSON report has
+/// a deterministic, documented key order (Foundation's encoders do not promise one).
+public indirect enum JSONText: Sendable {
+    case string(String)
+    case integer(Int)
+    case number(Double)
+    case bool(Bool)
+    case null
+    case array([JSONText])
+    case object([(String, JSONText)])
+
+    /// Compact one-line rendering. A whole number of `.number` prints without a fraction; a
+    /// non-finite one prints as `null`.
+    public var rendered: String {
+        var text = ""
+        render(into: &text)
+        return text
+    }
+
+    private func render(into text: inout String) {
+        switch self {
+        case .string(let value): Self.appendQuoted(value, to: &text)
+        case .integer(let value): text += String(value)
+        case .number(let value):
+            if value.isFinite, value == value.rounded(), abs(value) < 1e15 {
+                text += String(Int64(value))
+            } else if value.isFinite {
+                text += value.description
+            } else {
+                text += "null"
+            }
+        case .bool(let value): text += value ? "true" : "false"
+        case .null: text += "null"
+        case .array(let values):
+            text += "["
+            for (index, value) in values.enumerated() {
+                if index > 0 { text += "," }
+                value.render(into: &text)
+            }
+            text += "]"
+        case .object(let members):
+            text += "{"
+            for (index, (key, value)) in members.enumerated() {
+                if index > 0 { text += "," }
+                Self.appendQuoted(key, to: &text)
+                text += ":"
+                value.render(into: &text)
+            }
+            text += "}"
+        }
+    }
+
+    private static func appendQuoted(_ value: String, to text: inout String) {
+        text += "\""
+        for scalar in value.unicodeScalars {
+            switch scalar {
+            case "\"": text += "\\\""
+            case "\\": text += "\\\\"
+            case "\n": text += "\\n"
+            case "\r": text += "\\r"
+            case "\t": text += "\\t"
+            case _ where scalar.value < 0x20:
+                let hex = String(scalar.value, radix: 16)
+                text += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: text.unicodeScalars.append(scalar)
+            }
+        }
+        text += "\""
+    }
+}

@@ -1,0 +1,120 @@
+import Scenarios
+
+/// What a matrix prints: the degradation table (text, Markdown), a CSV row per run, the
+/// heatmap page, and the JSON of every run, which for a shard is the part `Matrix.merge` reads.
+public enum MatrixReport {
+    /// A line naming the traces, scenarios and seeds, then the degradation table: a row per
+    /// scenario with metrics averaged over traces. Empty for a matrix of no trace.
+    public static func text(_ result: MatrixResult) -> String {
+        let matrix = result.matrix
+        guard !matrix.traces.isEmpty else { return "" }
+        let (traces, scenarios) = (matrix.traces.count, matrix.scenarios.count)
+        let seeds = Set(matrix.scenarios.map { matrix.seed ?? $0.scenario.seed })
+        let seedLabel = seeds.count == 1 ? "seed \(seeds.first ?? 0)" : "seeds per scenario"
+        return "\(traces) trace\(traces == 1 ? "" : "s") × \(scenarios) scenario\(scenarios == 1 ? "" : "s"), "
+            + "\(seedLabel); ratios against the ideal run\n" + RunReport.table(result.metricsByScenario)
+    }
+
+    /// The degradation table in Markdown, for a pull request or a design review.
+    public static func markdown(_ result: MatrixResult) -> String { RunReport.markdownTable(result.metricsByScenario) }
+
+    /// A self-contained page with the degradation table as a heatmap.
+    public static func html(_ result: MatrixResult) -> String {
+        HTMLReport.matrix(rows: result.metricsByScenario, traceCount: result.matrix.traces.count)
+    }
+
+    /// A row per trace and scenario with every numeric metric.
+    public static func csv(_ result: MatrixResult) -> String {
+        RunReport.csv(
+            result.cells.map {
+                (result.matrix.traces[$0.trace].name, $0.run.scenario, $0.run.seed, $0.metrics)
+            })
+    }
+
+    /// `{"schemaVersion", "seed", "runs": [...]}` with one object per run, traces in order and
+    /// scenarios in order. A shard's part also holds the run's identity (when the matrix has one)
+    /// and the shard's place, for `Matrix.merge`.
+    public static func json(_ result: MatrixResult) -> String {
+        let matrix = result.matrix
+        let runs = result.cells.map {
+            RunReport.json(trace: matrix.traces[$0.trace].name, run: $0.run, metrics: $0.metrics)
+        }
+        var members: [(String, JSONText)] = [("schemaVersion", .integer(RunReport.schemaVersion))]
+        // A part opens with what identifies the whole run, for merge to compare.
+        if result.shard != nil, let identity = matrix.identity { members.append(("identity", json(identity))) }
+        members.append(("seed", seed(matrix.seed)))
+        if let shard = result.shard {
+            members.append(
+                (
+                    "shard",
+                    .object([
+                        ("index", .integer(shard.index)), ("count", .integer(shard.count)),
+                        ("runs", .integer(matrix.runCount)),
+                        ("positions", .array(result.cells.map { .integer($0.position) })),
+                    ])
+                ))
+        }
+        members.append(("runs", .array(runs)))
+        return JSONText.object(members).rendered
+    }
+
+    /// Exactly the JSON the unsharded run prints, from its merged parts (without a final newline).
+    public static func json(_ merged: Matrix.Merged) -> [UInt8] {
+        var output: [UInt8] = []
+        output.reserveCapacity(merged.runs.reduce(64) { $0 + $1.count + 1 })
+        output += Array("{\"schemaVersion\":\(merged.schemaVersion),\"seed\":".utf8)
+        output += Array(seed(merged.seed).rendered.utf8)
+        output += Array(",\"runs\":[".utf8)
+        for (index, run) in merged.runs.enumerated() {
+            if index > 0 { output.append(UInt8(ascii: ",")) }
+            output += run
+        }
+        output += Array("]}".utf8)
+        return output
+    }
+
+    /// The matrix JSON's `"seed"`: a part's is checked against its identity the same way
+    /// (`Matrix.seedText`).
+    private static func seed(_ seed: UInt64?) -> JSONText {
+        seed.map { .integer(Int(truncatingIfNeeded: $0)) } ?? .null
+    }
+
+    /// A run's identity as a part writes it; `tracks`, `assumeRate` and `strict` only when
+    /// given, so parts of a default run read as they always have.
+    static func json(_ identity: RunIdentity) -> JSONText {
+        let head = headJSON(identity)
+        guard case .object(var members) = head else { return head }
+        if let tracks = identity.tracks { members.append(("tracks", .string(tracks))) }
+        if let assumeRate = identity.assumeRate { members.append(("assumeRate", .number(assumeRate))) }
+        if identity.strict { members.append(("strict", .bool(true))) }
+        return .object(members)
+    }
+
+    private static func headJSON(_ identity: RunIdentity) -> JSONText {
+        .object([
+            ("tracesim", .string(identity.version)),
+            ("traces", .array(identity.traces.map(json))),
+            (
+                "scenarios",
+                .array(
+                    identity.scenarios.map { entry in
+                        var members: [(String, JSONText)] = [("name", .string(entry.name))]
+                        if let file = entry.file { members.append(("file", json(file))) }
+                        if let fences = entry.fences { members.append(("fences", json(fences))) }
+                        return .object(members)
+                    })
+            ),
+            ("seed", identity.seed.map { .string(String($0)) } ?? .null),
+            ("fences", identity.fences.map(json) ?? .null),
+            ("date", identity.date.map(JSONText.string) ?? .null),
+            ("inputFormat", identity.inputFormat.map(JSONText.string) ?? .null),
+        ])
+    }
+
+    private static func json(_ input: RunIdentity.Input) -> JSONText {
+        var members: [(String, JSONText)] = [("path", .string(input.path))]
+        if let bytes = input.bytes { members.append(("bytes", .integer(bytes))) }
+        if let hash = input.hash { members.append(("hash", .string(hash.text))) }
+        return .object(members)
+    }
+}

@@ -1,0 +1,98 @@
+import Device
+import Foundation
+
+/// The device's rules and parameters, printed from the code that applies them (`DeviceRule`,
+/// `DeviceParameters`), never a hand-kept copy.
+public enum RulesReport {
+    /// One object with `"schemaVersion"`, `"rules"` and `"parameters"`, defaults typed.
+    public static func json(_ parameters: [DeviceParameterInfo]) -> String {
+        JSONText.object([
+            ("schemaVersion", .integer(1)),
+            (
+                "rules",
+                .array(
+                    DeviceRule.allCases.map { rule in
+                        let info = rule.info
+                        return .object([
+                            ("name", .string(rule.rawValue)),
+                            ("summary", .string(info.summary)),
+                            ("models", .string(info.models)),
+                            ("source", .string(info.source)),
+                            ("evidence", .string(info.evidence.rawValue)),
+                            ("parameters", .array(info.parameters.map { .string($0) })),
+                        ])
+                    })
+            ),
+            (
+                "parameters",
+                .array(
+                    parameters.map { parameter in
+                        .object([
+                            ("name", .string(parameter.name)),
+                            ("default", typed(parameter.value)),
+                            ("unit", .string(parameter.unit)),
+                            ("summary", .string(parameter.summary)),
+                            ("source", .string(parameter.source)),
+                            ("evidence", .string(parameter.evidence.rawValue)),
+                        ])
+                    })
+            ),
+        ]).rendered
+    }
+
+    /// Numbers and booleans as JSON numbers and booleans, names as strings.
+    private static func typed(_ value: String) -> JSONText {
+        if value == "true" || value == "false" { return .bool(value == "true") }
+        if let number = Double(value) { return .number(number) }
+        return .string(value)
+    }
+
+    /// Every rule with its evidence, source and parameters, then every parameter's default and
+    /// what it controls, for a terminal.
+    public static func text(_ parameters: [DeviceParameterInfo]) -> String {
+        var lines = ["RULES (\(DeviceRule.allCases.count))", ""]
+        for rule in DeviceRule.allCases {
+            let info = rule.info
+            lines.append("\(rule.rawValue)  [\(info.evidence.rawValue); \(info.source)]")
+            lines.append("  \(info.summary)")
+            lines.append("  models: \(info.models)")
+            if !info.parameters.isEmpty { lines.append("  parameters: \(info.parameters.joined(separator: ", "))") }
+            lines.append("")
+        }
+        lines.append("PARAMETERS (\(parameters.count))")
+        lines.append("")
+        let rows = parameters.flatMap { parameter in
+            [
+                [parameter.name, parameter.unit.isEmpty ? parameter.value : "\(parameter.value) \(parameter.unit)"],
+                ["", "\(parameter.summary) [\(parameter.evidence.rawValue); \(parameter.source)]"],
+            ]
+        }
+        if !rows.isEmpty { lines.append(TextTable(rows, alignments: [.left, .unpadded]).rendered) }
+        return lines.joined(separator: "\n")
+    }
+
+    /// Two Markdown tables, rules and parameters, for documentation.
+    public static func markdown(_ parameters: [DeviceParameterInfo]) -> String {
+        func cell(_ text: String) -> String { text.replacingOccurrences(of: "|", with: "\\|") }
+        var lines = [
+            "## Device rules", "", "| Rule | What the device does | Models | Source | Evidence |",
+            "|---|---|---|---|---|",
+        ]
+        for rule in DeviceRule.allCases {
+            let info = rule.info
+            lines.append(
+                "| `\(rule.rawValue)` | \(cell(info.summary)) | \(cell(info.models)) | \(cell(info.source)) | \(info.evidence.rawValue) |"
+            )
+        }
+        lines += [
+            "", "## Device parameters", "", "| Parameter | Default | Unit | What it controls | Source | Evidence |",
+            "|---|---|---|---|---|---|",
+        ]
+        for parameter in parameters {
+            lines.append(
+                "| `\(parameter.name)` | \(parameter.value) | \(parameter.unit) | \(cell(parameter.summary)) | \(cell(parameter.source)) | \(parameter.evidence.rawValue) |"
+            )
+        }
+        return lines.joined(separator: "\n")
+    }
+}

@@ -1,0 +1,139 @@
+import Device
+import Engine
+import Scenarios
+import SimulationCore
+
+/// How runs are printed: the stable JSON object per run and the degradation table.
+public enum RunReport {
+    /// The `schemaVersion` of run JSON and matrix JSON: bumped when a key changes meaning or
+    /// disappears.
+    public static let schemaVersion = 1
+
+    /// One run as the documented JSON object (`replay --format json`, one element of a matrix's
+    /// `runs`), times in seconds from the trace's first fix. `trace` is the name the object gives.
+    public static func json(trace: String, run: ScenarioRun, metrics: Metrics) -> JSONText {
+        let start = run.traceStart
+        func seconds(_ instant: SimInstant) -> JSONText { .number(rounded(instant.seconds(since: start), 3)) }
+        func optional(_ value: Double?) -> JSONText { value.map { .number(rounded($0, 3)) } ?? .null }
+        let metricsObject: JSONText = .object([
+            ("recordedFixes", .integer(metrics.recordedFixes)),
+            ("deliveredFixes", .integer(metrics.deliveredFixes)),
+            ("acceptedFixes", .integer(metrics.acceptedFixes)),
+            ("collectionRatio", metrics.collectionRatio.map { .number(rounded($0, 4)) } ?? .null),
+            ("timeCoverage", .number(rounded(metrics.timeCoverage, 4))),
+            ("maxGapSeconds", .number(rounded(metrics.maxGapSeconds, 3))),
+            ("maxGapStartSeconds", .number(rounded(metrics.maxGapStartSeconds, 3))),
+            ("distanceMeters", .number(rounded(metrics.distanceMeters, 2))),
+            ("distanceRatio", metrics.distanceRatio.map { .number(rounded($0, 4)) } ?? .null),
+            ("rejectedByReason", .object(metrics.rejectedByReason.map { ($0.reason, .integer($0.count)) })),
+            ("geofenceEvents", .integer(metrics.geofenceEvents)),
+            ("geofenceMissed", .integer(metrics.geofenceMissed)),
+            ("geofenceSpurious", .integer(metrics.geofenceSpurious)),
+            ("geofenceMeanDelaySeconds", .number(rounded(metrics.geofenceMeanDelaySeconds, 3))),
+            ("geofenceMaxDelaySeconds", .number(rounded(metrics.geofenceMaxDelaySeconds, 3))),
+            ("departureDelaySeconds", optional(metrics.departureDelaySeconds)),
+            ("arrivalDelaySeconds", optional(metrics.arrivalDelaySeconds)),
+            ("gpsOnSeconds", .number(rounded(metrics.gpsOnSeconds, 3))),
+            ("positionErrorMedianMeters", optional(metrics.positionErrorMedianMeters)),
+            ("positionErrorP95Meters", optional(metrics.positionErrorP95Meters)),
+        ])
+        return .object([
+            ("trace", .string(trace)),
+            ("scenario", .string(run.scenario)),
+            ("seed", .integer(Int(truncatingIfNeeded: run.seed))),
+            ("flowSeconds", .number(rounded(run.flowSeconds, 3))),
+            ("metrics", metricsObject),
+            (
+                "lifecycle",
+                .array(
+                    run.lifecycle.map {
+                        .object([
+                            ("t", seconds($0.time)), ("state", .string($0.phase.rawValue)),
+                            ("screenLocked", .bool($0.isScreenLocked)),
+                        ])
+                    })
+            ),
+            (
+                "lifecycleSeconds",
+                .object(run.secondsByPhase.map { ($0.phase.rawValue, .number(rounded($0.seconds, 3))) })
+            ),
+            ("deliveredTimes", .array(run.deliveryTimes.map(seconds))),
+            ("promptLog", PermissionsReport.promptLog(run.promptLog, since: start)),
+        ])
+    }
+
+    /// One run for a terminal (`replay --format text`): a line naming the trace, scenario and
+    /// seed, the run's row of the degradation table, and the position error when the metrics
+    /// were measured against a truth.
+    public static func text(trace: String, run: ScenarioRun, metrics: Metrics) -> String {
+        var text = "\(trace) · \(run.scenario) · seed \(run.seed)\n" + table([(run.scenario, [metrics])])
+        if let median = metrics.positionErrorMedianMeters, let p95 = metrics.positionErrorP95Meters {
+            text +=
+                "\nposition error against the truth: median \(Formatting.fixed(median, 2)) m, "
+                + "p95 \(Formatting.fixed(p95, 2)) m"
+        }
+        return text
+    }
+
+    /// The degradation table: a row per scenario. Ratios (GPS time too: the battery cost) are
+    /// averaged over the traces where the ideal run had some; the gap is the median over traces
+    /// of each trace's longest gap.
+    public static func table(_ rows: [(scenario: String, metrics: [Metrics])]) -> String {
+        let lines = tableCells(rows)
+        var table = TextTable(lines, alignments: [.left] + Array(repeating: .right, count: lines[0].count - 1))
+        table.rulesHeader = true
+        return table.rendered
+    }
+
+    /// The degradation table as a Markdown table, for a pull request or a design review.
+    public static func markdownTable(_ rows: [(scenario: String, metrics: [Metrics])]) -> String {
+        let lines = tableCells(rows)
+        let alignment = "|" + lines[0].indices.map { $0 == 0 ? "---" : "---:" }.joined(separator: "|") + "|"
+        let rendered = lines.map { cells in
+            "| " + cells.map { $0.replacingOccurrences(of: "|", with: "\\|") }.joined(separator: " | ") + " |"
+        }
+        return ([rendered[0], alignment] + rendered.dropFirst()).joined(separator: "\n")
+    }
+
+    /// One CSV row per trace and scenario with every numeric metric; empty cells are `null`s.
+    public static func csv(_ rows: [(trace: String, scenario: String, seed: UInt64, metrics: Metrics)]) -> String {
+        let keys = Metrics.numericKeyNames
+        var lines = [(["trace", "scenario", "seed"] + keys).joined(separator: ",")]
+        for row in rows {
+            let values = keys.map { key in
+                row.metrics.value(of: key).map { JSONText.number(rounded($0, 6)).rendered } ?? ""
+            }
+            lines.append(([quoted(row.trace), quoted(row.scenario), String(row.seed)] + values).joined(separator: ","))
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// RFC 4180 quoting when a field needs it.
+    private static func quoted(_ field: String) -> String {
+        guard field.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return field }
+        return "\"" + field.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+
+    private static func tableCells(_ rows: [(scenario: String, metrics: [Metrics])]) -> [[String]] {
+        let header = [
+            "scenario", "collected", "coverage", "distance", "longest gap", "departure", "GPS vs ideal", "rejected",
+        ]
+        var lines: [[String]] = [header]
+        for row in rows {
+            let summary = MetricsSummary(row.metrics)
+            let departure = summary.departureDelaySeconds.map { "+" + Formatting.fixed($0, 0) + " s" } ?? "-"
+            lines.append([
+                row.scenario, ratio(summary.collected), percent(summary.coverage ?? 0), ratio(summary.distance),
+                Formatting.duration(summary.medianLongestGapSeconds), departure, ratio(summary.gpsVsIdeal),
+                String(summary.rejected),
+            ])
+        }
+        return lines
+    }
+
+    private static func ratio(_ share: Double?) -> String { share.map(percent) ?? "-" }
+
+    private static func percent(_ share: Double) -> String { Formatting.percent(share) }
+
+    private static func rounded(_ value: Double, _ digits: Int) -> Double { Formatting.rounded(value, digits) }
+}

@@ -1,0 +1,91 @@
+extension Matrix {
+    /// Why parts cannot be merged, in words naming the parts.
+    public struct MergeRefusal: Error, Sendable, CustomStringConvertible {
+        /// What is wrong: a shard missing or given twice, parts of different runs, a run held twice.
+        public var message: String
+
+        /// `message`, so the refusal prints as the words alone.
+        public var description: String { message }
+    }
+
+    /// The runs of every part put back in position order: with the schema version and seed,
+    /// all that the unsharded run's JSON holds. The runs stay the parts' bytes, copied once
+    /// when rendered.
+    public struct Merged: Sendable {
+        /// The parts' `schemaVersion`.
+        public var schemaVersion: Int
+        /// The run's `--seed`, or `nil` for each scenario's own.
+        public var seed: UInt64?
+        /// Each run's JSON object, in position order.
+        public var runs: [ArraySlice<UInt8>]
+    }
+
+    /// Joins the parts of one sharded run, given in any order: shards 1...N each once, of the
+    /// same identity and schema version, holding every run once.
+    /// - Throws: `MergeRefusal` naming the first problem.
+    /// - Complexity: O(total bytes of the parts + runs).
+    public static func merge(_ parts: [MatrixPart]) throws(MergeRefusal) -> Merged {
+        guard let first = parts.first else { throw MergeRefusal(message: "no parts") }
+        for part in parts.dropFirst() {
+            if let difference = part.identity.difference(from: first.identity) {
+                throw MergeRefusal(
+                    message: "\(part.file): not a shard of the same matrix as \(first.file): \(difference)")
+            }
+            if part.schemaVersion != first.schemaVersion {
+                throw MergeRefusal(
+                    message: "\(part.file): not a shard of the same matrix as \(first.file): schema version "
+                        + "\(part.schemaVersion) here and \(first.schemaVersion) there")
+            }
+            if part.count != first.count {
+                throw MergeRefusal(
+                    message: "\(part.file): shard \(part.index) of \(part.count), but \(first.file) is shard "
+                        + "\(first.index) of \(first.count)")
+            }
+        }
+        // Which file gave each shard: a second file for the same shard is named with the first.
+        var given = [Int](repeating: -1, count: first.count + 1)
+        for (number, part) in parts.enumerated() {
+            if given[part.index] >= 0 {
+                throw MergeRefusal(
+                    message: "shard \(part.index) given twice: \(parts[given[part.index]].file) and \(part.file)")
+            }
+            given[part.index] = number
+        }
+        let missing = (1...first.count).filter { given[$0] < 0 }
+        guard missing.isEmpty else {
+            let listed = missing.prefix(20).map(String.init).joined(separator: ", ")
+            throw MergeRefusal(
+                message: "shards of \(first.count) are needed once each; missing: \(listed)"
+                    + (missing.count > 20 ? " and \(missing.count - 20) more" : ""))
+        }
+        // Positions are checked in range and increasing within a part, so the runs' count bounds
+        // the table below however large a part claims the matrix is.
+        let held = parts.reduce(0) { $0 + $1.positions.count }
+        guard held == first.total else {
+            throw MergeRefusal(message: "the parts hold \(held) runs, not the \(first.total) their identity promises")
+        }
+        var owner = [Int](repeating: -1, count: first.total)
+        var slot = [Int](repeating: -1, count: first.total)
+        for (number, part) in parts.enumerated() {
+            for (offset, position) in part.positions.enumerated() {
+                guard owner[position] < 0 else {
+                    throw MergeRefusal(
+                        message: "run \(position + 1) is in both \(parts[owner[position]].file) and \(part.file)")
+                }
+                owner[position] = number
+                slot[position] = offset
+            }
+        }
+        let runs = (0..<first.total).map { position in
+            let part = parts[owner[position]]
+            return part.bytes[part.runs[slot[position]]]
+        }
+        return Merged(schemaVersion: first.schemaVersion, seed: first.identity.seed, runs: runs)
+    }
+
+    /// The matrix JSON's `"seed"`: the number, or `null` when each scenario keeps its own. A part
+    /// is checked against its identity with it.
+    package static func seedText(_ seed: UInt64?) -> String {
+        seed.map { String(Int(truncatingIfNeeded: $0)) } ?? "null"
+    }
+}

@@ -1,0 +1,134 @@
+import ConfigJSON
+import Traces
+
+/// One part of a sharded matrix (the JSON `matrix --shard K/N --format json` writes), read for
+/// `Matrix.merge`: its header parsed and checked, its runs located but left as bytes to be copied.
+public struct MatrixPart: Sendable {
+    /// The file the part was read from, as errors and refusals name it.
+    public var file: String
+    /// The whole file; `runs` are ranges of it.
+    var bytes: [UInt8]
+    /// The part's `schemaVersion`: parts of different versions are never joined.
+    public var schemaVersion: Int
+    /// What identifies the whole run the part belongs to.
+    public var identity: RunIdentity
+    /// 1-based shard number.
+    public var index: Int
+    /// The number of shards.
+    public var count: Int
+    /// Runs in the whole matrix: traces × scenarios.
+    public var total: Int
+    /// Each run's place in the whole matrix, increasing.
+    public var positions: [Int]
+    /// Each run's bytes, in `positions` order.
+    var runs: [Range<Int>]
+
+    /// The bytes the runs take, for sizing the merged output.
+    var runBytes: Int { runs.reduce(runs.count) { $0 + $1.count } }
+
+    /// Reads and checks a part, `bytes` read from `file`.
+    /// - Throws: `ConfigError` with the file, line, column and JSON path of the first problem.
+    /// - Complexity: O(n) in the file's size: runs are validated and located, never parsed into values.
+    public init(_ bytes: [UInt8], _ file: String) throws(ConfigError) {
+        guard String(validating: bytes, as: UTF8.self) != nil else {
+            throw ConfigError(file: file, path: "$", kind: .syntax, message: "invalid JSON: not UTF-8 text")
+        }
+        let layout: JSONLayout
+        do {
+            layout = try JSONLayout.read(bytes, file: file, splitting: "runs", strings: ["trace", "scenario"])
+        } catch {
+            throw ConfigError(syntax: error)
+        }
+        // The header is parsed from a copy with the runs blanked out, byte for byte (line breaks
+        // kept), so every line and column stays where it was and no run becomes a value.
+        var header = bytes
+        if let runs = layout.members.first(where: { $0.key == "runs" })?.value, !runs.isEmpty {
+            header.withUnsafeMutableBufferPointer { buffer in
+                for offset in runs where buffer[offset] != UInt8(ascii: "\n") && buffer[offset] != UInt8(ascii: "\r") {
+                    buffer[offset] = UInt8(ascii: " ")
+                }
+                buffer[runs.lowerBound] = UInt8(ascii: "0")
+            }
+        }
+        let reader = ConfigReader(file: file)
+        let root = try ConfigJSON.parse(header, file: file)
+        let members = try reader.object(root, "$", allowed: ["schemaVersion", "identity", "seed", "shard", "runs"])
+        guard let identityNode = members["identity"] else {
+            throw reader.fail(
+                root, "$",
+                "no 'identity': not a part written by 'tracesim matrix --shard' of this version; write the parts again")
+        }
+        identity = try RunIdentity(identityNode, "$.identity", reader)
+        func whole(_ node: ConfigJSONNode, _ path: String, _ range: ClosedRange<Double>) throws(ConfigError) -> Int {
+            let value = try reader.number(node, path, in: range)
+            guard value == value.rounded() else { throw reader.fail(node, path, "expected a whole number") }
+            return Int(value)
+        }
+        schemaVersion = try whole(
+            try reader.required(members, "schemaVersion", in: root, "$"), "$.schemaVersion", 1...1_000)
+        let seedNode = try reader.required(members, "seed", in: root, "$")
+        let seedText = layout.members.first { $0.key == "seed" }.map {
+            String(decoding: bytes[$0.value], as: UTF8.self)
+        }
+        guard seedText == Matrix.seedText(identity.seed) else {
+            throw reader.fail(seedNode, "$.seed", "does not match $.identity.seed")
+        }
+        let shardNode = try reader.required(members, "shard", in: root, "$")
+        let shard = try reader.object(shardNode, "$.shard", allowed: ["index", "count", "runs", "positions"])
+        func integer(_ key: String, _ range: ClosedRange<Double>) throws(ConfigError) -> Int {
+            try whole(try reader.required(shard, key, in: shardNode, "$.shard"), "$.shard.\(key)", range)
+        }
+        count = try integer("count", 1...Double(Shard.maximumCount))
+        index = try integer("index", 1...Double(count))
+        let (total, overflow) = identity.traces.count.multipliedReportingOverflow(by: identity.scenarios.count)
+        let declared = try integer("runs", 0...9e15)
+        guard !overflow, declared == total else {
+            throw reader.fail(
+                shardNode, "$.shard.runs",
+                "\(declared) runs, but the identity names \(identity.traces.count) traces × \(identity.scenarios.count) scenarios"
+            )
+        }
+        self.total = total
+        positions = []
+        var previous = -1
+        let positionsNode = try reader.required(shard, "positions", in: shardNode, "$.shard")
+        for (offset, node) in try reader.array(positionsNode, "$.shard.positions").enumerated() {
+            let path = "$.shard.positions[\(offset)]"
+            let position = try whole(node, path, 0...Double(max(total - 1, 0)))
+            guard position > previous, position < total else {
+                throw reader.fail(
+                    node, path, position >= total ? "no run \(position) in an empty matrix" : "positions must increase")
+            }
+            positions.append(position)
+            previous = position
+        }
+        guard layout.elements.count == positions.count else {
+            throw reader.fail(root, "$.runs", "\(layout.elements.count) runs but \(positions.count) positions")
+        }
+        // Each run must be the trace and scenario its position stands for in the identity.
+        for (offset, (element, position)) in zip(layout.elements, positions).enumerated() {
+            let (trace, scenario) = position.quotientAndRemainder(dividingBy: identity.scenarios.count)
+            let expected = (identity.traces[trace].path, identity.scenarios[scenario].name)
+            guard element.strings[0] == expected.0, element.strings[1] == expected.1 else {
+                let (line, column) = Self.location(of: element.range.lowerBound, in: bytes)
+                throw ConfigError(
+                    file: file, line: line, column: column, path: "$.runs[\(offset)]",
+                    message: "run \(position + 1) should be trace '\(expected.0)' with scenario '\(expected.1)'")
+            }
+        }
+        runs = layout.elements.map(\.range)
+        self.file = file
+        self.bytes = bytes
+    }
+
+    /// 1-based line and column of `offset`, counted only when an error needs them.
+    private static func location(of offset: Int, in bytes: [UInt8]) -> (line: Int, column: Int) {
+        var line = 1
+        var lineStart = 0
+        for index in 0..<min(offset, bytes.count) where bytes[index] == UInt8(ascii: "\n") {
+            line += 1
+            lineStart = index + 1
+        }
+        return (line, offset - lineStart + 1)
+    }
+}

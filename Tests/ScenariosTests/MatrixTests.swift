@@ -1,0 +1,51 @@
+import Scenarios
+import SimulationCore
+import Synchronization
+import Testing
+import Traces
+
+/// The matrix plan: which replays it makes, and that its results never depend on how many run
+/// at once.
+@Suite("Matrix")
+struct MatrixTests {
+    static let traces = (0..<3).map { Matrix.NamedTrace(name: "t\($0)", trace: GeneratedInputs.trace(seed: $0)) }
+
+    static func preset(_ name: String) throws -> Scenario { try #require(Scenario.preset(named: name)) }
+
+    @Test("scenarios of the same seed and geofences share one ideal run; a scenario's own geofences get their own")
+    func idealRunsAreShared() throws {
+        let names = ["always-precise", "wheninuse-locked", "denied"]
+        let shared = Matrix(traces: Self.traces, scenarios: try names.map { Matrix.Entry(try Self.preset($0)) })
+        #expect(shared.replayCount() == 3 * (3 + 1))
+        var reseeded = try Self.preset("denied")
+        reseeded.seed = 5
+        var entries = try names.map { Matrix.Entry(try Self.preset($0)) }
+        entries.append(Matrix.Entry(reseeded))
+        entries.append(Matrix.Entry(try Self.preset("allow-once"), fences: []))
+        let mixed = Matrix(traces: Self.traces, scenarios: entries)
+        // Seed 0 shared by three, seed 5 its own, the scenario with its own geofences its own.
+        #expect(mixed.replayCount() == 3 * (5 + 3))
+        // --seed puts every scenario on one seed again; own geofences still get their own.
+        #expect(Matrix(traces: Self.traces, scenarios: entries, seed: 1).replayCount() == 3 * (5 + 2))
+        #expect(shared.replayCount(shard: Shard(index: 1, count: 9)) == 2)
+    }
+
+    @Test("cells come in position order, the same on one core and on four, with progress for every replay")
+    func orderDoesNotDependOnJobs() throws {
+        let names = ["always-precise", "wheninuse-locked", "allow-once", "always-force-quit"]
+        let matrix = Matrix(traces: Self.traces, scenarios: try names.map { Matrix.Entry(try Self.preset($0)) })
+        let reports = Mutex<[(Int, Int)]>([])
+        let one = try matrix.run(jobs: 1)
+        let four = try matrix.run(jobs: 4) { done, total in reports.withLock { $0.append((done, total)) } }
+        #expect(one.cells.map(\.position) == Array(0..<12))
+        #expect(four.cells.map(\.position) == Array(0..<12))
+        #expect(one.cells.map(\.trace) == four.cells.map(\.trace) && one.cells.map(\.scenario) == four.cells.map(\.scenario))
+        #expect(one.cells.map(\.run.deliveryTimes) == four.cells.map(\.run.deliveryTimes))
+        #expect(one.cells.map(\.metrics.acceptedFixes) == four.cells.map(\.metrics.acceptedFixes))
+        let seen = reports.withLock { $0 }
+        #expect(seen.map(\.0).sorted() == Array(1...matrix.replayCount()))
+        #expect(seen.allSatisfy { $0.1 == matrix.replayCount() })
+        #expect(one.metricsByScenario.map(\.scenario) == names)
+        #expect(one.metricsByScenario.allSatisfy { $0.metrics.count == 3 })
+    }
+}
