@@ -15,7 +15,7 @@ enum PermissionsCommand: Command {
             """,
         options: [
             .choice(
-                "sdk", ["doorstep", "bggeo", "airship", "wizard"], value: "<name>",
+                "sdk", PermissionLayer.allCases.map(\.rawValue), value: "<name>",
                 help: """
                     doorstep (bucket requester), bggeo (background-geolocation facade),
                     airship (location permission delegate) or wizard (permissions wizard).
@@ -108,6 +108,7 @@ enum PermissionsCommand: Command {
         guard parsed.value("sdk") != nil else {
             throw UsageError("permissions needs --sdk or --compare", command: name)
         }
+        // The declared choices are the layers' raw values, so every accepted name is a layer.
         guard let layer = PermissionLayer(rawValue: try parsed.choice("sdk")) else { return .failure }
         guard let userPath = parsed.value("user") else {
             throw UsageError("permissions needs --user USER.json", command: name)
