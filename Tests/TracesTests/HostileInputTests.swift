@@ -265,7 +265,7 @@ struct HostileInputTests {
             case .emptyFile, .unrecognizedFormat, .nulByte, .lineTooLong, .longitudeOutOfRange, .negativeValue,
                 .valueOutOfRange, .invalidTimestamp, .missingField, .wrongFieldCount, .unknownColumn, .duplicateColumn,
                 .missingColumn, .unknownToken, .invalidJSON, .nestingTooDeep, .entityDeclaration, .unexpectedContent,
-                .truncated, .compressedStream, .configuration:
+                .truncated, .compressedStream:
                 Issue.record("\(spelling): unexpected \(error.problem)")
             }
         }

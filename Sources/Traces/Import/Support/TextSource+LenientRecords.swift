@@ -86,7 +86,7 @@ extension SkipReason {
             self = .malformedField
         case .emptyFile, .unrecognizedFormat, .nulByte, .lineTooLong, .wrongFieldCount, .unknownColumn,
             .duplicateColumn, .missingColumn, .invalidJSON, .nestingTooDeep, .invalidXML, .entityDeclaration,
-            .unexpectedContent, .truncated, .compressedStream, .configuration:
+            .unexpectedContent, .truncated, .compressedStream:
             // Framing, the whole file, or contradicting fields: these stay errors.
             return nil
         }
