@@ -66,7 +66,9 @@ public enum RunReport {
     /// seed, the run's row of the degradation table, and the position error when the metrics
     /// were measured against a truth.
     public static func text(trace: String, run: ScenarioRun, metrics: Metrics) -> String {
-        var text = "\(trace) · \(run.scenario) · seed \(run.seed)\n" + table([ScenarioMetrics(scenario: run.scenario, metrics: [metrics])])
+        var text =
+            "\(trace) · \(run.scenario) · seed \(run.seed)\n"
+            + table([ScenarioMetrics(scenario: run.scenario, metrics: [metrics])])
         if let median = metrics.positionErrorMedianMeters, let p95 = metrics.positionErrorP95Meters {
             text +=
                 "\nposition error against the truth: median \(Formatting.fixed(median, 2)) m, "
