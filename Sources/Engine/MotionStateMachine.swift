@@ -117,7 +117,8 @@ public struct MotionStateMachine: Sendable {
         case (.moving, .stopTimerFired(let timer)):
             guard timer.generation == generation, stopPendingSince != nil else { return [] }
             return arrive(at: now)
-        default:
+        case (.stationary, .stopTimerFired), (.moving, .stationaryRegionExited), (.moving, .paceChangedToMoving):
+            // A stale stop timer, or departure evidence while already moving: nothing to do.
             return []
         }
     }

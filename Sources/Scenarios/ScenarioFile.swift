@@ -88,7 +88,8 @@ public enum ScenarioFile {
         switch (fields["at"], fields["atFraction"]) {
         case (let seconds?, nil): when = .seconds(try reader.number(seconds, "\(path()).at", in: 0...31_536_000))
         case (nil, let share?): when = .fraction(try reader.number(share, "\(path()).atFraction", in: 0...1))
-        default: throw reader.fail(node, path(), "give exactly one of 'at' (seconds) or 'atFraction' (0...1)")
+        case (nil, nil), (.some, .some):
+            throw reader.fail(node, path(), "give exactly one of 'at' (seconds) or 'atFraction' (0...1)")
         }
         let event = try reader.token(
             try reader.required(fields, "event", in: node, path()), "\(path()).event", timelineVocabulary)

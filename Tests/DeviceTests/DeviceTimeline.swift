@@ -67,7 +67,12 @@ struct DeviceTimeline {
                 if case .answer(let answer, let delay) = user.respond(to: kind) {
                     enqueue(.user(.answeredPrompt(answer)), at: now.advanced(byNanoseconds: Int64(delay * 1e9)))
                 }
-            default:
+            case .deliverLocation, .dropLocation, .locationUpdatesFailed, .locationUpdatesPaused,
+                .promptSuppressed, .authorizationChanged, .temporaryFullAccuracyCompleted,
+                .motionAuthorizationChanged, .bluetoothAuthorizationChanged, .regionEvent, .regionEventDropped,
+                .regionMonitoringFailed, .significantChange, .significantChangeDropped, .visit, .visitDropped,
+                .deliverMotion, .dropMotion, .appLaunched, .appTerminated:
+                // Only timers and prompts make the timeline queue a follow-up event.
                 break
             }
         }

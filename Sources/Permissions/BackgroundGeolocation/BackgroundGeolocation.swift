@@ -79,7 +79,7 @@ public enum BackgroundGeolocation {
             event = locationAuthorizationRequest == .always ? .app(.requestedAlways) : .app(.requestedWhenInUse)
         case .authorizedWhenInUse where locationAuthorizationRequest == .always:
             event = .app(.requestedAlways)  // the one-shot upgrade; silent once used
-        default:
+        case .authorizedWhenInUse, .denied, .restricted, .authorizedAlways:
             event = nil  // denied, restricted, Always, or When-In-Use when that is all that is wanted
         }
         if let event, session.perform(event).contains(where: { if case .promptShown = $0 { true } else { false } }) {

@@ -137,7 +137,12 @@ extension DoorstepAI {
                 let reason = reason(for: rule)
                 skip(reason.code, reason.message)
                 return
-            default:
+            case .deliverLocation, .dropLocation, .locationUpdatesFailed, .locationUpdatesPaused,
+                .authorizationChanged, .temporaryFullAccuracyCompleted, .motionAuthorizationChanged,
+                .bluetoothAuthorizationChanged, .regionEvent, .regionEventDropped, .regionMonitoringFailed,
+                .significantChange, .significantChangeDropped, .visit, .visitDropped, .deliverMotion, .dropMotion,
+                .appLaunched, .schedule:
+                // Neither a prompt nor a reason the request went unanswered.
                 continue
             }
         }
@@ -171,7 +176,20 @@ extension DoorstepAI {
         case .motionMissingUsageKeyCrashes:
             DoorstepDeferralReason(
                 code: "notDeclared", message: "NSMotionUsageDescription is missing; iOS terminates the app")
-        default:
+        case .servicesOnRestoresPreviousState, .whenInUseRequestOnlyFromNotDetermined, .alwaysUpgradeFromWhenInUse,
+            .firstAlwaysRequestFollowsProfile, .deferredUpgradePrompt, .allowOnceLapsesWhenNotInUse,
+            .defaultAccuracyReduced, .temporaryFullAccuracyNeedsPurposeKey, .temporaryFullAccuracyFailsInBackground,
+            .temporaryFullAccuracyLastsUntilRelaunch, .temporaryFullAccuracyNotNeededWhenPrecise,
+            .motionRequestPrompts, .motionUnavailableWithoutHardware, .bluetoothPromptsOnCentralManager,
+            .inUseIncludesCutoffAfterForeground, .backgroundSessionKeepsInUse, .startingUpdatesInBackgroundFails,
+            .backgroundUpdatesWithoutModeCrash, .suspendedAppsReceiveNothing, .forceQuitStopsEverything,
+            .wakeWindowAfterRelaunch, .noDeliveryWithoutAuthorization, .updatesMustBeRunning,
+            .whenInUseStopsAfterCutoff, .alwaysContinuesInBackground, .automaticPause,
+            .reducedAccuracyFewFixesPerHour, .reducedAccuracyDisplacedPosition, .regionLimit,
+            .regionRequiresAuthorization, .regionUnavailableWithReducedAccuracy, .regionHysteresis,
+            .regionEventsWhenNotInUseNeedAlways, .significantChangeService, .visitService,
+            .motionDeliversRecordedActivity, .motionDerivedFromSpeed:
+            // No CLServiceSession diagnostic matches: the rule's own name and catalogue summary.
             DoorstepDeferralReason(code: rule.rawValue, message: rule.info.summary)
         }
     }

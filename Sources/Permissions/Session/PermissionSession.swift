@@ -94,7 +94,12 @@ public struct PermissionSession: Sendable {
                     enqueue(
                         .user(.answeredPrompt(answer)), at: now.advanced(bySeconds: delay))
                 }
-            default:
+            case .deliverLocation, .dropLocation, .locationUpdatesFailed, .locationUpdatesPaused,
+                .promptSuppressed, .authorizationChanged, .temporaryFullAccuracyCompleted,
+                .motionAuthorizationChanged, .bluetoothAuthorizationChanged, .regionEvent, .regionEventDropped,
+                .regionMonitoringFailed, .significantChange, .significantChangeDropped, .visit, .visitDropped,
+                .deliverMotion, .dropMotion, .appLaunched, .appTerminated:
+                // Only timers and prompts make the session queue a follow-up event.
                 break
             }
         }

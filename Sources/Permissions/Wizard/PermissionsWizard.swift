@@ -129,7 +129,12 @@ public enum PermissionsWizard {
                 }
             case .promptSuppressed(let kind, let rule):
                 steps.record(.promptNotShown(kind, rule), session)
-            default:
+            case .deliverLocation, .dropLocation, .locationUpdatesFailed, .locationUpdatesPaused,
+                .authorizationChanged, .temporaryFullAccuracyCompleted, .motionAuthorizationChanged,
+                .bluetoothAuthorizationChanged, .regionEvent, .regionEventDropped, .regionMonitoringFailed,
+                .significantChange, .significantChangeDropped, .visit, .visitDropped, .deliverMotion, .dropMotion,
+                .appLaunched, .appTerminated, .schedule:
+                // The wizard's steps record only what the user sees of a prompt.
                 continue
             }
         }
@@ -149,7 +154,7 @@ public enum PermissionsWizard {
         case (.authorizedAlways, .fullAccuracy): location = (texts.locationEnabledText, true)
         case (.authorizedAlways, .reducedAccuracy): location = (texts.locationPreciseRequiredText, false)
         case (.authorizedWhenInUse, _): location = (texts.locationAlwaysRequiredText, false)
-        default: location = (texts.locationActionNeededText, false)
+        case (.notDetermined, _), (.restricted, _), (.denied, _): location = (texts.locationActionNeededText, false)
         }
         let motionOK = presentation.isSimulatorClassDevice || state.motionStatus == .authorized
         return [

@@ -84,7 +84,10 @@ extension SkipReason {
             self = .outOfRange
         case .invalidNumber, .nonFiniteNumber, .invalidTimestamp, .unknownToken, .missingField:
             self = .malformedField
-        default:
+        case .emptyFile, .unrecognizedFormat, .nulByte, .lineTooLong, .wrongFieldCount, .unknownColumn,
+            .duplicateColumn, .missingColumn, .invalidJSON, .nestingTooDeep, .invalidXML, .entityDeclaration,
+            .unexpectedContent, .truncated, .compressedStream, .configuration:
+            // Framing, the whole file, or contradicting fields: these stay errors.
             return nil
         }
     }

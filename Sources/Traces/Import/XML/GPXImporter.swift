@@ -149,7 +149,9 @@ struct GPXImporter: XMLTraceHandler {
             )
         case .wpt: builder.skip(.waypoint, line: line)
         case .rtept: builder.skip(.routePoint, line: line)
-        default:
+        case .extensions, .ele, .time, .hdop, .vdop, .fix, .src, .speed, .course, .bearing, .hacc, .vacc, .accuracy,
+            .horizontalAccuracy, .verticalAccuracy, .speedAccuracy, .courseAccuracy, .name, .type:
+            // Text-only elements: read when they end.
             break
         }
     }
@@ -172,7 +174,11 @@ struct GPXImporter: XMLTraceHandler {
                 tracks.name = XMLValues.label(text)
             case .type where tracks.isInTrack && !tracks.isSegmentOpen && tracks.linkDepth == 0:
                 tracks.type = XMLValues.label(text)
-            default: break
+            case .gpx, .trkpt, .wpt, .rtept, .extensions, .ele, .time, .hdop, .vdop, .fix, .src, .speed, .course,
+                .bearing, .hacc, .vacc, .accuracy, .horizontalAccuracy, .verticalAccuracy, .speedAccuracy,
+                .courseAccuracy, .name, .type:
+                // Outside a point only the track's structure and its own labels matter.
+                break
             }
             return
         }

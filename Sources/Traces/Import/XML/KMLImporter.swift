@@ -104,7 +104,9 @@ struct KMLImporter: XMLTraceHandler {
                 track: placemark.number, segment: placemark.segment, kind: nil, name: placemark.name, line: line,
                 replacingEmpty: true)
             track = TrackState(line: line)
-        default: break
+        case .when, .coord, .extendedData, .name:
+            // Text-only elements, read when they end (ExtendedData is counted above).
+            break
         }
     }
 
@@ -121,7 +123,9 @@ struct KMLImporter: XMLTraceHandler {
             case .placemark: placemark = PlacemarkState(number: placemark.number)
             // The Placemark's own <name> comes before its geometry.
             case .name where placemark.isOpen && placemark.segment == 0: placemark.name = XMLValues.label(text)
-            default: break
+            case .kml, .track, .when, .coord, .extendedData, .name:
+                // Outside a track only the Placemark and its own name matter.
+                break
             }
             return
         }

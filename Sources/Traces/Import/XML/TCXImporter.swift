@@ -114,7 +114,10 @@ struct TCXImporter: XMLTraceHandler {
         case .trackpoint:
             if !tracks.isSegmentOpen { openSegment(line: line) }
             point = PointState(line: line)
-        default: break
+        case .extensions, .time, .latitude, .longitude, .altitude, .speed, .name, .lap, .track:
+            // Text-only elements, read when they end; a lap inside a course, or a track outside
+            // one, opens no segment.
+            break
         }
     }
 
@@ -143,7 +146,10 @@ struct TCXImporter: XMLTraceHandler {
             // A course's own <Name> comes before its laps and tracks; later ones name course points.
             case .name where tracks.isInCourse && tracks.segment == 0 && tracks.name == nil:
                 tracks.name = XMLValues.label(text)
-            default: break
+            case .trainingCenterDatabase, .trackpoint, .extensions, .time, .latitude, .longitude, .altitude, .speed,
+                .lap, .track, .name:
+                // Outside a point only the activity's or course's structure and its name matter.
+                break
             }
             return
         }
