@@ -27,5 +27,5 @@ done
 for file in replay.json replay.html matrix.json matrix.html; do
     cmp "$out/$file" "$out/example/$file"
 done
-grep '^custom client: ' "$out/example.txt"
+grep "^custom client" "$out/example.txt"
 echo "examples: the library wrote what the command line prints (replay and matrix, JSON and HTML)"

@@ -26,17 +26,18 @@ struct CountingClient: LocationClient {
     mutating func finish(at now: SimInstant) {}
 }
 
-/// Replays `named` through a fresh phone whose person allows When-In-Use and locks the screen
-/// a minute in: the client stops hearing from Core Location at the When-In-Use cutoff after
-/// the lock, and the phone's GPS stops with it.
+/// Replays `named` through two presets with the client as the app: the ideal phone, and the
+/// When-In-Use phone whose person locks the screen a minute in. The client stops hearing from
+/// Core Location at the cutoff after the lock, and the phone's GPS stops with it.
 func countWhatTheAppSees(_ named: Matrix.NamedTrace) {
-    guard let start = named.trace.fixes.first?.timestamp, let end = named.trace.fixes.last?.timestamp else { return }
-    let lock = ScriptedDeviceEvent(time: start.advanced(bySeconds: 60), event: .user(.lockedScreen))
-    var replay = Replay(device: Device(), client: CountingClient(), user: .agreeable)
-    replay.run(named.trace, script: [lock])
-    let last = replay.client.lastDelivery.map { "\(Int($0.seconds(since: start))) s" } ?? "never"
-    let gps = Int(replay.gpsOn.seconds(closingAt: end))
-    print(
-        "custom client: \(replay.client.fixes) of \(named.trace.fixes.count) fixes reached the app,"
-            + " the last at \(last); GPS on for \(gps) s of \(Int(end.seconds(since: start))) s")
+    for name in ["ideal", "wheninuse-locked"] {
+        guard let scenario = Scenario.preset(named: name) else { preconditionFailure("presets are built in") }
+        let played = ScenarioRunner.replay(named.trace, scenario, client: CountingClient())
+        let start = played.traceStart
+        let last = played.replay.client.lastDelivery.map { "\(Int($0.seconds(since: start))) s" } ?? "never"
+        let gps = Int(played.replay.gpsOn.seconds(closingAt: played.traceEnd))
+        print(
+            "custom client, \(name): \(played.replay.client.fixes) of \(named.trace.fixes.count) fixes reached the"
+                + " app, the last at \(last); GPS on for \(gps) s of \(Int(played.traceEnd.seconds(since: start))) s")
+    }
 }
