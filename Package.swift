@@ -7,7 +7,9 @@ import PackageDescription
 let package = Package(
     name: "TraceSim",
     products: [
-        .executable(name: "tracesim", targets: ["tracesim"]),
+        .executable(name: "tracesim", targets: ["TraceSimTool"]),
+        // Everything below in one import, for programs that embed TraceSim (Examples/).
+        .library(name: "TraceSim", targets: ["TraceSim"]),
         .library(name: "Traces", targets: ["Traces"]),
         .library(name: "ConfigJSON", targets: ["ConfigJSON"]),
         .library(name: "Device", targets: ["Device"]),
@@ -64,7 +66,15 @@ let package = Package(
                 "Reports",
             ]
         ),
-        .executableTarget(name: "tracesim", dependencies: ["TraceSimCLI"]),
+        // The umbrella module lives in Sources/Umbrella and the executable in
+        // Sources/TraceSimTool: folders named TraceSim and tracesim would be one folder on a
+        // case-insensitive file system (macOS).
+        .target(
+            name: "TraceSim",
+            dependencies: ["Traces", "SimulationCore", "Geometry", "Device", "Permissions", "Engine", "Scenarios", "Reports"],
+            path: "Sources/Umbrella"
+        ),
+        .executableTarget(name: "TraceSimTool", dependencies: ["TraceSimCLI"]),
 
         .testTarget(name: "CGEOSTests", dependencies: ["CGEOS"]),
         .testTarget(name: "SimulationCoreTests", dependencies: ["SimulationCore"]),
@@ -93,7 +103,7 @@ let package = Package(
             ],
             exclude: ["Golden"]
         ),
-        .testTarget(name: "TraceSimCLITests", dependencies: ["TraceSimCLI", "Traces", "Device", "SimulationCore", "tracesim"]),
+        .testTarget(name: "TraceSimCLITests", dependencies: ["TraceSimCLI", "Traces", "Device", "SimulationCore", "TraceSimTool"]),
     ],
     swiftLanguageModes: [.v6]
 )

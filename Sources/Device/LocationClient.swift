@@ -16,8 +16,12 @@ import Traces
 /// `finish` are required; the others do nothing unless implemented. A client with no timers
 /// leaves `Timer` as `Never`.
 ///
-/// Callbacks run only while the app's process runs (a suspended or terminated app gets
-/// nothing, and its timers do not fire), as on iOS.
+/// Locations, motion, region crossings, visits, significant changes and the client's own
+/// timers arrive only while the app's process runs (a suspended or terminated app gets none of
+/// them), as on iOS. Authorization changes (location and motion) and the temporary
+/// full-accuracy completion are passed on whenever the device reports them, even before
+/// `start` and while the process does not run: they stand for what the app reads the next
+/// time it asks the framework, so a client keeps its view of its permissions current.
 public protocol LocationClient {
     /// A timer the client schedules with `LocationClientRequest.schedule` and gets back in
     /// `timerFired`; its own type, so the replay never needs to know what it means.

@@ -2,7 +2,7 @@ import Scenarios
 
 extension HTMLReport {
     /// Scenarios down, metrics across; the cell colour runs from red (nothing) to green (ideal).
-    static func heatmap(_ rows: [(scenario: String, metrics: [Metrics])]) -> String {
+    static func heatmap(_ rows: [ScenarioMetrics]) -> String {
         let columns: [(String, (MetricsSummary) -> Double?)] = [
             ("collected", \.collected), ("coverage", \.coverage), ("distance", \.distance),
             ("GPS vs ideal", \.gpsVsIdeal),

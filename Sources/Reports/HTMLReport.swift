@@ -9,7 +9,8 @@ public enum HTMLReport {
     /// cards, the track map with `fences`, the timeline bands and, when the scenario ran the
     /// permission wizard, its storyboard. `path` names the trace on the page.
     public static func run(
-        trace path: String, trace: Trace, run: ScenarioRun, ideal: ScenarioRun, metrics: Metrics, fences: [Geofence]
+        _ run: ScenarioRun, ideal: ScenarioRun, metrics: Metrics, trace: Trace, named path: String,
+        fences: [Geofence]
     )
         -> String
     {
@@ -29,7 +30,7 @@ public enum HTMLReport {
 
     /// The page for a matrix (`MatrixReport.html`): the heatmap of scenarios (a row each, with
     /// the metrics of its runs on every trace) against metrics.
-    static func matrix(rows: [(scenario: String, metrics: [Metrics])], traceCount: Int) -> String {
+    static func matrix(rows: [ScenarioMetrics], traceCount: Int) -> String {
         page(
             title: "TraceSim permission matrix",
             body: """

@@ -27,7 +27,7 @@ public enum MatrixReport {
     public static func csv(_ result: MatrixResult) -> String {
         RunReport.csv(
             result.cells.map {
-                (result.matrix.traces[$0.trace].name, $0.run.scenario, $0.run.seed, $0.metrics)
+                (result.matrix.traces[$0.traceIndex].name, $0.run.scenario, $0.run.seed, $0.metrics)
             })
     }
 
@@ -37,7 +37,7 @@ public enum MatrixReport {
     public static func json(_ result: MatrixResult) -> String {
         let matrix = result.matrix
         let runs = result.cells.map {
-            RunReport.json(trace: matrix.traces[$0.trace].name, run: $0.run, metrics: $0.metrics)
+            RunReport.json(trace: matrix.traces[$0.traceIndex].name, run: $0.run, metrics: $0.metrics)
         }
         var members: [(String, JSONText)] = [("schemaVersion", .integer(RunReport.schemaVersion))]
         // A part opens with what identifies the whole run, for merge to compare.

@@ -66,7 +66,9 @@ public enum RunReport {
     /// seed, the run's row of the degradation table, and the position error when the metrics
     /// were measured against a truth.
     public static func text(trace: String, run: ScenarioRun, metrics: Metrics) -> String {
-        var text = "\(trace) · \(run.scenario) · seed \(run.seed)\n" + table([(run.scenario, [metrics])])
+        var text =
+            "\(trace) · \(run.scenario) · seed \(run.seed)\n"
+            + table([ScenarioMetrics(scenario: run.scenario, metrics: [metrics])])
         if let median = metrics.positionErrorMedianMeters, let p95 = metrics.positionErrorP95Meters {
             text +=
                 "\nposition error against the truth: median \(Formatting.fixed(median, 2)) m, "
@@ -78,7 +80,7 @@ public enum RunReport {
     /// The degradation table: a row per scenario. Ratios (GPS time too: the battery cost) are
     /// averaged over the traces where the ideal run had some; the gap is the median over traces
     /// of each trace's longest gap.
-    public static func table(_ rows: [(scenario: String, metrics: [Metrics])]) -> String {
+    public static func table(_ rows: [ScenarioMetrics]) -> String {
         let lines = tableCells(rows)
         var table = TextTable(lines, alignments: [.left] + Array(repeating: .right, count: lines[0].count - 1))
         table.rulesHeader = true
@@ -86,7 +88,7 @@ public enum RunReport {
     }
 
     /// The degradation table as a Markdown table, for a pull request or a design review.
-    public static func markdownTable(_ rows: [(scenario: String, metrics: [Metrics])]) -> String {
+    public static func markdownTable(_ rows: [ScenarioMetrics]) -> String {
         let lines = tableCells(rows)
         let alignment = "|" + lines[0].indices.map { $0 == 0 ? "---" : "---:" }.joined(separator: "|") + "|"
         let rendered = lines.map { cells in
@@ -114,7 +116,7 @@ public enum RunReport {
         return "\"" + field.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
 
-    private static func tableCells(_ rows: [(scenario: String, metrics: [Metrics])]) -> [[String]] {
+    private static func tableCells(_ rows: [ScenarioMetrics]) -> [[String]] {
         let header = [
             "scenario", "collected", "coverage", "distance", "longest gap", "departure", "GPS vs ideal", "rejected",
         ]

@@ -1,3 +1,16 @@
+/// One scenario's runs over several traces: a row of the degradation table and the heatmap.
+public struct ScenarioMetrics: Sendable {
+    /// The scenario's name.
+    public var scenario: String
+    /// Its runs' metrics, in trace order.
+    public var metrics: [Metrics]
+
+    public init(scenario: String, metrics: [Metrics]) {
+        self.scenario = scenario
+        self.metrics = metrics
+    }
+}
+
 /// One scenario's metrics over several traces, as the matrix tables and heatmap show them.
 ///
 /// Ratios are averaged over the traces where they exist (the ideal run had something); the gap

@@ -18,17 +18,17 @@ struct GoldenReportTests {
         let result = try Fixture.matrix().run(jobs: 1)
         let cell = try #require(result.cells.first { $0.run.scenario == "wheninuse-locked" })
         Golden.check(RunReport.json(trace: Fixture.name, run: cell.run, metrics: cell.metrics).rendered, "run.json")
-        Golden.check(RunReport.table([(cell.run.scenario, [cell.metrics])]), "run.txt")
+        Golden.check(RunReport.table([ScenarioMetrics(scenario: cell.run.scenario, metrics: [cell.metrics])]), "run.txt")
         var measured = cell.metrics
         measured.measureError(of: cell.run, against: Fixture.trace)
         Golden.check(RunReport.text(trace: Fixture.name, run: cell.run, metrics: measured), "run-truth.txt")
-        Golden.check(RunReport.markdownTable([(cell.run.scenario, [cell.metrics])]), "run.md")
+        Golden.check(RunReport.markdownTable([ScenarioMetrics(scenario: cell.run.scenario, metrics: [cell.metrics])]), "run.md")
         Golden.check(
             RunReport.csv([(Fixture.name, cell.run.scenario, cell.run.seed, cell.metrics)]), "run.csv")
         Golden.check(
             HTMLReport.run(
-                trace: Fixture.name, trace: Fixture.trace, run: cell.run, ideal: cell.ideal, metrics: cell.metrics,
-                fences: try Fixture.fences()), "run.html")
+                cell.run, ideal: cell.ideal, metrics: cell.metrics, trace: Fixture.trace, named: Fixture.name, fences: try Fixture.fences()),
+            "run.html")
     }
 
     @Test("run page of a scenario that runs the permission wizard: the storyboard")
@@ -45,8 +45,8 @@ struct GoldenReportTests {
         let cell = try #require(try matrix.run(jobs: 1).cells.first)
         Golden.check(
             HTMLReport.run(
-                trace: Fixture.name, trace: Fixture.trace, run: cell.run, ideal: cell.ideal, metrics: cell.metrics,
-                fences: []), "run-wizard.html")
+                cell.run, ideal: cell.ideal, metrics: cell.metrics, trace: Fixture.trace, named: Fixture.name, fences: []),
+            "run-wizard.html")
     }
 
     @Test("matrix: text, JSON, CSV, Markdown and HTML")

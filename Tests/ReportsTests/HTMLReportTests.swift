@@ -20,7 +20,7 @@ struct HTMLReportTests {
             fences: fences)
         let cell = try #require(try matrix.run().cells.first)
         let html = HTMLReport.run(
-            trace: "drive", trace: trace, run: cell.run, ideal: cell.ideal, metrics: cell.metrics, fences: fences)
+            cell.run, ideal: cell.ideal, metrics: cell.metrics, trace: trace, named: "drive", fences: fences)
         return (html, cell)
     }
 
@@ -91,7 +91,7 @@ struct StoryboardTests {
                 traces: [Matrix.NamedTrace(name: "bike", trace: trace)], scenarios: [Matrix.Entry(scenario)])
             let cell = try #require(try matrix.run().cells.first)
             let html = HTMLReport.run(
-                trace: "bike", trace: trace, run: cell.run, ideal: cell.ideal, metrics: cell.metrics, fences: [])
+                cell.run, ideal: cell.ideal, metrics: cell.metrics, trace: trace, named: "bike", fences: [])
             return (html, cell.run)
         }
         let (html, run) = try page(scenario)

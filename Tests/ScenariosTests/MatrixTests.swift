@@ -39,7 +39,9 @@ struct MatrixTests {
         let four = try matrix.run(jobs: 4) { done, total in reports.withLock { $0.append((done, total)) } }
         #expect(one.cells.map(\.position) == Array(0..<12))
         #expect(four.cells.map(\.position) == Array(0..<12))
-        #expect(one.cells.map(\.trace) == four.cells.map(\.trace) && one.cells.map(\.scenario) == four.cells.map(\.scenario))
+        #expect(
+            one.cells.map(\.traceIndex) == four.cells.map(\.traceIndex) && one.cells.map(\.scenarioIndex) == four.cells.map(\.scenarioIndex)
+        )
         #expect(one.cells.map(\.run.deliveryTimes) == four.cells.map(\.run.deliveryTimes))
         #expect(one.cells.map(\.metrics.acceptedFixes) == four.cells.map(\.metrics.acceptedFixes))
         let seen = reports.withLock { $0 }

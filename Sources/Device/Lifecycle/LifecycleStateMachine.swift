@@ -124,12 +124,7 @@ public struct LifecycleStateMachine: Sendable, Equatable {
     @inlinable public var isScreenLocked: Bool { screen.isLocked }
 
     /// Whether the process runs code and can receive deliveries (foreground or background).
-    package var isRunning: Bool {
-        switch state {
-        case .foreground, .background: true
-        case .notRunning, .suspended, .terminatedBySystem, .forceQuit: false
-        }
-    }
+    package var isRunning: Bool { phase.isRunning }
 
     /// The process, while there is one (running or suspended).
     package var process: AppProcess? {

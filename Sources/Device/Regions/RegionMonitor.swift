@@ -149,7 +149,7 @@ public struct VisitEvent: Sendable, Equatable {
     /// When it left, for a departure.
     public var departure: SimInstant?
 
-    package init(kind: Kind, coordinate: Coordinate, arrival: SimInstant, departure: SimInstant? = nil) {
+    public init(kind: Kind, coordinate: Coordinate, arrival: SimInstant, departure: SimInstant? = nil) {
         self.kind = kind
         self.coordinate = coordinate
         self.arrival = arrival

@@ -46,10 +46,10 @@ public struct Matrix: Sendable {
     public struct Cell: Sendable {
         /// `trace × scenarios.count + scenario`: the order every output follows.
         public var position: Int
-        /// Index in `traces`.
-        public var trace: Int
-        /// Index in `scenarios`.
-        public var scenario: Int
+        /// Index in `Matrix.traces`.
+        public var traceIndex: Int
+        /// Index in `Matrix.scenarios`.
+        public var scenarioIndex: Int
         /// The scenario's run.
         public var run: ScenarioRun
         /// The ideal run of the same trace, seed and geofences.
@@ -131,7 +131,7 @@ public struct Matrix: Sendable {
             let (scenarioRun, idealRun) = (try run.get(), try ideal.get())
             cells.append(
                 Cell(
-                    position: position, trace: trace, scenario: scenario, run: scenarioRun, ideal: idealRun,
+                    position: position, traceIndex: trace, scenarioIndex: scenario, run: scenarioRun, ideal: idealRun,
                     metrics: Metrics(scenarioRun, ideal: idealRun)))
         }
         return MatrixResult(matrix: self, shard: shard, cells: cells)
@@ -192,9 +192,11 @@ public struct MatrixResult: Sendable {
 
     /// Each scenario with the metrics of its runs, in trace order: what the degradation table
     /// and the heatmap average.
-    public var metricsByScenario: [(scenario: String, metrics: [Metrics])] {
+    public var metricsByScenario: [ScenarioMetrics] {
         matrix.scenarios.indices.map { index in
-            (matrix.scenarios[index].scenario.name, cells.filter { $0.scenario == index }.map(\.metrics))
+            ScenarioMetrics(
+                scenario: matrix.scenarios[index].scenario.name,
+                metrics: cells.filter { $0.scenarioIndex == index }.map(\.metrics))
         }
     }
 }

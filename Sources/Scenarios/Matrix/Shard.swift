@@ -2,9 +2,9 @@
 /// anywhere, then `Matrix.merge` their parts into exactly what one unsharded run gives.
 public struct Shard: Sendable, Equatable {
     /// 1-based.
-    public var index: Int
+    public let index: Int
     /// How many shards the matrix is split into.
-    public var count: Int
+    public let count: Int
 
     /// The most shards a run may be split into: a part with more is refused when merged, so
     /// every part a matrix writes is one merge reads.

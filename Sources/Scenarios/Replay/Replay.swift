@@ -31,9 +31,9 @@ public struct Replay<Client: LocationClient> {
     /// The client after the replay.
     public private(set) var client: Client
     /// Every device action, with its time, when `keepsDeviceLog` was set.
-    public private(set) var deviceLog: [(time: SimInstant, action: DeviceAction)] = []
+    public private(set) var deviceLog: [TimedDeviceAction] = []
     /// The app's lifecycle as it changed: phase and screen lock, from the replay's start.
-    public private(set) var lifecycleTimeline: [(time: SimInstant, phase: AppPhase, isScreenLocked: Bool)] = []
+    public private(set) var lifecycleTimeline: [LifecycleChange] = []
     /// When each fix reached the app (standard updates).
     public private(set) var deliveryTimes: [SimInstant] = []
     /// When the phone ran location updates for the app, measured from the device.
@@ -44,6 +44,11 @@ public struct Replay<Client: LocationClient> {
     private let keepsDeviceLog: Bool
     private var queue = EventQueue<Pending>(reservingCapacity: 16)
     private var requests: [LocationClientRequest<Client.Timer>] = []
+    /// The next request to send: `flushRequests` runs re-entrantly (a request's deliveries may
+    /// raise more), and every level walks the one buffer in order, so requests reach the device
+    /// first in, first out, and none is shifted along the buffer.
+    private var nextRequest = 0
+    private var hasRun = false
     /// The fixes of the next `didUpdateLocations` call: those the device delivered in one
     /// step, in order. Emptied after each call.
     private var locations: [LocationDelivery] = []
@@ -91,7 +96,12 @@ public struct Replay<Client: LocationClient> {
     /// runs the app or the script launches it, the app is launched at the first instant. The
     /// client starts as soon as the app runs. Nothing is known after the trace's last
     /// instant, so timers and scripted events due later do not happen.
+    ///
+    /// A replay runs one trace: its queue, timeline and measurements belong to that run, so
+    /// make a new `Replay` for the next trace.
     public mutating func run(_ trace: Trace, script: [ScriptedDeviceEvent] = [], from start: SimInstant? = nil) {
+        precondition(!hasRun, "a Replay runs one trace; make a new Replay for the next one")
+        hasRun = true
         let fixes = trace.fixes
         let samples = trace.motionSamples
         // Cursors, not copies: the fixes before `start` are skipped by index.
@@ -105,7 +115,9 @@ public struct Replay<Client: LocationClient> {
         else { return }
         for scripted in script { queue.push(.scripted(scripted.event), at: scripted.time, priority: Priority.script) }
         deliveryTimes.reserveCapacity(fixes.endIndex - fixIndex)
-        lifecycleTimeline.append((first, device.lifecycle.phase, device.lifecycle.isScreenLocked))
+        lifecycleTimeline.append(
+            LifecycleChange(time: first, phase: device.lifecycle.phase, isScreenLocked: device.lifecycle.isScreenLocked)
+        )
         isReceiverRunning = device.isReceiverRunning(at: first)
         if isReceiverRunning { gpsOn.started(at: first) }
         if !device.lifecycle.phase.isRunning && !script.contains(where: { $0.event == .user(.launchedApp) }) {
@@ -187,14 +199,13 @@ public struct Replay<Client: LocationClient> {
             isReceiverRunning = running
             if running { gpsOn.started(at: now) } else { gpsOn.stopped(at: now) }
         }
-        let lifecycle = device.lifecycle
-        if let last = lifecycleTimeline.last,
-            last.phase != lifecycle.phase || last.isScreenLocked != lifecycle.isScreenLocked
-        {
-            lifecycleTimeline.append((now, lifecycle.phase, lifecycle.isScreenLocked))
+        let phase = device.lifecycle.phase
+        let isScreenLocked = device.lifecycle.isScreenLocked
+        if let last = lifecycleTimeline.last, last.phase != phase || last.isScreenLocked != isScreenLocked {
+            lifecycleTimeline.append(LifecycleChange(time: now, phase: phase, isScreenLocked: isScreenLocked))
         }
         for action in actions {
-            if keepsDeviceLog { deviceLog.append((now, action)) }
+            if keepsDeviceLog { deviceLog.append(TimedDeviceAction(time: now, action: action)) }
             if case .deliverLocation = action {} else { handOverLocations(at: now) }
             deliver(action, at: now)
         }
@@ -256,11 +267,19 @@ public struct Replay<Client: LocationClient> {
 
     /// Sends the client's requests to the device; their deliveries may raise more requests.
     private mutating func flushRequests(at now: SimInstant) {
-        while !requests.isEmpty {
-            switch requests.removeFirst() {
+        while nextRequest < requests.count {
+            let request = requests[nextRequest]
+            nextRequest += 1
+            switch request {
             case .device(let request): send(.app(request), at: now)
             case .schedule(let timer, let due): queue.push(.clientTimer(timer), at: due, priority: Priority.timer)
             }
+        }
+        // Only the outermost level finds requests left to clear; a nested level has already
+        // emptied the buffer.
+        if nextRequest > 0 {
+            requests.removeAll(keepingCapacity: true)
+            nextRequest = 0
         }
     }
 }

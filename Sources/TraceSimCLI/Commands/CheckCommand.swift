@@ -93,7 +93,7 @@ enum CheckCommand: Command {
         var verdicts: [Expectations.Verdict] = []
         for cell in cells {
             verdicts += expectations.verdicts(
-                trace: traces[cell.trace].path, scenario: cell.run.scenario, givenAs: names[cell.scenario],
+                trace: traces[cell.traceIndex].path, scenario: cell.run.scenario, givenAs: names[cell.scenarioIndex],
                 metrics: cell.metrics)
         }
         console.print(CheckReport.text(verdicts))

@@ -98,7 +98,7 @@ enum ReplayCommand: Command {
             } else if format == "html" {
                 console.print(
                     HTMLReport.run(
-                        trace: label, trace: trace, run: run, ideal: ideal, metrics: metrics,
+                        run, ideal: ideal, metrics: metrics, trace: trace, named: label,
                         fences: scenarios[0].fences ?? fences))
             } else {
                 if index > 0 { console.print("") }
