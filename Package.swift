@@ -71,7 +71,10 @@ let package = Package(
         // case-insensitive file system (macOS).
         .target(
             name: "TraceSim",
-            dependencies: ["Traces", "SimulationCore", "Geometry", "Device", "Permissions", "Engine", "Scenarios", "Reports"],
+            dependencies: [
+                "SimulationCore", "Traces", "ConfigJSON", "Geometry", "Device", "Permissions", "Engine", "Scenarios",
+                "Reports",
+            ],
             path: "Sources/Umbrella"
         ),
         .executableTarget(name: "TraceSimTool", dependencies: ["TraceSimCLI"]),
@@ -103,7 +106,10 @@ let package = Package(
             ],
             exclude: ["Golden"]
         ),
-        .testTarget(name: "TraceSimCLITests", dependencies: ["TraceSimCLI", "Traces", "Device", "SimulationCore", "TraceSimTool"]),
+        .testTarget(
+            name: "TraceSimCLITests",
+            dependencies: ["TraceSimCLI", "Traces", "Device", "SimulationCore", "TraceSimTool"]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

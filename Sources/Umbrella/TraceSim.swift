@@ -1,6 +1,7 @@
 // One import for a program that embeds TraceSim: `import TraceSim` brings every library
 // product. Depend on a single product instead (`Traces`, `Device`, `Scenarios`, `Reports`…)
 // to build less.
+@_exported import ConfigJSON
 @_exported import Device
 @_exported import Engine
 @_exported import Geometry
