@@ -11,7 +11,6 @@ public indirect enum ConfigJSONValue: Sendable, Equatable {
     case bool(Bool)
     case null
 
-    /// Compares field by field.
     public static func == (lhs: ConfigJSONValue, rhs: ConfigJSONValue) -> Bool {
         switch (lhs, rhs) {
         case (.object(let left), .object(let right)):
@@ -32,7 +31,6 @@ public indirect enum ConfigJSONValue: Sendable, Equatable {
 /// for, which happens when an error is reported. Counting them for every node made parsing
 /// quadratic in the file's size.
 public struct ConfigJSONNode: Sendable, Equatable {
-    /// The value.
     public var value: ConfigJSONValue
     /// The 0-based byte offset of the value's first byte, after any byte-order mark.
     public var offset: Int

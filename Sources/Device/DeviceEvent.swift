@@ -80,21 +80,17 @@ public enum UserAction: Sendable, Equatable {
     case movedAppToBackground
     /// Brought the app back.
     case movedAppToForeground
-    /// Locked the screen.
     case lockedScreen
-    /// Unlocked it.
     case unlockedScreen
     /// Swiped the app away in the app switcher.
     case forceQuitApp
     /// Answered the prompt on screen.
     case answeredPrompt(PromptAnswer)
-    /// Changed a setting.
     case changedSettings(SettingsChange)
 }
 
 /// Something the operating system did on its own.
 public enum SystemEvent: Sendable, Equatable {
-    /// Suspended the app.
     case suspendedApp
     /// Terminated the app (memory pressure).
     case terminatedApp
@@ -128,9 +124,7 @@ public enum DeviceAction: Sendable, Equatable {
     case authorizationChanged(AuthorizationStatus, AccuracyAuthorization)
     /// The temporary full-accuracy completion handler.
     case temporaryFullAccuracyCompleted(granted: Bool)
-    /// Motion authorization changed.
     case motionAuthorizationChanged(MotionAuthorizationStatus)
-    /// Bluetooth authorization changed.
     case bluetoothAuthorizationChanged(BluetoothAuthorizationStatus)
     /// `didEnterRegion` / `didExitRegion`.
     case regionEvent(identifier: String, RegionCrossing)

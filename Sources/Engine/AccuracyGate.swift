@@ -44,7 +44,6 @@ public struct AccuracyGate: Sendable {
         /// How dilution-only accuracy becomes (estimated) metres.
         public var uere = UserEquivalentRangeError.standard
 
-        /// The defaults.
         public init() {}
     }
 

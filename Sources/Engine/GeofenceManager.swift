@@ -19,7 +19,6 @@ public struct GeofenceEvent: Sendable, Equatable {
     public var identifier: String
     /// Enter, exit or dwell.
     public var action: Action
-    /// When.
     public var time: SimInstant
 }
 
@@ -40,7 +39,6 @@ public final class GeofenceManager {
         /// Fire ENTER at once when the first fix is already inside (`geofenceInitialTriggerEntry`, b1).
         public var initialTriggerEntry = true
 
-        /// The defaults.
         public init() {}
     }
 
@@ -86,7 +84,6 @@ public final class GeofenceManager {
         return (circle.center, circle.radiusMeters)
     }
 
-    /// The fences.
     public var fences: [Geofence] { index.fences }
 
     /// The OS region a fence registers (its circle, or its polygon's bounding circle).

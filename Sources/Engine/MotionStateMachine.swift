@@ -35,10 +35,8 @@ public struct MotionStateMachine: Sendable {
         public var minimumConfidence = MotionConfidence.medium
         /// Without motion activity, slower than this counts as still [SIM].
         public var stillSpeedMetersPerSecond = 0.5
-        /// The stop rule.
         public var stopRule = StopRule.stopTimeout
 
-        /// The defaults.
         public init() {}
     }
 

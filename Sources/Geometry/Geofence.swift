@@ -10,7 +10,6 @@ public struct Geofence: Sendable, Equatable {
 
     /// The identifier events carry.
     public var identifier: String
-    /// The shape.
     public var shape: Shape
     /// Whether a DWELL event follows after `loiteringDelaySeconds` inside.
     public var notifyOnDwell: Bool

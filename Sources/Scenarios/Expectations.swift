@@ -63,7 +63,6 @@ public struct Expectations: Sendable {
         public var trace: String
         /// The scenario name.
         public var scenario: String
-        /// The threshold.
         public var threshold: Threshold
         /// The measured value; `nil` when the metric has none (a ratio against an empty ideal run).
         public var value: Double?

@@ -35,9 +35,7 @@ public struct Scenario: Sendable {
 
     /// Something the person or the system does at a time.
     public struct TimelineEvent: Sendable, Equatable {
-        /// When.
         public var when: When
-        /// What.
         public var event: DeviceEvent
 
         /// Creates a timeline event.

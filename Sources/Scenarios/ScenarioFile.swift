@@ -22,7 +22,6 @@ import Traces
 public enum ScenarioFile {
     /// A scenario and the geofence file it names (relative to the scenario file's folder).
     public struct Parsed: Sendable {
-        /// The scenario.
         public var scenario: Scenario
         /// The geofence file as written, if any.
         public var geofences: String?

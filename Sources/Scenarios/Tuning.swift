@@ -45,7 +45,6 @@ public enum Tuning {
 
     /// One sweep: a parameter and the values it takes.
     public struct Sweep: Sendable {
-        /// The parameter.
         public var parameter: Parameter
         /// Its values, in order.
         public var values: [Double]

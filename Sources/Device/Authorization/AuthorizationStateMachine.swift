@@ -27,7 +27,6 @@ public struct AuthorizationStateMachine: Sendable {
         public var motionStatus: MotionAuthorizationStatus = .notDetermined
         /// Motion hardware is present.
         public var isMotionAvailable = true
-        /// Bluetooth.
         public var bluetoothStatus: BluetoothAuthorizationStatus = .notDetermined
         /// The prompt on screen, awaiting an answer.
         public var promptOnScreen: PromptKind?
@@ -97,7 +96,6 @@ public struct AuthorizationStateMachine: Sendable {
         case notifyAuthorizationChanged(AuthorizationStatus, AccuracyAuthorization)
         /// The temporary full-accuracy completion handler.
         case completeTemporaryFullAccuracy(granted: Bool)
-        /// The motion authorization changed.
         case notifyMotionAuthorizationChanged(MotionAuthorizationStatus)
         /// `centralManagerDidUpdateState(_:)` after an authorization change.
         case notifyBluetoothAuthorizationChanged(BluetoothAuthorizationStatus)

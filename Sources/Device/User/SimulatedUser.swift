@@ -23,7 +23,6 @@ public struct SimulatedUser: Sendable, Equatable {
         case temporaryFullAccuracy
         /// Motion & Fitness.
         case motion
-        /// Bluetooth.
         case bluetooth
 
         /// The family a prompt belongs to.
@@ -145,7 +144,6 @@ public struct PromptLogEntry: Sendable, Equatable {
         case answered(PromptAnswer)
     }
 
-    /// When.
     public var time: SimInstant
     /// Which prompt.
     public var kind: PromptKind

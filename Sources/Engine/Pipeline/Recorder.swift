@@ -11,9 +11,7 @@ import Traces
 public struct Recorder: Sendable {
     /// A change of the motion state.
     public struct MotionTransition: Sendable, Equatable {
-        /// When.
         public var time: SimInstant
-        /// The new state.
         public var state: MotionStateMachine.State
     }
 

@@ -34,7 +34,6 @@ public struct EngineConfiguration: Sendable {
     /// Whether to ask for motion activity at all.
     public var requestsMotionActivity = true
 
-    /// The defaults.
     public init() {}
 }
 
@@ -64,7 +63,6 @@ public final class TrackingEngine: LocationClient {
     public var odometerMeters: Double { odometer.meters }
     /// The OS regions the engine has registered for geofences (not the stationary region).
     public var registeredGeofenceIdentifiers: [String] { geofences.map { $0.registered.keys.sorted() } ?? [] }
-    /// The motion state.
     public var motionState: MotionStateMachine.State { motion.state }
 
     private var gate: AccuracyGate

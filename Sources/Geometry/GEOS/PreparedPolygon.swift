@@ -5,7 +5,6 @@ import CGEOS
 public struct PolygonShape: Sendable, Equatable {
     /// The outer ring.
     public var exterior: [Coordinate]
-    /// Holes.
     public var holes: [[Coordinate]]
 
     /// Creates a polygon shape.

@@ -65,7 +65,6 @@ public enum BackgroundGeolocation {
 
     /// How long a never-answered prompt is waited for before the call gives up.
     public static let unansweredPromptLimitSeconds = 86_400.0
-    /// The temporary full-accuracy watchdog.
     public static let temporaryFullAccuracyWatchdogSeconds = 30.0
 
     /// Asks per the transition table and returns the status once the prompt (if any) is answered.

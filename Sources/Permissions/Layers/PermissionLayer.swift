@@ -20,7 +20,6 @@ public enum PermissionLayer: String, CaseIterable, Sendable {
         public var force = false
         /// The wizard's status-page choice.
         public var wizardStatusAction = PermissionsWizard.StatusAction.skip
-        /// The wizard's configuration.
         public var wizardConfiguration = PermissionsWizard.Configuration.defaultConfiguration(appName: "TraceSim")
 
         /// The defaults: every bucket, not forced, Skip on the status page.
@@ -29,7 +28,6 @@ public enum PermissionLayer: String, CaseIterable, Sendable {
 
     /// What one run produced.
     public struct Run: Sendable {
-        /// The layer.
         public var layer: PermissionLayer
         /// The session after the layer's call returned and the rest of the script ran.
         public var session: PermissionSession

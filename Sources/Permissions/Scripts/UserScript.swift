@@ -18,11 +18,8 @@ public struct UserScript: Sendable {
 
     /// One prompt family's name in the file and the answers it offers (`nil` is `noAnswer`).
     public struct PromptVocabulary: Sendable {
-        /// The prompt.
         public var prompt: String
-        /// The family.
         public var family: SimulatedUser.PromptFamily
-        /// The answers.
         public var answers: [(String, PromptAnswer?)]
     }
 

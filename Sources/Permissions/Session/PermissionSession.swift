@@ -24,7 +24,6 @@ public struct PermissionSession: Sendable {
 
     /// One thing that happened, for transcripts and reports.
     public struct Entry: Sendable, Equatable {
-        /// When.
         public var time: SimInstant
         /// What the device did.
         public var action: DeviceAction
@@ -175,7 +174,6 @@ public struct LayerState: Sendable, Equatable {
     /// Nothing in flight.
     public init() {}
 
-    /// Compares field by field.
     public static func == (lhs: LayerState, rhs: LayerState) -> Bool {
         lhs.doorstepInFlight?.since == rhs.doorstepInFlight?.since
             && lhs.doorstepInFlight?.whitelist == rhs.doorstepInFlight?.whitelist

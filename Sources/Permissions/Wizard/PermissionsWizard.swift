@@ -182,7 +182,6 @@ public struct MissingPermissionsAlert: Sendable, Equatable {
         case dismissed
     }
 
-    /// The configuration.
     public var configuration: PermissionsWizard.MissingPermissionsAlertConfiguration
     /// Whether foreground checks run.
     public var isEnabled: Bool

@@ -23,11 +23,8 @@ public struct WizardColor: Sendable, Equatable {
 extension PermissionsWizard {
     /// The texts of one instructional page.
     public struct PageConfiguration: Sendable, Equatable {
-        /// The title.
         public var title: String
-        /// The body.
         public var body: String
-        /// The primary button title.
         public var primaryButtonTitle: String
         /// The lead text above the expected system action.
         public var hintLead: String
@@ -46,29 +43,18 @@ extension PermissionsWizard {
 
     /// The texts of the final status page (and of the missing-permissions alert's rows).
     public struct StatusConfiguration: Sendable, Equatable {
-        /// The title.
         public var title: String
-        /// The body.
         public var body: String
-        /// The location title.
         public var locationTitle: String
-        /// The motion title.
         public var motionTitle: String
-        /// The location enabled text.
         public var locationEnabledText: String
-        /// The location always required text.
         public var locationAlwaysRequiredText: String
-        /// The location precise required text.
         public var locationPreciseRequiredText: String
-        /// The location action needed text.
         public var locationActionNeededText: String
-        /// The motion enabled text.
         public var motionEnabledText: String
-        /// The motion action needed text.
         public var motionActionNeededText: String
         /// The fix in settings button title.
         public var fixInSettingsButtonTitle: String
-        /// The skip button title.
         public var skipButtonTitle: String
 
         /// Creates status texts.
@@ -95,35 +81,20 @@ extension PermissionsWizard {
 
     /// The wizard's colours for one interface style. Every component must lie in 0...1.
     public struct Theme: Sendable, Equatable {
-        /// The background color.
         public var backgroundColor: WizardColor
-        /// The gradient start color.
         public var gradientStartColor: WizardColor
-        /// The gradient end color.
         public var gradientEndColor: WizardColor
-        /// The title text color.
         public var titleTextColor: WizardColor
-        /// The body text color.
         public var bodyTextColor: WizardColor
-        /// The primary element color.
         public var primaryElementColor: WizardColor
-        /// The secondary element color.
         public var secondaryElementColor: WizardColor
-        /// The button text color.
         public var buttonTextColor: WizardColor
-        /// The card background color.
         public var cardBackgroundColor: WizardColor
-        /// The success element color.
         public var successElementColor: WizardColor
-        /// The warning element color.
         public var warningElementColor: WizardColor
-        /// The secondary button text color.
         public var secondaryButtonTextColor: WizardColor
-        /// The secondary button background color.
         public var secondaryButtonBackgroundColor: WizardColor
-        /// The status indicator text color.
         public var statusIndicatorTextColor: WizardColor
-        /// The modal scrim color.
         public var modalScrimColor: WizardColor
 
         /// The names of the colours out of range, empty when the theme is valid.
@@ -194,17 +165,11 @@ extension PermissionsWizard {
 
     /// Pages, status texts and themes.
     public struct Configuration: Sendable, Equatable {
-        /// The location when in use.
         public var locationWhenInUse: PageConfiguration
-        /// The location always.
         public var locationAlways: PageConfiguration
-        /// The motion.
         public var motion: PageConfiguration
-        /// The status.
         public var status: StatusConfiguration
-        /// The light theme.
         public var lightTheme: Theme
-        /// The dark theme.
         public var darkTheme: Theme
 
         /// Creates a custom configuration.
@@ -261,9 +226,7 @@ extension PermissionsWizard {
         public var texts: StatusConfiguration
         /// A blocking alert offers only Fix in Settings.
         public var isBlocking: Bool
-        /// The light theme.
         public var lightTheme: Theme
-        /// The dark theme.
         public var darkTheme: Theme
 
         /// Creates an alert configuration.

@@ -61,8 +61,9 @@ enum MatrixCommand: Command {
             .init(name: "jobs", value: "<n>", help: "Run at most n replays at a time (default: one per core)."),
         ] + ImportArguments.declared,
         discussion: """
-            Runs go to every core unless --jobs says otherwise; the output does not depend on how many. A progress bar appears on
-            standard error when it is a terminal (not under --quiet).
+            Runs go to every core unless --jobs says otherwise; the output does not depend on how
+            many. A progress bar appears on standard error when it is a terminal (not under
+            --quiet).
             """,
         exitStatus: """
             0 ran; 64 usage error; 65 a file's content is invalid; 66 a file is missing or unreadable.

@@ -1,6 +1,5 @@
 /// The process exit codes, a contract for scripts and CI (BSD `sysexits.h` numbering).
 public enum ExitCode: Int32, Sendable {
-    /// Success.
     case success = 0
     /// A check failed or the run failed.
     case failure = 1
