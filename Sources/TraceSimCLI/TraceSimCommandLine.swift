@@ -1,7 +1,9 @@
+import SimulationCore
+
 /// The `tracesim` command line, as a library so tests run it in-process.
 public enum TraceSimCommandLine {
     /// The version printed by `--version`.
-    public static let version = "0.1.0"
+    public static let version = TraceSimVersion.current
 
     static let overview = """
         OVERVIEW: Replay recorded GPS traces through a simulated iPhone and see what each

@@ -101,7 +101,8 @@ public struct Matrix: Sendable {
     /// Replays the runs `shard` holds (all without one), each with its ideal run, at most `jobs`
     /// at a time (`nil`: one per core). `progress` is called after each replay with the replays
     /// done and the total, from whichever thread ran it. The cells come back in position order
-    /// whatever order the replays finished in.
+    /// whatever order the replays finished in. A shard's part (`MatrixReport.json`) can be
+    /// merged only when `identity` is set: it is what `merge` compares between parts.
     /// - Throws: `GeometryError` when a geofence is invalid.
     public func run(
         shard: Shard? = nil, jobs: Int? = nil, progress: (@Sendable (_ done: Int, _ total: Int) -> Void)? = nil

@@ -1,4 +1,5 @@
 import ConfigJSON
+import SimulationCore
 import Traces
 
 /// What identifies a whole matrix run, written at the head of every part of a sharded run:
@@ -72,7 +73,8 @@ public struct RunIdentity: Equatable, Sendable {
 
     /// An identity from its parts, as a run that writes a part fills it in.
     public init(
-        version: String, traces: [Input], scenarios: [ScenarioEntry], seed: UInt64?, fences: Input?, date: String?,
+        version: String = TraceSimVersion.current, traces: [Input], scenarios: [ScenarioEntry], seed: UInt64?,
+        fences: Input?, date: String?,
         inputFormat: String?, tracks: String? = nil, assumeRate: Double? = nil, strict: Bool = false
     ) {
         self.version = version
