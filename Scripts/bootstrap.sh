@@ -5,7 +5,8 @@
 #     pkg-config.
 # Debian and Ubuntu use apt-get (as root, or through sudo); macOS uses Homebrew.
 # Source it (`. Scripts/bootstrap.sh`) or run it; it changes nothing that is already there.
-set -euo pipefail
+# Strict mode only when run as a script: sourced, it must not change the caller's shell.
+if [ "${BASH_SOURCE[0]}" = "$0" ]; then set -euo pipefail; fi
 
 tracesim_log() { printf 'bootstrap: %s\n' "$*" >&2; }
 

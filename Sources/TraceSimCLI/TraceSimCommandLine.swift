@@ -7,9 +7,9 @@ public enum TraceSimCommandLine {
 
     static let overview = """
         OVERVIEW: Replay recorded GPS traces through a simulated iPhone and see what each
-        location permission level costs. This release reads and converts traces, encodes the
-        simulated iPhone's rules, runs the SDK permission flows, and replays a trace through
-        the tracking engine.
+        location permission level costs: read and convert traces, list the simulated iPhone's
+        rules, run the SDK permission flows, replay traces through scenarios against the ideal
+        run, gate CI on thresholds, shard and merge large matrices, and tune the engine.
 
         USAGE: tracesim <command> [<arguments>] [--help]
 

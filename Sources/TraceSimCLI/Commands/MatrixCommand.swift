@@ -66,7 +66,8 @@ enum MatrixCommand: Command {
             --quiet).
             """,
         exitStatus: """
-            0 ran; 64 usage error; 65 a file's content is invalid; 66 a file is missing or unreadable.
+            0 ran; 64 usage error; 65 a file's content is invalid; 66 a file is missing or unreadable;
+            74 an output error.
             """)
 
     static func run(_ parsed: ParsedArguments, console: Console) throws -> ExitCode {

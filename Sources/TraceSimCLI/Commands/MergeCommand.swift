@@ -23,8 +23,8 @@ enum MergeCommand: Command {
         discussion: """
             Every part opens with its run's identity: the TraceSim version, the traces in order with
             each one's size and FNV-1a 64 hash, the scenarios in order (a scenario file and the
-            geofences it names with theirs), --seed, --fences (with its hash), --date and
-            --input-format. Parts whose identities differ are refused, naming the first difference; a
+            geofences it names with theirs), --seed, --fences (with its hash), --date,
+            --input-format, --tracks, --assume-rate and --strict. Parts whose identities differ are refused, naming the first difference; a
             trace a part did not read carries no size or hash there, and is compared by path only.
             Each run must be the trace and scenario its position stands for. The runs are copied byte
             for byte, so the result is exactly the unsharded output.
