@@ -56,7 +56,7 @@ struct QuietFlagTests {
         let error = Mutex("")
         var console = Console(output: { _ in }, error: { text in error.withLock { $0 += text } }, errorIsTerminal: true)
         #expect(TraceSimCommandLine.run(["matrix", path, "--scenarios", "always-precise,denied"], console: console) == 0)
-        #expect(error.withLock { $0 }.contains("runs"))
+        #expect(error.withLock { $0 }.contains("replays"))
         error.withLock { $0 = "" }
         console = Console(output: { _ in }, error: { text in error.withLock { $0 += text } }, errorIsTerminal: true)
         #expect(TraceSimCommandLine.run(["matrix", path, "--scenarios", "always-precise,denied", "--quiet"], console: console) == 0)

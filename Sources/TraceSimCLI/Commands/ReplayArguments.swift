@@ -1,0 +1,87 @@
+import ConfigJSON
+import Engine
+import Geometry
+import Reports
+import Scenarios
+import SimulationCore
+import Traces
+
+/// Options shared by `replay` and `matrix`.
+enum ReplayArguments {
+    /// `--seed`, or `nil` to keep each scenario's own seed (presets use 0).
+    static func seed(_ parsed: ParsedArguments, command: String) throws(UsageError) -> UInt64? {
+        guard let text = parsed.value("seed") else { return nil }
+        guard let seed = UInt64(text) else {
+            throw UsageError("--seed must be a whole number, not '\(text)'", command: command)
+        }
+        return seed
+    }
+
+    /// A scenario to run, the geofences it brings (`nil`: use `--fences`), and what a sharded
+    /// run's identity records of it.
+    typealias Chosen = (scenario: Scenario, fences: [Geofence]?, identity: RunIdentity.ScenarioEntry)
+
+    /// Preset names or scenario files (ending in `.json`), comma-separated, or `all` (every
+    /// preset but the ideal reference). A file's geofence path is relative to the file.
+    /// - Throws: `CommandFailure` for a missing or invalid file, `UsageError` for an unknown
+    ///   preset. Scenario files that `namingFile` lists (an expectations file) resolve against
+    ///   its folder.
+    static func scenarios(_ list: String, command: String, console: Console, namedBy namingFile: String? = nil)
+        throws -> [Chosen]
+    {
+        if list == "all" {
+            return Scenario.presets.filter { $0.name != "ideal" }.map { ($0, nil, .init(name: $0.name)) }
+        }
+        var chosen: [Chosen] = []
+        for name in list.split(separator: ",", omittingEmptySubsequences: false).map(String.init) {
+            if name.hasSuffix(".json") {
+                let (parsed, file) = try ConfigFiles.load(
+                    name, namedBy: namingFile, console, fingerprinted(ScenarioFile.parse))
+                var entry = RunIdentity.ScenarioEntry(name: parsed.scenario.name, file: file)
+                guard let relative = parsed.geofences else {
+                    chosen.append((parsed.scenario, nil, entry))
+                    continue
+                }
+                let scenarioPath = namingFile.map { ConfigFiles.resolve(name, namedBy: $0) } ?? name
+                let (fences, input) = try ConfigFiles.load(
+                    relative, namedBy: scenarioPath, console, fingerprinted(GeofenceLoader.load))
+                entry.fences = input
+                chosen.append((parsed.scenario, fences, entry))
+                continue
+            }
+            guard let scenario = Scenario.preset(named: name) else {
+                let names = Scenario.presets.map(\.name)
+                let nearest = names.min { editDistance($0, name) < editDistance($1, name) } ?? ""
+                throw UsageError(
+                    "unknown scenario '\(name)' (did you mean '\(nearest)'? see 'tracesim scenarios', or give a .json file)",
+                    command: command)
+            }
+            chosen.append((scenario, nil, .init(name: scenario.name)))
+        }
+        return chosen
+    }
+
+    /// The matrix's entry for a scenario chosen on the command line.
+    static func entry(_ chosen: Chosen) -> Matrix.Entry {
+        Matrix.Entry(chosen.scenario, fences: chosen.fences, identity: chosen.identity)
+    }
+
+    /// Runs `matrix` (or its `shard`) with a progress bar on standard error when it is a terminal.
+    static func run(_ matrix: Matrix, shard: Shard? = nil, jobs: Int? = nil, console: Console) throws(GeometryError)
+        -> MatrixResult
+    {
+        let progress = Progress(total: matrix.replayCount(shard: shard), console: console)
+        let result = try matrix.run(shard: shard, jobs: jobs) { done, _ in progress.update(done) }
+        progress.finish()
+        return result
+    }
+
+    /// `parse`, also returning the size and hash of the bytes it parsed, for a run's identity.
+    static func fingerprinted<Value>(_ parse: @escaping ([UInt8], String) throws(ConfigError) -> Value)
+        -> ([UInt8], String) throws(ConfigError) -> (Value, RunIdentity.Input)
+    {
+        { (bytes, file) throws(ConfigError) in
+            (try parse(bytes, file), RunIdentity.Input(path: file, bytes: bytes.count, hash: ContentHash(bytes)))
+        }
+    }
+}
