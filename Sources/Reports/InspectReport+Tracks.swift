@@ -39,7 +39,11 @@ extension InspectReport {
 
     /// The JSON object documented in the README (`inspect --format json`), with the track keys
     /// appended when the trace has several segments.
-    public static func json(file: String, summary: TraceSummary) -> JSONText {
+    public static func json(file: String, summary: TraceSummary) -> String {
+        jsonValue(file: file, summary: summary).rendered
+    }
+
+    package static func jsonValue(file: String, summary: TraceSummary) -> JSONText {
         let object = singleTrackJSON(file: file, summary: summary)
         let extra = trackMembers(summary)
         guard !extra.isEmpty, case .object(let members) = object else { return object }

@@ -1,6 +1,6 @@
 /// A JSON value with object keys kept in the order they were added, so every JSON report has
 /// a deterministic, documented key order (Foundation's encoders do not promise one).
-public indirect enum JSONText: Sendable {
+package indirect enum JSONText: Sendable {
     case string(String)
     case integer(Int)
     case number(Double)

@@ -37,7 +37,7 @@ public enum MatrixReport {
     public static func json(_ result: MatrixResult) -> String {
         let matrix = result.matrix
         let runs = result.cells.map {
-            RunReport.json(trace: matrix.traces[$0.traceIndex].name, run: $0.run, metrics: $0.metrics)
+            RunReport.jsonValue(trace: matrix.traces[$0.traceIndex].name, run: $0.run, metrics: $0.metrics)
         }
         var members: [(String, JSONText)] = [("schemaVersion", .integer(RunReport.schemaVersion))]
         // A part opens with what identifies the whole run, for merge to compare.

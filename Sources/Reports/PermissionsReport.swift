@@ -6,7 +6,9 @@ import SimulationCore
 public enum PermissionsReport {
     /// One permission flow's result, prompts and device state as the documented JSON object
     /// (`permissions --format json`).
-    public static func json(_ run: PermissionLayer.Run) -> JSONText {
+    public static func json(_ run: PermissionLayer.Run) -> String { jsonValue(run).rendered }
+
+    package static func jsonValue(_ run: PermissionLayer.Run) -> JSONText {
         .object([
             ("promptLog", promptLog(run.session)),
             ("result", result(run)),

@@ -11,7 +11,12 @@ public enum RunReport {
 
     /// One run as the documented JSON object (`replay --format json`, one element of a matrix's
     /// `runs`), times in seconds from the trace's first fix. `trace` is the name the object gives.
-    public static func json(trace: String, run: ScenarioRun, metrics: Metrics) -> JSONText {
+    public static func json(trace: String, run: ScenarioRun, metrics: Metrics) -> String {
+        jsonValue(trace: trace, run: run, metrics: metrics).rendered
+    }
+
+    /// `json` as a value, for documents that hold runs (the matrix JSON).
+    package static func jsonValue(trace: String, run: ScenarioRun, metrics: Metrics) -> JSONText {
         let start = run.traceStart
         func seconds(_ instant: SimInstant) -> JSONText { .number(rounded(instant.seconds(since: start), 3)) }
         func optional(_ value: Double?) -> JSONText { value.map { .number(rounded($0, 3)) } ?? .null }

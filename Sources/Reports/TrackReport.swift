@@ -75,7 +75,9 @@ public struct TrackReport {
     }
 
     /// The documented JSON object (`track --format json`).
-    public var json: JSONText {
+    public var json: String { jsonValue.rendered }
+
+    package var jsonValue: JSONText {
         .object([
             ("file", .string(file)),
             (

@@ -17,7 +17,7 @@ struct GoldenReportTests {
     func run() throws {
         let result = try Fixture.matrix().run(jobs: 1)
         let cell = try #require(result.cells.first { $0.run.scenario == "wheninuse-locked" })
-        Golden.check(RunReport.json(trace: Fixture.name, run: cell.run, metrics: cell.metrics).rendered, "run.json")
+        Golden.check(RunReport.json(trace: Fixture.name, run: cell.run, metrics: cell.metrics), "run.json")
         Golden.check(RunReport.table([ScenarioMetrics(scenario: cell.run.scenario, metrics: [cell.metrics])]), "run.txt")
         var measured = cell.metrics
         measured.measureError(of: cell.run, against: Fixture.trace)
@@ -83,14 +83,14 @@ struct GoldenReportTests {
         let report = TrackReport(
             file: Fixture.name, trace: Fixture.trace, engine: engine, gpsOn: replay.gpsOn, fenceCount: fences.count)
         Golden.check(report.text, "track.txt")
-        Golden.check(report.json.rendered, "track.json")
+        Golden.check(report.json, "track.json")
     }
 
     @Test("inspect: text, JSON and the table")
     func inspect() {
         let summary = TraceSummary(Fixture.trace)
         Golden.check(InspectReport.text(file: Fixture.name, summary: summary, options: ImportOptions()), "inspect.txt")
-        Golden.check(InspectReport.json(file: Fixture.name, summary: summary).rendered, "inspect.json")
+        Golden.check(InspectReport.json(file: Fixture.name, summary: summary), "inspect.json")
         Golden.check(InspectReport.table([(Fixture.name, summary), ("again.csv", summary)]), "inspect-table.txt")
     }
 
@@ -101,7 +101,7 @@ struct GoldenReportTests {
         for layer in PermissionLayer.allCases {
             let run = layer.run(setup: setup, user: user.user, lifecycle: user.lifecycle)
             Golden.check(PermissionsReport.text(run), "permissions-\(layer.rawValue).txt")
-            Golden.check(PermissionsReport.json(run).rendered, "permissions-\(layer.rawValue).json")
+            Golden.check(PermissionsReport.json(run), "permissions-\(layer.rawValue).json")
         }
         let runs = PermissionLayer.allCases.map { $0.run(setup: DeviceSetup(), user: user.user) }
         Golden.check(PermissionsReport.compare(runs, json: false), "permissions-compare.txt")

@@ -10,7 +10,7 @@ func replayThroughPreset(_ named: Matrix.NamedTrace, writingTo output: String) t
     let idealRun = try ScenarioRunner.run(named.trace, ideal)
     let metrics = Metrics(run, ideal: idealRun)
     print(RunReport.text(trace: named.name, run: run, metrics: metrics))
-    try write(RunReport.json(trace: named.name, run: run, metrics: metrics).rendered, to: output + "/replay.json")
+    try write(RunReport.json(trace: named.name, run: run, metrics: metrics), to: output + "/replay.json")
     let page = HTMLReport.run(run, ideal: idealRun, metrics: metrics, trace: named.trace, named: named.name, fences: [])
     try write(page, to: output + "/replay.html")
 }

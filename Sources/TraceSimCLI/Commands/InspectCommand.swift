@@ -62,7 +62,7 @@ enum InspectCommand: Command {
                     let summary = TraceSummary(part)
                     switch format {
                     case "json":
-                        console.print(InspectReport.json(file: name, summary: summary).rendered)
+                        console.print(InspectReport.json(file: name, summary: summary))
                     case "table":
                         rows.append((name, summary))
                     default:

@@ -115,7 +115,7 @@ enum PermissionsCommand: Command {
         }
         let script = try ConfigFiles.load(userPath, console, UserScript.parse)
         let run = layer.run(setup: setup, user: script.user, lifecycle: script.lifecycle, options: options)
-        console.print(format == "json" ? PermissionsReport.json(run).rendered : PermissionsReport.text(run))
+        console.print(format == "json" ? PermissionsReport.json(run) : PermissionsReport.text(run))
         return .success
     }
 }

@@ -94,7 +94,7 @@ enum ReplayCommand: Command {
                 metrics.measureError(of: run, against: reference)
             }
             if format == "json" {
-                console.print(RunReport.json(trace: label, run: run, metrics: metrics).rendered)
+                console.print(RunReport.json(trace: label, run: run, metrics: metrics))
             } else if format == "html" {
                 console.print(
                     HTMLReport.run(

@@ -117,7 +117,7 @@ enum TrackCommand: Command {
             let report = TrackReport(
                 file: label, trace: trace, engine: engine, gpsOn: replay.gpsOn, fenceCount: fences.count)
             if index > 0 && format == "text" { console.print("") }
-            console.print(format == "json" ? report.json.rendered : report.text)
+            console.print(format == "json" ? report.json : report.text)
         }
         return .success
     }
