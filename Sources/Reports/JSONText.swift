@@ -1,3 +1,5 @@
+import Traces
+
 /// A JSON value with object keys kept in the order they were added, so every JSON report has
 /// a deterministic, documented key order (Foundation's encoders do not promise one).
 package indirect enum JSONText: Sendable {
@@ -22,13 +24,7 @@ package indirect enum JSONText: Sendable {
         case .string(let value): Self.appendQuoted(value, to: &text)
         case .integer(let value): text += String(value)
         case .number(let value):
-            if value.isFinite, value == value.rounded(), abs(value) < 1e15 {
-                text += String(Int64(value))
-            } else if value.isFinite {
-                text += value.description
-            } else {
-                text += "null"
-            }
+            text += value.isFinite ? NumberText.json(value) : "null"
         case .bool(let value): text += value ? "true" : "false"
         case .null: text += "null"
         case .array(let values):

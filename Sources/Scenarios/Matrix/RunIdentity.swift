@@ -243,15 +243,10 @@ public struct RunIdentity: Equatable, Sendable {
     }
 
     private static func rate(_ hertz: Double?) -> String {
-        hertz.map { "'\(Self.jsonNumber($0)) Hz'" } ?? "not given"
+        hertz.map { "'\(NumberText.json($0)) Hz'" } ?? "not given"
     }
 
     private static func text(_ value: (some CustomStringConvertible)?) -> String {
         value.map { "'\($0)'" } ?? "not given"
-    }
-
-    /// A rate as the part's JSON writes it: whole numbers without a fraction.
-    private static func jsonNumber(_ value: Double) -> String {
-        value.isFinite && value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : value.description
     }
 }

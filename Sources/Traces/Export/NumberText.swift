@@ -1,8 +1,16 @@
-/// Number spellings for the exporters: the shortest text that reads back to the same bits.
-enum NumberText {
+/// Number spellings for the exporters and the JSON reports: the shortest text that reads back
+/// to the same bits.
+package enum NumberText {
     /// Swift's shortest round-trip spelling, possibly with an exponent (`1e-05`).
     @inline(__always)
     static func shortest(_ value: Double) -> String { value.description }
+
+    /// A finite number as TraceSim's JSON writes it: a whole number below 10^15 without a
+    /// fraction (`3`, not `3.0`), anything else in its shortest round-trip spelling. The reports
+    /// and a sharded run's identity must agree on it, or merge would refuse its own parts.
+    package static func json(_ value: Double) -> String {
+        value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : value.description
+    }
 
     /// The shortest round-trip spelling of a `Float`, which reads back exactly through
     /// `NumberParser.float`.
