@@ -20,6 +20,18 @@ public enum RulesReport {
                             ("source", .string(info.source)),
                             ("evidence", .string(info.evidence.rawValue)),
                             ("parameters", .array(info.parameters.map { .string($0) })),
+                            ("profiles", .array(info.profiles.map { .string($0.rawValue) })),
+                        ])
+                    })
+            ),
+            (
+                "profiles",
+                .array(
+                    OSBehaviourProfile.allCases.map { profile in
+                        .object([
+                            ("name", .string(profile.rawValue)),
+                            ("current", .bool(profile == .current)),
+                            ("summary", .string(profile.summary)),
                         ])
                     })
             ),
@@ -57,8 +69,16 @@ public enum RulesReport {
             lines.append("  \(info.summary)")
             lines.append("  models: \(info.models)")
             if !info.parameters.isEmpty { lines.append("  parameters: \(info.parameters.joined(separator: ", "))") }
+            if !info.appliesToEveryProfile { lines.append("  profiles: \(profileList(info.profiles))") }
             lines.append("")
         }
+        lines.append(
+            "OS PROFILES (\(OSBehaviourProfile.allCases.count); current = \(OSBehaviourProfile.current.rawValue))")
+        lines.append("")
+        lines.append(
+            TextTable(OSBehaviourProfile.allCases.map { [$0.rawValue, $0.summary] }, alignments: [.left, .unpadded])
+                .rendered)
+        lines.append("")
         lines.append("PARAMETERS (\(parameters.count))")
         lines.append("")
         let rows = parameters.flatMap { parameter in
@@ -71,19 +91,26 @@ public enum RulesReport {
         return lines.joined(separator: "\n")
     }
 
-    /// Two Markdown tables, rules and parameters, for documentation.
+    private static func profileList(_ profiles: [OSBehaviourProfile]) -> String {
+        profiles.count == OSBehaviourProfile.allCases.count ? "all" : profiles.map(\.rawValue).joined(separator: ", ")
+    }
+
+    /// Three Markdown tables, rules, OS profiles and parameters, for documentation.
     public static func markdown(_ parameters: [DeviceParameterInfo]) -> String {
         func cell(_ text: String) -> String { text.replacingOccurrences(of: "|", with: "\\|") }
         var lines = [
-            "## Device rules", "", "| Rule | What the device does | Models | Source | Evidence |",
-            "|---|---|---|---|---|",
+            "## Device rules", "", "| Rule | What the device does | Models | Source | Evidence | Profiles |",
+            "|---|---|---|---|---|---|",
         ]
         for rule in DeviceRule.allCases {
             let info = rule.info
             lines.append(
-                "| `\(rule.rawValue)` | \(cell(info.summary)) | \(cell(info.models)) | \(cell(info.source)) | \(info.evidence.rawValue) |"
+                "| `\(rule.rawValue)` | \(cell(info.summary)) | \(cell(info.models)) | \(cell(info.source)) | \(info.evidence.rawValue) | \(profileList(info.profiles)) |"
             )
         }
+        lines += ["", "## OS profiles", "", "`current` is \(OSBehaviourProfile.current.rawValue).", ""]
+        lines += ["| Profile | What changed |", "|---|---|"]
+        lines += OSBehaviourProfile.allCases.map { "| `\($0.rawValue)` | \(cell($0.summary)) |" }
         lines += [
             "", "## Device parameters", "", "| Parameter | Default | Unit | What it controls | Source | Evidence |",
             "|---|---|---|---|---|---|",

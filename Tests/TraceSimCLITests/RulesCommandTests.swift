@@ -28,7 +28,7 @@ struct RulesCommandTests {
         #expect(byName["reducedFixesPerHour"]?["default"] as? Int == 4)
         #expect(byName["reducedHorizontalAccuracyMeters"]?["default"] as? Int == 2500)
         #expect(byName["wakeWindowSeconds"]?["default"] as? Int == 10)
-        #expect(byName["osProfile"]?["default"] as? String == "current")
+        #expect(byName["osProfile"]?["default"] as? String == "ios26")
         #expect(byName["regionRelaunchAfterForceQuit"]?["default"] as? Bool == true)
     }
 

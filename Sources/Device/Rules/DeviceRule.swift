@@ -69,6 +69,11 @@ public struct DeviceRuleInfo: Sendable {
     public var evidence: Evidence
     /// The `DeviceParameters` it reads, by name.
     public var parameters: [String]
+    /// The OS profiles it applies to (every profile unless iOS changed it).
+    public var profiles: [OSBehaviourProfile]
+
+    /// Whether the rule holds on every profile.
+    public var appliesToEveryProfile: Bool { profiles == OSBehaviourProfile.allCases }
 }
 
 extension DeviceRule {
@@ -288,8 +293,11 @@ extension DeviceRule {
     }
 
     private func entry(
-        _ summary: String, _ models: String, _ source: String, _ evidence: Evidence, _ parameters: [String] = []
+        _ summary: String, _ models: String, _ source: String, _ evidence: Evidence, _ parameters: [String] = [],
+        profiles: [OSBehaviourProfile] = OSBehaviourProfile.allCases
     ) -> DeviceRuleInfo {
-        DeviceRuleInfo(summary: summary, models: models, source: source, evidence: evidence, parameters: parameters)
+        DeviceRuleInfo(
+            summary: summary, models: models, source: source, evidence: evidence, parameters: parameters,
+            profiles: profiles)
     }
 }

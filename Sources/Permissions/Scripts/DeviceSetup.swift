@@ -6,7 +6,8 @@ import Traces
 /// Info.plist key declared.
 ///
 /// ```
-/// {"osProfile": "current",
+/// {"osProfile": "ios26",
+///  "parameters": {"whenInUseLockCutoffSeconds": 13, "wakeWindowSeconds": 10},
 ///  "simulatorClassDevice": false,
 ///  "infoPlist": {"whenInUseUsageDescription": true, "alwaysAndWhenInUseUsageDescription": true,
 ///                "motionUsageDescription": true, "bluetoothUsageDescription": true,
@@ -15,6 +16,9 @@ import Traces
 ///  "authorization": {"location": "notDetermined", "precise": true, "locationServices": true,
 ///                    "motion": "notDetermined", "motionAvailable": true, "bluetooth": "notDetermined"}}
 /// ```
+///
+/// `parameters` sets any `DeviceParameters` value by the name and unit `tracesim rules`
+/// prints; `osProfile` may be given there or at the top level, not both.
 public struct DeviceSetup: Sendable {
     /// The device configuration.
     public var configuration = Device.Configuration()
@@ -36,11 +40,19 @@ public struct DeviceSetup: Sendable {
         -> DeviceSetup
     {
         let members = try reader.object(
-            root, path, allowed: ["osProfile", "simulatorClassDevice", "infoPlist", "authorization"])
+            root, path, allowed: ["osProfile", "parameters", "simulatorClassDevice", "infoPlist", "authorization"])
         var setup = DeviceSetup()
         if let node = members["osProfile"] {
             setup.configuration.parameters.osProfile = try reader.token(
-                node, "\(path).osProfile", OSBehaviourProfile.allCases.map { ($0.rawValue, $0) })
+                node, "\(path).osProfile", OSBehaviourProfile.names)
+        }
+        if let node = members["parameters"] {
+            let path = "\(path).parameters"
+            let fields = try reader.object(node, path, allowed: DeviceParameters.descriptors.map(\.name))
+            if members["osProfile"] != nil, let repeated = fields["osProfile"] {
+                throw reader.fail(repeated, "\(path).osProfile", "osProfile is already set at the top level")
+            }
+            try readParameters(fields, at: path, reader: reader, into: &setup.configuration.parameters)
         }
         if let node = members["simulatorClassDevice"] {
             setup.isSimulatorClassDevice = try reader.bool(node, "\(path).simulatorClassDevice")
@@ -108,6 +120,36 @@ public struct DeviceSetup: Sendable {
             setup.configuration.authorization = state
         }
         return setup
+    }
+
+    /// Sets each named parameter, in the catalogue's order so errors come out the same way
+    /// every time, each value checked against its descriptor's kind and range.
+    private static func readParameters(
+        _ fields: [String: ConfigJSONNode], at path: String, reader: ConfigReader,
+        into parameters: inout DeviceParameters
+    ) throws(ConfigError) {
+        for descriptor in DeviceParameters.descriptors {
+            guard let node = fields[descriptor.name] else { continue }
+            let path = "\(path).\(descriptor.name)"
+            let value: DeviceParameterDescriptor.Value
+            switch descriptor.kind {
+            case .number(let range):
+                value = .number(try reader.number(node, path, in: range))
+            case .integer(let range):
+                let number = try reader.number(node, path, in: Double(range.lowerBound)...Double(range.upperBound))
+                guard number == number.rounded() else { throw reader.fail(node, path, "expected a whole number") }
+                value = .integer(Int(number))
+            case .flag:
+                value = .flag(try reader.bool(node, path))
+            case .profile:
+                value = .profile(try reader.token(node, path, OSBehaviourProfile.names))
+            }
+            do {
+                try descriptor.set(value, in: &parameters)
+            } catch {
+                throw reader.fail(node, path, error.reason)
+            }
+        }
     }
 }
 

@@ -1,0 +1,105 @@
+extension DeviceParameters {
+    /// Every parameter, in declaration order: what `tracesim rules` prints and what
+    /// `device.parameters` in DEVICE.json and scenario files may set. A property of
+    /// `DeviceParameters` missing here fails `RuleCatalogueTests`.
+    public static var descriptors: [DeviceParameterDescriptor] {
+        [
+            .number(
+                "whenInUseLockCutoffSeconds", \.whenInUseLockCutoffSeconds, unit: "s",
+                "When-In-Use stays in use this long after lock or backgrounding",
+                source: "d 1 (product default; Apple: a few seconds, observed 13 s)", .product),
+            .profile(
+                "osProfile", \.osProfile, "iOS generation: ios13, ios14-17, ios18, ios26 (current = newest)",
+                source: "d 17", .product),
+            .number(
+                "wakeWindowSeconds", \.wakeWindowSeconds, unit: "s",
+                "background run time after a region or significant-change wake",
+                source: "a4 #11", .appleArchived),
+            .flag(
+                "regionRelaunchAfterForceQuit", \.regionRelaunchAfterForceQuit,
+                "a region exit relaunches a force-quit Always app",
+                source: "a4 #13, d 6", .sdk),
+            .number(
+                "autoPauseAfterStationarySeconds", \.autoPauseAfterStationarySeconds, unit: "s",
+                "stillness before pausesLocationUpdatesAutomatically pauses",
+                source: "a4 #7, a9", .observed),
+            .number(
+                "autoPauseStationaryRadiusMeters", \.autoPauseStationaryRadiusMeters, unit: "m",
+                "wander allowed while counting as still",
+                source: "a4 #7", .simulator),
+            .number(
+                "reducedFixesPerHour", \.reducedFixesPerHour, unit: "per hour",
+                "reduced-accuracy fixes delivered per hour at most",
+                source: "a2 #3, a2 #4", .wwdc),
+            .number(
+                "reducedHorizontalAccuracyMeters", \.reducedHorizontalAccuracyMeters, unit: "m",
+                "accuracy reported by a reduced fix",
+                source: "a2 #5", .observed),
+            .number(
+                "reducedDisplacementMinimumMeters", \.reducedDisplacementMinimumMeters, unit: "m",
+                "smallest displacement of a reduced fix",
+                source: "a2 #3", .apple),
+            .number(
+                "reducedDisplacementMaximumMeters", \.reducedDisplacementMaximumMeters, unit: "m",
+                "largest displacement of a reduced fix",
+                source: "a2 #3", .apple),
+            .number(
+                "reducedDisplacementHoldSeconds", \.reducedDisplacementHoldSeconds, unit: "s",
+                "how long one displacement holds",
+                source: "a2 #4, a2 #6", .simulator),
+            .integer(
+                "maximumMonitoredRegions", \.maximumMonitoredRegions, unit: "regions", in: 1...1_000,
+                "regions one app may monitor",
+                source: "a6 #1", .apple),
+            .number(
+                "regionCushionMeters", \.regionCushionMeters, unit: "m", "distance past the boundary before an exit",
+                source: "a6 #4", .appleArchived),
+            .number(
+                "regionDwellSeconds", \.regionDwellSeconds, unit: "s", "time past the boundary before a crossing",
+                source: "a6 #4", .appleArchived),
+            .number(
+                "regionMinimumEffectiveRadiusMeters", \.regionMinimumEffectiveRadiusMeters, unit: "m",
+                "smaller regions behave as this large",
+                source: "a6 #6", .sdk),
+            .number(
+                "significantChangeDistanceMeters", \.significantChangeDistanceMeters, unit: "m",
+                "movement between significant-change events",
+                source: "a5 #5", .apple),
+            .number(
+                "significantChangeIntervalSeconds", \.significantChangeIntervalSeconds, unit: "s",
+                "minimum time between significant-change events",
+                source: "a5 #5", .apple),
+            .number(
+                "visitRadiusMeters", \.visitRadiusMeters, unit: "m", "movement allowed within one visited place",
+                source: "d 15", .simulator),
+            .number(
+                "visitArrivalDwellSeconds", \.visitArrivalDwellSeconds, unit: "s",
+                "time at a place before the arrival is reported",
+                source: "d 15", .simulator),
+            .number(
+                "motionOnsetLatencyMinimumSeconds", \.motionOnsetLatencyMinimumSeconds, unit: "s",
+                "shortest lag of a derived activity change",
+                source: "a7 #4", .observed),
+            .number(
+                "motionOnsetLatencyMaximumSeconds", \.motionOnsetLatencyMaximumSeconds, unit: "s",
+                "longest lag of a derived activity change",
+                source: "a7 #4", .observed),
+            .number(
+                "motionStopFlickerProbability", \.motionStopFlickerProbability, unit: "", in: 0...1,
+                "share of stop samples also reading automotive",
+                source: "a7 #4", .observed),
+            .number(
+                "motionWalkingSpeedMetersPerSecond", \.motionWalkingSpeedMetersPerSecond, unit: "m/s",
+                "derived walking from this speed",
+                source: "a7 #4", .simulator),
+            .number(
+                "motionRunningSpeedMetersPerSecond", \.motionRunningSpeedMetersPerSecond, unit: "m/s",
+                "derived running from this speed",
+                source: "a7 #4", .simulator),
+            .number(
+                "motionAutomotiveSpeedMetersPerSecond", \.motionAutomotiveSpeedMetersPerSecond, unit: "m/s",
+                "derived automotive from this speed",
+                source: "a7 #4", .simulator),
+        ]
+    }
+}

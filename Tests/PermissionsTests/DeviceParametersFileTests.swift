@@ -1,0 +1,78 @@
+import ConfigJSON
+import Device
+import Permissions
+import Testing
+
+@Suite("device.parameters in DEVICE.json and scenario files")
+struct DeviceParametersFileTests {
+    private static func parse(_ text: String) throws(ConfigError) -> DeviceParameters {
+        try DeviceSetup.parse(Array(text.utf8), file: "DEVICE.json").configuration.parameters
+    }
+
+    private static func message(_ text: String) -> String {
+        do {
+            _ = try parse(text)
+            return "accepted"
+        } catch {
+            return error.description
+        }
+    }
+
+    @Test("every parameter the catalogue lists can be set by its name, to a value other than its default")
+    func everyParameterIsSettable() throws {
+        for descriptor in DeviceParameters.descriptors {
+            let json: String
+            let expected: DeviceParameterDescriptor.Value
+            switch descriptor.value(in: DeviceParameters()) {
+            case .number(let value):
+                let changed = descriptor.kind == .number(0...1) ? value / 2 : value + 1
+                json = String(changed)
+                expected = .number(changed)
+            case .integer(let value):
+                json = String(value - 1)
+                expected = .integer(value - 1)
+            case .flag(let value):
+                json = String(!value)
+                expected = .flag(!value)
+            case .profile:
+                json = "\"ios13\""
+                expected = .profile(.ios13)
+            }
+            let parameters = try Self.parse(#"{"parameters": {"\#(descriptor.name)": \#(json)}}"#)
+            #expect(descriptor.value(in: parameters) == expected, "\(descriptor.name)")
+        }
+    }
+
+    @Test("the lock cutoff set to 13 s is the value the device uses")
+    func cutoff() throws {
+        let parameters = try Self.parse(#"{"parameters": {"whenInUseLockCutoffSeconds": 13}}"#)
+        #expect(parameters.whenInUseLockCutoffSeconds == 13)
+        #expect(parameters.catalogue.first { $0.name == "whenInUseLockCutoffSeconds" }?.value == "13")
+    }
+
+    @Test("current is an alias of the newest profile, at the top level and under parameters")
+    func profileAlias() throws {
+        #expect(try Self.parse(#"{"osProfile": "current"}"#).osProfile == .ios26)
+        #expect(try Self.parse(#"{"parameters": {"osProfile": "ios14-17"}}"#).osProfile == .ios14To17)
+    }
+
+    @Test(
+        "malformed, out-of-range, wrong-kind and unknown parameters name the file, line and JSON path",
+        arguments: [
+            (#"{"parameters": {"wakeWindowSeconds": -1}}"#, "DEVICE.json:1:38: $.parameters.wakeWindowSeconds"),
+            (#"{"parameters": {"wakeWindowSeconds": "10"}}"#, "DEVICE.json:1:38: $.parameters.wakeWindowSeconds"),
+            (#"{"parameters": {"maximumMonitoredRegions": 2.5}}"#, "DEVICE.json:1:44: $.parameters.maximumMonitoredRegions"),
+            (#"{"parameters": {"motionStopFlickerProbability": 2}}"#, "DEVICE.json:1:49"),
+            (#"{"parameters": {"regionRelaunchAfterForceQuit": 1}}"#, "DEVICE.json:1:49"),
+            (#"{"parameters": {"lockCutoff": 13}}"#, "DEVICE.json:1:31: $.parameters.lockCutoff: unknown key"),
+            (#"{"parameters": {"osProfile": "ios12"}}"#, "DEVICE.json:1:30: $.parameters.osProfile"),
+            (#"{"osProfile": "ios13", "parameters": {"osProfile": "ios13"}}"#, "DEVICE.json:1:52"),
+            (#"{"parameters": [13]}"#, "DEVICE.json:1:16: $.parameters: expected an object"),
+            (#"{"parameters": {"wakeWindowSeconds": 1e999}}"#, "DEVICE.json:1:"),
+            (#"{"parameters": {"wakeWindowSeconds": 10"#, "DEVICE.json:1:"),
+        ])
+    func errors(text: String, prefix: String) {
+        let message = Self.message(text)
+        #expect(message.hasPrefix(prefix), "\(message)")
+    }
+}
