@@ -24,7 +24,7 @@ struct HTMLReportTests {
         return (html, cell)
     }
 
-    @Test("the run page: one circle per trace fix coloured by fate, the fences, seven bands, the cutoff")
+    @Test("the run page: one circle per trace fix coloured by fate, the fences, eleven bands, the cutoff, the legend")
     func runPage() throws {
         let trace = try TraceImporter.load(path: Self.drive)
         let (html, cell) = try page(trace, Fixture.preset("wheninuse-locked"), fences: true)
@@ -36,7 +36,10 @@ struct HTMLReportTests {
         #expect(accepted + rejected == cell.metrics.deliveredFixes)
         #expect(accepted + rejected + missed == 1654)
         #expect(count("class=\"fence\"", in: html) == 2)
-        #expect(count("<text class=\"label\"", in: html) == 7)
+        // Location status, reduced accuracy, prompts, wakes, then the seven lifecycle and delivery bands.
+        #expect(count("<text class=\"label\"", in: html) == 11)
+        #expect(html.contains("<rect class=\"auth-authorizedWhenInUse\""))
+        #expect(html.contains("<span class=\"key auth-authorizedAlways\"></span>Always"))
         #expect(count("<line class=\"cutoff\"", in: html) == 1)
         #expect(html.contains(">When-In-Use cutoff (lock + 70 s)</text>"))
         #expect(count("<svg ", in: html) == 2)
@@ -59,16 +62,20 @@ struct HTMLReportTests {
         #expect(abs((late - early) - 40.0 / 838 * 740) < 0.2, "\(early) \(late)")
     }
 
-    @Test("the matrix page: a heatmap cell per scenario and metric")
+    @Test("the matrix page: a heatmap cell per scenario and metric, the ideal row first, the formulas under it")
     func matrixPage() throws {
         let trace = try TraceImporter.load(path: Self.drive)
         let matrix = Matrix(
             traces: [Matrix.NamedTrace(name: "drive", trace: trace)],
             scenarios: Scenario.presets.filter { $0.name != "ideal" }.map { Matrix.Entry($0) })
         let html = MatrixReport.html(try matrix.run())
-        #expect(count("<rect class=\"cell\"", in: html) == 14 * 4)
-        #expect(count("<text class=\"label\"", in: html) == 14)
-        #expect(html.contains(">wheninuse-locked</text>"))
+        #expect(count("<rect class=\"cell\"", in: html) == 15 * 4)
+        #expect(count("<text class=\"label\"", in: html) == 15)
+        #expect(html.contains(">ideal</text>") && html.contains(">wheninuse-locked</text>"))
+        #expect(html.contains("<li>collected = Σ accepted fixes ÷ Σ ideal accepted fixes</li>"))
+        let perTrace = MatrixReport.html(try matrix.run(), perTrace: true)
+        #expect(count("<rect class=\"cell\"", in: perTrace) == 2 * 15 * 4)
+        #expect(perTrace.contains("<h2>drive</h2>"))
     }
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import Scenarios
 import Testing
 
 @Suite("tracesim scenarios, replay and matrix")
@@ -69,15 +70,19 @@ struct MatrixCommandTests {
         #expect(runCommand(arguments).output == first.output)
     }
 
-    @Test("matrix text is the degradation table; replay compares one scenario with the ideal run")
+    @Test("matrix text is the degradation table with the ideal row and the formulas; replay compares one scenario")
     func text() {
         let matrix = runCommand(["matrix", Self.drive, "--scenarios", "always-precise,denied"])
         #expect(matrix.exitCode == 0)
         let lines = matrix.output.split(separator: "\n")
-        #expect(lines.count == 5, "\(matrix.output)")
+        #expect(lines.count == 6 + 1 + MetricsSummary.formulas.count, "\(matrix.output)")
         #expect(lines[1].hasPrefix("scenario") && lines[1].contains("collected") && lines[1].contains("coverage"))
-        #expect(lines[3].hasPrefix("always-precise") && lines[3].contains("100.0 %"))
-        #expect(lines[4].hasPrefix("denied") && lines[4].contains("0.0 %"))
+        #expect(lines[3].hasPrefix("ideal") && lines[3].contains("100.0 %"))
+        #expect(lines[4].hasPrefix("always-precise") && lines[4].contains("100.0 %"))
+        // Denied receives nothing, so it never departs.
+        #expect(lines[5].hasPrefix("denied") && lines[5].contains("0.0 %") && lines[5].contains(" - "))
+        #expect(lines[6].hasPrefix("ideal over 1 trace: "))
+        #expect(lines.suffix(MetricsSummary.formulas.count).map(String.init) == MetricsSummary.formulas)
         let replay = runCommand(["replay", Self.drive, "--scenario", "always-motion-denied"])
         #expect(replay.exitCode == 0)
         #expect(replay.output.contains("always-motion-denied") && replay.output.contains("+280 s"), "\(replay.output)")
@@ -146,10 +151,12 @@ struct MatrixFormatTests {
         let result = runCommand(["matrix", Self.bike, "--scenarios", "denied,wheninuse-locked", "--format", "markdown"])
         #expect(result.exitCode == 0)
         let lines = result.output.split(separator: "\n")
-        #expect(lines.count == 4)
+        #expect(lines.count == 5 + 1 + MetricsSummary.formulas.count)
         #expect(lines[0].hasPrefix("| scenario | collected | coverage |"))
         #expect(lines[1] == "|---|---:|---:|---:|---:|---:|---:|---:|")
-        #expect(lines[2].hasPrefix("| denied | 0.0 % |"))
+        #expect(lines[2].hasPrefix("| ideal | 100.0 % |"))
+        #expect(lines[3].hasPrefix("| denied | 0.0 % |"))
+        #expect(lines[6] == "- " + MetricsSummary.formulas[0])
         #expect(runCommand(["matrix", Self.bike, "--format", "pdf"]).exitCode == 64)
     }
 }

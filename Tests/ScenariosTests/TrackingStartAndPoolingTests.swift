@@ -1,0 +1,164 @@
+import Device
+import Engine
+import Foundation
+import Permissions
+@testable import Scenarios
+import SimulationCore
+import Testing
+import Traces
+
+/// Issue 16 §4: when tracking starts under a permission flow, what a departure is, how the
+/// table pools traces, and which ideal run a custom scenario is compared with.
+@Suite("Tracking start, departures, pooled summaries and the ideal run")
+struct TrackingStartAndPoolingTests {
+    static let drive: Trace = {
+        let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+            .appendingPathComponent("Traces/gps-measurement-tools/MTV.Local1.ublox-F9K.20200206-181434.nmea").path
+        do { return try TraceImporter.load(path: path) } catch { fatalError("bundled trace: \(error)") }
+    }()
+
+    /// A fresh install where the person answers the location prompt with `answer` after 2 s
+    /// and makes `settings` changes, through the facade's flow.
+    static func flowScenario(
+        _ answer: PromptAnswer, settings: [SimulatedUser.ScheduledChange], timeline: [Scenario.TimelineEvent] = []
+    ) throws -> Scenario {
+        var device = Device.Configuration()
+        device.authorization.motionStatus = .authorized
+        let user = try SimulatedUser(
+            responses: [.location: [.answer(answer, afterSeconds: 2)], .upgrade: [.answer(.changeToAlways, afterSeconds: 2)]],
+            settingsChanges: settings)
+        return Scenario(
+            name: "flow", summary: "", device: device, authorization: .flow(.bggeo, user), timeline: timeline)
+    }
+
+    static func seconds(_ instant: SimInstant) -> Double { instant.seconds(since: drive.fixes[0].timestamp) }
+
+    @Test("an Allow-Once person who turns on Always at 600 s collects from the start; Always applies at 600 s")
+    func settingsChangeDoesNotPostponeTracking() throws {
+        let scenario = try Self.flowScenario(
+            .allowOnce(precise: true), settings: [.init(atSeconds: 600, change: .setAlways)],
+            timeline: [.init(.seconds(60), .user(.lockedScreen))])
+        let run = try ScenarioRunner.run(Self.drive, scenario)
+        // Tracking starts when the prompt is answered (2 s), not at the Settings change.
+        #expect(run.flowSeconds == 2)
+        #expect(try Self.seconds(#require(run.deliveryTimes.first)) < 10)
+        // Allow Once holds until the lock's cutoff; Always from 600 s brings fixes back.
+        let always = try #require(
+            run.authorization.first {
+                if case .location(.authorizedAlways, _, _) = $0.kind { return true }
+                return false
+            })
+        #expect(Self.seconds(always.time) == 600)
+        #expect(run.deliveryTimes.contains { Self.seconds($0) < 600 })
+        #expect(run.deliveryTimes.contains { Self.seconds($0) > 600 })
+    }
+
+    @Test("the tracking start is when the flow's prompts settle: the last answer, not a later Settings change")
+    func trackingStartsWhenPromptsSettle() throws {
+        let late = try ScenarioRunner.run(
+            Self.drive,
+            try Self.flowScenario(.allowWhileUsing(precise: true), settings: [.init(atSeconds: 3_600, change: .setBluetooth(true))]))
+        let none = try ScenarioRunner.run(Self.drive, try Self.flowScenario(.allowWhileUsing(precise: true), settings: []))
+        #expect(late.flowSeconds == none.flowSeconds)
+        #expect(late.recorder.acceptedFixCount == none.recorder.acceptedFixCount)
+        #expect(late.recorder.acceptedFixCount > 0)
+    }
+
+    @Test("a timeline event before the tracking start happens during the flow, at its own time, not moved")
+    func timelineDuringTheFlow() throws {
+        // Locked at 1 s, while the prompt waits: the lock is in the flow, at 1 s.
+        let scenario = try Self.flowScenario(
+            .allowWhileUsing(precise: true), settings: [], timeline: [.init(.seconds(1), .user(.lockedScreen))])
+        let run = try ScenarioRunner.run(Self.drive, scenario)
+        #expect(run.flowSeconds >= 1)
+        // The replay starts with the screen already locked: the lock was not re-sent at the start.
+        #expect(run.lifecycle.first?.isScreenLocked == true)
+        #expect(run.lifecycle.filter(\.isScreenLocked).count == 1)
+    }
+
+    @Test("denied, restricted and services-off never depart: no fix, no departure, no departure delay")
+    func noLocationNoDeparture() throws {
+        let ideal = try ScenarioRunner.run(Self.drive, try #require(Scenario.preset(named: "ideal")))
+        #expect(Metrics.departure(in: ideal.recorder) != nil)
+        for name in ["denied", "restricted", "services-off"] {
+            let run = try ScenarioRunner.run(Self.drive, try #require(Scenario.preset(named: name)))
+            #expect(Metrics.departure(in: run.recorder) == nil, "\(name)")
+            #expect(Metrics(run, ideal: ideal).departureDelaySeconds == nil, "\(name)")
+        }
+    }
+
+    /// Metrics of a hand-made run: `accepted` of `idealAccepted`, `meters` of `idealMeters`,
+    /// `covered` of `idealCovered` seconds, `gps` of `idealGps` seconds, the longest gap and the
+    /// departure delay.
+    static func metrics(
+        accepted: Int, of idealAccepted: Int, meters: Double, of idealMeters: Double, covered: Double,
+        of idealCovered: Double, gps: Double, of idealGps: Double, gap: Double, departure: Double?
+    ) -> Metrics {
+        var metrics = Metrics(Self.emptyRun, ideal: Self.emptyRun)
+        metrics.acceptedFixes = accepted
+        metrics.idealAcceptedFixes = idealAccepted
+        metrics.distanceMeters = meters
+        metrics.idealDistanceMeters = idealMeters
+        metrics.coveredSeconds = covered
+        metrics.idealCoveredSeconds = idealCovered
+        metrics.gpsOnSeconds = gps
+        metrics.idealGpsOnSeconds = idealGps
+        metrics.maxGapSeconds = gap
+        metrics.departureDelaySeconds = departure
+        return metrics
+    }
+
+    static let emptyRun = ScenarioRun(
+        scenario: "x", seed: 0, traceStart: SimInstant(nanosecondsSinceEpoch: 0),
+        traceEnd: SimInstant(nanosecondsSinceEpoch: 0), flowSeconds: 0, recorder: Recorder(), gpsOn: GPSOnTime(),
+        odometerMeters: 0, deliveryTimes: [], lifecycle: [], promptLog: [], wizardSteps: nil)
+
+    @Test("two traces of different lengths pool to sums over sums, not a mean of ratios")
+    func pooledRatios() {
+        // A 60 s trace fully collected and a long drive of which 1 % is collected.
+        let short = Self.metrics(
+            accepted: 60, of: 60, meters: 100, of: 100, covered: 60, of: 60, gps: 60, of: 60, gap: 5, departure: 10)
+        let long = Self.metrics(
+            accepted: 18, of: 1_800, meters: 90, of: 9_000, covered: 120, of: 1_800, gps: 70, of: 1_800, gap: 1_500,
+            departure: nil)
+        let summary = MetricsSummary([short, long])
+        #expect(summary.collected == 78.0 / 1_860)
+        #expect(summary.distance == 190.0 / 9_100)
+        #expect(summary.coverage == 180.0 / 1_860)
+        #expect(summary.gpsVsIdeal == 130.0 / 1_860)
+        // The mean of ratios would say (100 % + 1 %) / 2 = 50.5 %.
+        #expect(abs((summary.collected ?? 1) - 0.0419) < 0.0001)
+        #expect(summary.medianLongestGapSeconds == 752.5)
+        // Only the short trace departed in both runs.
+        #expect(summary.departureDelaySeconds == 10)
+        #expect(summary.departedTraces == 1)
+        // Nothing to lose: no ideal fix, no ratio.
+        let empty = MetricsSummary([
+            Self.metrics(accepted: 0, of: 0, meters: 0, of: 0, covered: 0, of: 0, gps: 0, of: 0, gap: 1, departure: nil)
+        ])
+        #expect(empty.collected == nil && empty.distance == nil && empty.coverage == nil && empty.gpsVsIdeal == nil)
+    }
+
+    @Test("a custom scenario's ideal run uses its engine settings: collected never exceeds 100 %")
+    func idealUsesTheScenarioEngine() throws {
+        // A strict gate: against the default ideal it would read as a permission loss (and a
+        // lenient one as more than 100 %), though the phone delivered everything.
+        var engine = EngineConfiguration()
+        engine.gate.maximumAccuracyMeters = 8
+        var scenario = try #require(Scenario.preset(named: "always-precise"))
+        scenario.name = "lenient-gate"
+        scenario.engine = engine
+        scenario.seed = 3
+        let result = try Matrix(
+            traces: [Matrix.NamedTrace(name: "drive", trace: Self.drive)], scenarios: [Matrix.Entry(scenario)]
+        ).run()
+        let cell = try #require(result.cells.first)
+        let defaultIdeal = try ScenarioRunner.run(Self.drive, try #require(Scenario.preset(named: "ideal")))
+        #expect(cell.run.recorder.acceptedFixCount < defaultIdeal.recorder.acceptedFixCount)
+        #expect(cell.run.recorder.acceptedFixCount > 0)
+        #expect(cell.ideal.recorder.acceptedFixCount == cell.run.recorder.acceptedFixCount)
+        #expect(cell.ideal.seed == 3)
+        #expect(cell.metrics.collectionRatio == 1)
+    }
+}
