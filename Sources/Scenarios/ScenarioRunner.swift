@@ -170,11 +170,12 @@ struct FlowSplit {
         var timers: [ScriptedDeviceEvent] = []
         for (time, event) in events[..<count] {
             actions.removeAll(keepingCapacity: true)
-            let phase = device.lifecycle.phase
+            let (phase, provisional) = (device.lifecycle.phase, device.authorization.state.isProvisionalAlways)
             device.handle(event, at: time, into: &actions)
             AuthorizationChange.record(
                 actions, from: phase, to: device.lifecycle.phase,
-                provisional: device.authorization.state.isProvisionalAlways, at: time, into: &authorization)
+                provisional: (provisional, device.authorization.state.isProvisionalAlways),
+                location: device.authorization.state, at: time, into: &authorization)
             for case .schedule(let timer, let due) in actions where due > settled {
                 timers.append(ScriptedDeviceEvent(time: due, event: .system(.timerFired(timer))))
             }

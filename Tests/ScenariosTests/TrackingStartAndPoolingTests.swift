@@ -161,4 +161,31 @@ struct TrackingStartAndPoolingTests {
         #expect(cell.ideal.seed == 3)
         #expect(cell.metrics.collectionRatio == 1)
     }
+
+    @Test("the authorization timeline: the starting status, the flow's grant, the end of provisional Always, the lapse")
+    func authorizationTimeline() throws {
+        let provisional = try ScenarioRunner.run(Self.drive, try #require(Scenario.preset(named: "provisional-always")))
+        let locations = provisional.authorization.compactMap { change -> (Double, AuthorizationStatus, Bool)? in
+            guard case .location(let status, _, let isProvisional) = change.kind else { return nil }
+            return (Self.seconds(change.time), status, isProvisional)
+        }
+        #expect(locations.first?.1 == .notDetermined && locations.first?.0 == 0)
+        #expect(locations.contains { $0.1 == .authorizedAlways && $0.2 })
+        // Answering the deferred upgrade ends provisional Always without a new status.
+        let upgraded = try #require(locations.last)
+        #expect(upgraded.1 == .authorizedAlways && !upgraded.2)
+        let answered = try #require(
+            provisional.promptLog.first {
+                if case .answered(.changeToAlways) = $0.outcome { return true }
+                return false
+            })
+        #expect(upgraded.0 == Self.seconds(answered.time))
+        // Allow Once, locked at 60 s: the lapse back to notDetermined is on the timeline.
+        let once = try ScenarioRunner.run(Self.drive, try #require(Scenario.preset(named: "allow-once")))
+        #expect(
+            once.authorization.contains {
+                if case .location(.notDetermined, _, _) = $0.kind { return Self.seconds($0.time) > 60 }
+                return false
+            })
+    }
 }

@@ -36,14 +36,40 @@ struct MatrixCommandTests {
             for key in [
                 "recordedFixes", "deliveredFixes", "acceptedFixes", "collectionRatio", "timeCoverage", "maxGapSeconds",
                 "distanceMeters", "distanceRatio", "rejectedByReason", "geofenceEvents", "geofenceMissed", "geofenceSpurious",
-                "departureDelaySeconds", "gpsOnSeconds",
+                "departureDelaySeconds", "gpsOnSeconds", "idealAcceptedFixes", "coveredSeconds", "idealCoveredSeconds",
+                "idealDistanceMeters", "idealGpsOnSeconds",
             ] {
                 #expect(metrics.keys.contains(key), "\(key)")
             }
             #expect(run["lifecycle"] is [[String: Any]] && run["deliveredTimes"] is [Double] && run["promptLog"] is [Any])
+            // The authorization timeline opens with the status the phone started in.
+            let authorization = try #require(run["authorization"] as? [[String: Any]])
+            #expect(authorization.first?["event"] as? String == "location" && authorization.first?["t"] as? Double == 0)
         }
         let denied = try #require(runs[0]["metrics"] as? [String: Any])
         #expect(denied["acceptedFixes"] as? Int == 0)
+        #expect(denied["departureDelaySeconds"] is NSNull)
+        #expect(object["schemaVersion"] as? Int == 2)
+        // The pooled table's sums are in each run: collected is their quotient.
+        let locked = try #require(runs[1]["metrics"] as? [String: Any])
+        let (accepted, ideal) = (try #require(locked["acceptedFixes"] as? Int), try #require(locked["idealAcceptedFixes"] as? Int))
+        #expect(abs(Double(accepted) / Double(ideal) - (locked["collectionRatio"] as? Double ?? -1)) < 1e-4)
+    }
+
+    @Test("matrix --per-trace: the pooled table, then a table per trace with its ideal row; not for json or csv")
+    func perTrace() {
+        let result = runCommand(["matrix", Self.drive, Self.bike, "--scenarios", "denied", "--per-trace"])
+        #expect(result.exitCode == 0, "\(result.error)")
+        let blocks = result.output.components(separatedBy: "\n\n")
+        #expect(blocks.count == 4, "\(result.output)")
+        #expect(blocks[1].hasPrefix(Self.drive + "\nscenario") && blocks[2].hasPrefix(Self.bike + "\nscenario"))
+        #expect(
+            blocks[1].split(separator: "\n").map { $0.split(separator: " ").first ?? "" } == [
+                Substring(Self.drive), "scenario", Substring(String(repeating: "-", count: blocks[1].split(separator: "\n")[2].count)),
+                "ideal", "denied",
+            ])
+        let json = runCommand(["matrix", Self.bike, "--per-trace", "--format", "json"])
+        #expect(json.exitCode == 64 && json.error.contains("--per-trace is for text, markdown and html"), "\(json.error)")
     }
 
     @Test("matrix --jobs: one, two or three workers print exactly what every core prints; zero is a usage error")

@@ -45,12 +45,25 @@ public struct AuthorizationChange: Sendable, Equatable {
     }
 
     /// Appends the rows one device step made: the actions that change authorization or the
-    /// process, and the phase change from `before` to `after`. Cheap when nothing relevant
+    /// process, the phase change from `before` to `after`, and the end (or start) of
+    /// provisional Always, which changes no status the app is told. Cheap when nothing relevant
     /// happened (a fix delivered), since it runs for every event of a replay.
     static func record(
-        _ actions: [DeviceAction], from before: AppPhase, to after: AppPhase, provisional: @autoclosure () -> Bool,
+        _ actions: [DeviceAction], from before: AppPhase, to after: AppPhase,
+        provisional: (before: Bool, after: Bool), location: @autoclosure () -> AuthorizationStateMachine.State,
         at time: SimInstant, into timeline: inout [AuthorizationChange]
     ) {
+        if provisional.before != provisional.after,
+            !actions.contains(where: {
+                if case .authorizationChanged = $0 { return true }
+                return false
+            })
+        {
+            let state = location()
+            timeline.append(
+                AuthorizationChange(
+                    time: time, kind: .location(state.status, state.accuracy, provisional: provisional.after)))
+        }
         if before != after {
             if after == .suspended { timeline.append(AuthorizationChange(time: time, kind: .suspended)) }
             if before == .suspended && after == .background {
@@ -61,7 +74,7 @@ public struct AuthorizationChange: Sendable, Equatable {
             switch action {
             case .authorizationChanged(let status, let accuracy):
                 timeline.append(
-                    AuthorizationChange(time: time, kind: .location(status, accuracy, provisional: provisional())))
+                    AuthorizationChange(time: time, kind: .location(status, accuracy, provisional: provisional.after)))
             case .motionAuthorizationChanged(let status):
                 timeline.append(AuthorizationChange(time: time, kind: .motion(status)))
             case .appLaunched(let reason, let inBackground):

@@ -192,11 +192,12 @@ public struct Replay<Client: LocationClient> {
 
     private mutating func send(_ event: DeviceEvent, at now: SimInstant) {
         var actions = spareActionBuffers.popLast() ?? []
-        let phaseBefore = device.lifecycle.phase
+        let (phaseBefore, provisionalBefore) = (device.lifecycle.phase, device.authorization.state.isProvisionalAlways)
         device.handle(event, at: now, into: &actions)
         AuthorizationChange.record(
             actions, from: phaseBefore, to: device.lifecycle.phase,
-            provisional: device.authorization.state.isProvisionalAlways, at: now, into: &authorizationTimeline)
+            provisional: (provisionalBefore, device.authorization.state.isProvisionalAlways),
+            location: device.authorization.state, at: now, into: &authorizationTimeline)
         defer {
             actions.removeAll(keepingCapacity: true)
             spareActionBuffers.append(actions)
