@@ -164,11 +164,18 @@ struct FlowSplit {
             case .user, .system, .sensor: index += 1
             }
         }
-        settled = max(returned, count > 0 ? events[count - 1].time : returned)
+        let settled = max(returned, count > 0 ? events[count - 1].time : returned)
+        self.settled = settled
         var device = Device(configuration: configuration)
         var actions: [DeviceAction] = []
-        var timers: [ScriptedDeviceEvent] = []
+        // Device timers scheduled during the flow that had not fired by the settle point.
+        var pending: [(timer: DeviceTimer, due: SimInstant)] = []
         for (time, event) in events[..<count] {
+            if case .system(.timerFired(let timer)) = event,
+                let fired = pending.firstIndex(where: { $0.timer == timer && $0.due == time })
+            {
+                pending.remove(at: fired)
+            }
             actions.removeAll(keepingCapacity: true)
             let (phase, provisional) = (device.lifecycle.phase, device.authorization.state.isProvisionalAlways)
             device.handle(event, at: time, into: &actions)
@@ -176,9 +183,10 @@ struct FlowSplit {
                 actions, from: phase, to: device.lifecycle.phase,
                 provisional: (provisional, device.authorization.state.isProvisionalAlways),
                 location: device.authorization.state, at: time, into: &authorization)
-            for case .schedule(let timer, let due) in actions where due > settled {
-                timers.append(ScriptedDeviceEvent(time: due, event: .system(.timerFired(timer))))
-            }
+            for case .schedule(let timer, let due) in actions { pending.append((timer, due)) }
+        }
+        let timers = pending.filter { $0.due >= settled }.map {
+            ScriptedDeviceEvent(time: $0.due, event: .system(.timerFired($0.timer)))
         }
         self.device = device
         // The session ran its own timers and the app's code; the replay's phone and client make
