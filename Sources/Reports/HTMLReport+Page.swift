@@ -26,7 +26,7 @@ extension HTMLReport {
         .auth-authorizedWhenInUse{fill:#fdd835;background:#fdd835}.auth-notDetermined{fill:#bdbdbd;background:#bdbdbd}
         .auth-denied{fill:#d64545;background:#d64545}.auth-restricted{fill:#8e2424;background:#8e2424}
         .reduced{fill:#ab47bc;background:#ab47bc}.prompt{fill:#00acc1;background:#00acc1}.suppressed{fill:#90a4ae;background:#90a4ae}
-        .wake{fill:#6d4c41;background:#6d4c41}.terminated{fill:#212121;background:#212121}
+        .wake{fill:#6d4c41;background:#6d4c41}.lapse{fill:#ff7043;background:#ff7043}.terminated{fill:#212121;background:#212121}
         .key.phase-foreground{background:#4caf50}.key.phase-background{background:#8bc34a}.key.phase-suspended{background:#bdbdbd}
         .key.locked{background:#5c6bc0}.key.moving{background:#ff9800}.key.gps{background:#1e88e5}.key.delivery{background:#2e9e4f}
         .formulas{color:#555;font-size:12px}

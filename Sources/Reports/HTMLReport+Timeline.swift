@@ -41,7 +41,7 @@ extension HTMLReport {
         bands.append(("location", authorization(run).status))
         bands.append(("reduced accuracy", authorization(run).reduced))
         bands.append(("prompts", prompts(run)))
-        bands.append(("wakes, launches", wakes(run)))
+        bands.append(("wakes, lapses", wakes(run)))
         bands.append(("app (\(run.scenario))", phases(run)))
         bands.append(("screen locked", locks(run)))
         bands.append(("moving", motion(run)))
@@ -98,6 +98,7 @@ extension HTMLReport {
         ("auth-notDetermined", "not determined (incl. an Allow Once lapse)"),
         ("auth-denied", "denied"), ("auth-restricted", "restricted"), ("reduced", "reduced accuracy"),
         ("prompt", "prompt on screen"), ("suppressed", "request showed no prompt"), ("wake", "woken or relaunched"),
+        ("lapse", "Allow Once lapsed"),
         ("terminated", "terminated"), ("phase-foreground", "foreground"), ("phase-background", "background"),
         ("phase-suspended", "suspended"), ("locked", "screen locked"), ("moving", "engine moving"), ("gps", "GPS on"),
         ("delivery", "fix delivered"),
@@ -150,12 +151,13 @@ extension HTMLReport {
         return spans
     }
 
-    /// Wakes and background relaunches as ticks, terminations too.
+    /// Wakes, background relaunches, Allow Once lapses and terminations as ticks.
     private static func wakes(_ run: ScenarioRun) -> [(start: SimInstant, end: SimInstant, kind: String)] {
         run.authorization.compactMap { change in
             switch change.kind {
             case .woken, .launched(_, inBackground: true): (change.time, change.time.advanced(byNanoseconds: 1), "wake")
             case .terminated: (change.time, change.time.advanced(byNanoseconds: 1), "terminated")
+            case .allowOnceLapsed: (change.time, change.time.advanced(byNanoseconds: 1), "lapse")
             case .location, .motion, .suspended, .launched(_, inBackground: false): nil
             }
         }

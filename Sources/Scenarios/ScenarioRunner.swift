@@ -177,12 +177,9 @@ struct FlowSplit {
                 pending.remove(at: fired)
             }
             actions.removeAll(keepingCapacity: true)
-            let (phase, provisional) = (device.lifecycle.phase, device.authorization.state.isProvisionalAlways)
+            let before = AuthorizationChange.Snapshot(device)
             device.handle(event, at: time, into: &actions)
-            AuthorizationChange.record(
-                actions, from: phase, to: device.lifecycle.phase,
-                provisional: (provisional, device.authorization.state.isProvisionalAlways),
-                location: device.authorization.state, at: time, into: &authorization)
+            AuthorizationChange.record(actions, since: before, on: device, at: time, into: &authorization)
             for case .schedule(let timer, let due) in actions { pending.append((timer, due)) }
         }
         let timers = pending.filter { $0.due >= settled }.map {

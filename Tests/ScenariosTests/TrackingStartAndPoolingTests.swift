@@ -180,12 +180,12 @@ struct TrackingStartAndPoolingTests {
                 return false
             })
         #expect(upgraded.0 == Self.seconds(answered.time))
-        // Allow Once, locked at 60 s: the lapse back to notDetermined is on the timeline.
+        // Allow Once, locked at 60 s: the lapse, then the status back to notDetermined.
         let once = try ScenarioRunner.run(Self.drive, try #require(Scenario.preset(named: "allow-once")))
-        #expect(
-            once.authorization.contains {
-                if case .location(.notDetermined, _, _) = $0.kind { return Self.seconds($0.time) > 60 }
-                return false
-            })
+        let lapse = try #require(once.authorization.firstIndex { $0.kind == .allowOnceLapsed })
+        #expect(Self.seconds(once.authorization[lapse].time) > 60)
+        let next = once.authorization[lapse + 1]
+        #expect(next.time == once.authorization[lapse].time)
+        #expect(next.kind == .location(.notDetermined, .fullAccuracy, provisional: false))
     }
 }

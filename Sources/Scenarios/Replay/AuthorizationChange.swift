@@ -13,6 +13,9 @@ public struct AuthorizationChange: Sendable, Equatable {
         case location(AuthorizationStatus, AccuracyAuthorization, provisional: Bool)
         /// Motion & Fitness for the app.
         case motion(MotionAuthorizationStatus)
+        /// An Allow Once grant ended (the app stopped being in use, or the person reset it); the
+        /// status change back to `notDetermined` follows.
+        case allowOnceLapsed
         /// The app stopped running code (suspended in memory).
         case suspended
         /// A suspended app was woken in the background (a region, significant change or visit).
@@ -37,6 +40,7 @@ public struct AuthorizationChange: Sendable, Equatable {
         switch kind {
         case .location: "location"
         case .motion: "motion"
+        case .allowOnceLapsed: "allowOnceLapsed"
         case .suspended: "suspended"
         case .woken: "woken"
         case .launched: "launched"
@@ -44,29 +48,47 @@ public struct AuthorizationChange: Sendable, Equatable {
         }
     }
 
-    /// Appends the rows one device step made: the actions that change authorization or the
-    /// process, the phase change from `before` to `after`, and the end (or start) of
-    /// provisional Always, which changes no status the app is told. Cheap when nothing relevant
-    /// happened (a fix delivered), since it runs for every event of a replay.
+    /// What the recorder compares before and after a device step.
+    struct Snapshot {
+        var phase: AppPhase
+        var isProvisionalAlways: Bool
+        var isAllowOnce: Bool
+
+        /// `device` now: three stored fields, read for every event of a replay.
+        init(_ device: Device) {
+            phase = device.lifecycle.phase
+            isProvisionalAlways = device.authorization.state.isProvisionalAlways
+            isAllowOnce = device.authorization.state.isAllowOnce
+        }
+    }
+
+    /// Appends the rows one device step of `device` made: the actions that change authorization
+    /// or the process, the phase change since `before`, the end of an Allow Once grant, and the
+    /// end (or start) of provisional Always, which changes no status the app is told. Cheap when
+    /// nothing relevant happened (a fix delivered), since it runs for every event of a replay.
     static func record(
-        _ actions: [DeviceAction], from before: AppPhase, to after: AppPhase,
-        provisional: (before: Bool, after: Bool), location: @autoclosure () -> AuthorizationStateMachine.State,
-        at time: SimInstant, into timeline: inout [AuthorizationChange]
+        _ actions: [DeviceAction], since before: Snapshot, on device: Device, at time: SimInstant,
+        into timeline: inout [AuthorizationChange]
     ) {
-        if provisional.before != provisional.after,
+        let after = Snapshot(device)
+        // Allow Once ends back at notDetermined; turned into While Using in Settings, it is kept.
+        if before.isAllowOnce && !after.isAllowOnce && device.authorization.state.storedStatus == .notDetermined {
+            timeline.append(AuthorizationChange(time: time, kind: .allowOnceLapsed))
+        }
+        if before.isProvisionalAlways != after.isProvisionalAlways,
             !actions.contains(where: {
                 if case .authorizationChanged = $0 { return true }
                 return false
             })
         {
-            let state = location()
+            let state = device.authorization.state
             timeline.append(
                 AuthorizationChange(
-                    time: time, kind: .location(state.status, state.accuracy, provisional: provisional.after)))
+                    time: time, kind: .location(state.status, state.accuracy, provisional: after.isProvisionalAlways)))
         }
-        if before != after {
-            if after == .suspended { timeline.append(AuthorizationChange(time: time, kind: .suspended)) }
-            if before == .suspended && after == .background {
+        if before.phase != after.phase {
+            if after.phase == .suspended { timeline.append(AuthorizationChange(time: time, kind: .suspended)) }
+            if before.phase == .suspended && after.phase == .background {
                 timeline.append(AuthorizationChange(time: time, kind: .woken))
             }
         }
@@ -74,7 +96,8 @@ public struct AuthorizationChange: Sendable, Equatable {
             switch action {
             case .authorizationChanged(let status, let accuracy):
                 timeline.append(
-                    AuthorizationChange(time: time, kind: .location(status, accuracy, provisional: provisional.after)))
+                    AuthorizationChange(
+                        time: time, kind: .location(status, accuracy, provisional: after.isProvisionalAlways)))
             case .motionAuthorizationChanged(let status):
                 timeline.append(AuthorizationChange(time: time, kind: .motion(status)))
             case .appLaunched(let reason, let inBackground):

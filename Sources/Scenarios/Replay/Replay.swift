@@ -192,12 +192,9 @@ public struct Replay<Client: LocationClient> {
 
     private mutating func send(_ event: DeviceEvent, at now: SimInstant) {
         var actions = spareActionBuffers.popLast() ?? []
-        let (phaseBefore, provisionalBefore) = (device.lifecycle.phase, device.authorization.state.isProvisionalAlways)
+        let before = AuthorizationChange.Snapshot(device)
         device.handle(event, at: now, into: &actions)
-        AuthorizationChange.record(
-            actions, from: phaseBefore, to: device.lifecycle.phase,
-            provisional: (provisionalBefore, device.authorization.state.isProvisionalAlways),
-            location: device.authorization.state, at: now, into: &authorizationTimeline)
+        AuthorizationChange.record(actions, since: before, on: device, at: now, into: &authorizationTimeline)
         defer {
             actions.removeAll(keepingCapacity: true)
             spareActionBuffers.append(actions)
