@@ -188,4 +188,23 @@ struct TrackingStartAndPoolingTests {
         #expect(next.time == once.authorization[lapse].time)
         #expect(next.kind == .location(.notDetermined, .fullAccuracy, provisional: false))
     }
+
+    @Test("the authorization timeline holds suspensions, wakes, terminations and background relaunches")
+    func processEntries() throws {
+        let suspended = Scenario(
+            name: "suspended", summary: "",
+            timeline: [.init(.seconds(30), .user(.lockedScreen)), .init(.seconds(40), .system(.suspendedApp))])
+        let run = try ScenarioRunner.run(Self.drive, suspended)
+        let suspension = try #require(run.authorization.first { $0.kind == .suspended })
+        #expect(Self.seconds(suspension.time) == 40)
+        // Always: the departure from the stationary region wakes the suspended app.
+        let wake = try #require(run.authorization.first { $0.kind == .woken })
+        #expect(Self.seconds(wake.time) > 40)
+        let forceQuit = try ScenarioRunner.run(Self.drive, try #require(Scenario.preset(named: "always-force-quit")))
+        let terminated = try #require(forceQuit.authorization.firstIndex { $0.kind == .terminated(.forceQuitStopsEverything) })
+        #expect(
+            forceQuit.authorization[(terminated + 1)...].contains {
+                $0.kind == .launched(.regionEvent, inBackground: true)
+            })
+    }
 }
