@@ -207,4 +207,19 @@ struct TrackingStartAndPoolingTests {
                 $0.kind == .launched(.regionEvent, inBackground: true)
             })
     }
+
+    @Test(
+        "the phone rebuilt from the flow's events is the phone the flow left, for every layer",
+        arguments: PermissionLayer.allCases)
+    func rebuiltPhone(layer: PermissionLayer) throws {
+        var setup = DeviceSetup()
+        setup.configuration.authorization.motionStatus = .notDetermined
+        let flow = layer.run(setup: setup, user: .agreeable, start: Self.drive.fixes[0].timestamp)
+        let split = FlowSplit(flow, configuration: setup.configuration)
+        #expect(split.device.authorization.state == flow.session.device.authorization.state)
+        #expect(split.device.lifecycle == flow.session.device.lifecycle)
+        #expect(split.device.promptLog == flow.session.device.promptLog)
+        #expect(split.settled == flow.session.now)
+        #expect(split.later.isEmpty)
+    }
 }
