@@ -68,7 +68,7 @@ public enum ScenarioRunner {
             scenario: scenario.name, seed: scenario.seed, traceStart: played.traceStart, traceEnd: played.traceEnd,
             flowSeconds: played.flowSeconds, recorder: engine.recorder, gpsOn: played.replay.gpsOn,
             odometerMeters: engine.odometerMeters, deliveryTimes: played.replay.deliveryTimes,
-            lifecycle: played.replay.lifecycleTimeline, promptLog: played.replay.device.promptLog,
+            lifecycle: played.lifecycle, promptLog: played.replay.device.promptLog,
             authorization: played.authorizationTimeline, wizardSteps: played.wizardSteps,
             whenInUseLockCutoffSeconds: played.whenInUseLockCutoffSeconds)
     }
@@ -96,6 +96,7 @@ public enum ScenarioRunner {
         var script = timeline
         var wizardSteps: [PermissionsWizard.Step]?
         var flowAuthorization: [AuthorizationChange] = []
+        var flowLifecycle: [LifecycleChange] = []
         if case .flow(let layer, let user) = scenario.authorization {
             var setup = DeviceSetup()
             setup.configuration = configuration
@@ -109,6 +110,7 @@ public enum ScenarioRunner {
             trackingStart = split.settled
             script = split.later
             flowAuthorization = split.authorization
+            flowLifecycle = split.lifecycle
         }
         // The timeline opens with what the app was allowed before anything changed it.
         let initial = Device(configuration: configuration).authorization.state
@@ -121,10 +123,18 @@ public enum ScenarioRunner {
             ], at: 0)
         var replay = Replay(device: device, client: client, user: scenario.user)
         replay.run(trace, script: script, from: trackingStart)
+        // The replay's timeline opens with the state the flow left, already the flow's last row.
+        var lifecycle = flowLifecycle
+        for change in replay.lifecycleTimeline {
+            if let last = lifecycle.last, last.phase == change.phase, last.isScreenLocked == change.isScreenLocked {
+                continue
+            }
+            lifecycle.append(change)
+        }
         return ScenarioReplay(
             replay: replay, traceStart: start, traceEnd: end, flowSeconds: trackingStart.seconds(since: start),
             wizardSteps: wizardSteps, whenInUseLockCutoffSeconds: configuration.parameters.whenInUseLockCutoffSeconds,
-            authorizationTimeline: flowAuthorization + replay.authorizationTimeline)
+            authorizationTimeline: flowAuthorization + replay.authorizationTimeline, lifecycle: lifecycle)
     }
 }
 
@@ -145,6 +155,8 @@ struct FlowSplit {
     var settled: SimInstant
     /// What the flow changed of the app's authorization and process, at its times.
     var authorization: [AuthorizationChange] = []
+    /// The app's phase and screen lock during the flow, from its start (not running).
+    var lifecycle: [LifecycleChange] = []
     /// What happens later: the person's and the system's events, and the pending device timers.
     var later: [ScriptedDeviceEvent]
 
@@ -167,6 +179,10 @@ struct FlowSplit {
         let settled = max(returned, count > 0 ? events[count - 1].time : returned)
         self.settled = settled
         var device = Device(configuration: configuration)
+        lifecycle.append(
+            LifecycleChange(
+                time: flow.session.start, phase: device.lifecycle.phase, isScreenLocked: device.lifecycle.isScreenLocked
+            ))
         var actions: [DeviceAction] = []
         // Device timers scheduled during the flow that had not fired by the settle point.
         var pending: [(timer: DeviceTimer, due: SimInstant)] = []
@@ -181,6 +197,10 @@ struct FlowSplit {
             device.handle(event, at: time, into: &actions)
             AuthorizationChange.record(actions, since: before, on: device, at: time, into: &authorization)
             for case .schedule(let timer, let due) in actions { pending.append((timer, due)) }
+            let (phase, isScreenLocked) = (device.lifecycle.phase, device.lifecycle.isScreenLocked)
+            if let last = lifecycle.last, last.phase != phase || last.isScreenLocked != isScreenLocked {
+                lifecycle.append(LifecycleChange(time: time, phase: phase, isScreenLocked: isScreenLocked))
+            }
         }
         let timers = pending.filter { $0.due >= settled }.map {
             ScriptedDeviceEvent(time: $0.due, event: .system(.timerFired($0.timer)))
@@ -216,4 +236,7 @@ public struct ScenarioReplay<Client: LocationClient> {
     public var whenInUseLockCutoffSeconds: Double
     /// The permission flow's and the replay's authorization timeline together, in time order.
     public var authorizationTimeline: [AuthorizationChange] = []
+    /// The app's phase and screen lock as they changed, from the trace's first fix: the
+    /// flow's part (when there is one) and the replay's.
+    public var lifecycle: [LifecycleChange] = []
 }

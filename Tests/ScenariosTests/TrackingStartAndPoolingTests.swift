@@ -72,9 +72,11 @@ struct TrackingStartAndPoolingTests {
             .allowWhileUsing(precise: true), settings: [], timeline: [.init(.seconds(1), .user(.lockedScreen))])
         let run = try ScenarioRunner.run(Self.drive, scenario)
         #expect(run.flowSeconds >= 1)
-        // The replay starts with the screen already locked: the lock was not re-sent at the start.
-        #expect(run.lifecycle.first?.isScreenLocked == true)
-        #expect(run.lifecycle.filter(\.isScreenLocked).count == 1)
+        // The lifecycle shows the lock at 1 s, once: it was not re-sent at the tracking start.
+        let locks = run.lifecycle.filter(\.isScreenLocked)
+        #expect(locks.count == 1)
+        #expect(locks.first.map { Self.seconds($0.time) } == 1)
+        #expect(run.lifecycle.first?.phase == .notRunning && run.lifecycle.first.map { Self.seconds($0.time) } == 0)
     }
 
     @Test("denied, restricted and services-off never depart: no fix, no departure, no departure delay")
