@@ -68,6 +68,9 @@ struct MatrixCommandTests {
                 Substring(Self.drive), "scenario", Substring(String(repeating: "-", count: blocks[1].split(separator: "\n")[2].count)),
                 "ideal", "denied",
             ])
+        // Running the ideal preset itself shows it once.
+        let explicit = runCommand(["matrix", Self.bike, "--scenarios", "ideal,denied"])
+        #expect(explicit.output.split(separator: "\n").filter { $0.hasPrefix("ideal ") }.count == 1, "\(explicit.output)")
         let json = runCommand(["matrix", Self.bike, "--per-trace", "--format", "json"])
         #expect(json.exitCode == 64 && json.error.contains("--per-trace is for text, markdown and html"), "\(json.error)")
     }

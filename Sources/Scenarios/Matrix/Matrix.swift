@@ -208,7 +208,8 @@ public struct MatrixResult: Sendable {
     /// The reference rows: each ideal run measured against itself, in trace order, so a table
     /// can show what 100 % is. Scenarios whose ideal runs measure the same (a different engine
     /// setting that changes nothing in the foreground) share one row named `ideal`; when they
-    /// differ, each row names the first scenario it is the reference of.
+    /// differ, each row names the first scenario it is the reference of. None when the matrix
+    /// runs the `ideal` preset itself and it measures the same.
     public var idealMetrics: [ScenarioMetrics] {
         let plan = Matrix.Plan(matrix)
         var rows: [(first: Int, metrics: [Metrics])] = []
@@ -217,6 +218,12 @@ public struct MatrixResult: Sendable {
             let metrics = cells.filter { $0.scenarioIndex == index }.map { Metrics($0.ideal, ideal: $0.ideal) }
             guard !metrics.isEmpty, !rows.contains(where: { $0.metrics == metrics }) else { continue }
             rows.append((index, metrics))
+        }
+        // `--scenarios ideal,...` already has the row.
+        if rows.count == 1, let named = matrix.scenarios.firstIndex(where: { $0.scenario.name == "ideal" }),
+            cells.filter({ $0.scenarioIndex == named }).map(\.metrics) == rows[0].metrics
+        {
+            return []
         }
         return rows.map { row in
             ScenarioMetrics(
