@@ -193,9 +193,11 @@ struct FlowSplit {
                 pending.remove(at: fired)
             }
             actions.removeAll(keepingCapacity: true)
-            let before = AuthorizationChange.Snapshot(device)
+            let before = AuthorizationChange.Snapshot(device.lifecycle.phase, device.authorization.state)
             device.handle(event, at: time, into: &actions)
-            AuthorizationChange.record(actions, since: before, on: device, at: time, into: &authorization)
+            AuthorizationChange.record(
+                actions, since: before, phase: device.lifecycle.phase, state: device.authorization.state, at: time,
+                into: &authorization)
             for case .schedule(let timer, let due) in actions { pending.append((timer, due)) }
             let (phase, isScreenLocked) = (device.lifecycle.phase, device.lifecycle.isScreenLocked)
             if let last = lifecycle.last, last.phase != phase || last.isScreenLocked != isScreenLocked {

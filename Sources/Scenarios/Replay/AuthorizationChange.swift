@@ -48,31 +48,33 @@ public struct AuthorizationChange: Sendable, Equatable {
         }
     }
 
-    /// What the recorder compares before and after a device step.
+    /// What the recorder compares before and after a device step. Built from the phase and the
+    /// authorization state (a few plain fields), never from the whole `Device`: passing the
+    /// device costs a copy of it per event.
     struct Snapshot {
         var phase: AppPhase
         var isProvisionalAlways: Bool
         var isAllowOnce: Bool
 
-        /// `device` now: three stored fields, read for every event of a replay.
-        init(_ device: Device) {
-            phase = device.lifecycle.phase
-            isProvisionalAlways = device.authorization.state.isProvisionalAlways
-            isAllowOnce = device.authorization.state.isAllowOnce
+        @inline(__always) init(_ phase: AppPhase, _ state: AuthorizationStateMachine.State) {
+            self.phase = phase
+            isProvisionalAlways = state.isProvisionalAlways
+            isAllowOnce = state.isAllowOnce
         }
     }
 
-    /// Appends the rows one device step of `device` made: the actions that change authorization
-    /// or the process, the phase change since `before`, the end of an Allow Once grant, and the
-    /// end (or start) of provisional Always, which changes no status the app is told. Cheap when
-    /// nothing relevant happened (a fix delivered), since it runs for every event of a replay.
-    static func record(
-        _ actions: [DeviceAction], since before: Snapshot, on device: Device, at time: SimInstant,
-        into timeline: inout [AuthorizationChange]
+    /// Appends the rows one device step made, the phone now being in `phase` with `state`: the
+    /// actions that change authorization or the process, the phase change since `before`, the
+    /// end of an Allow Once grant, and the end (or start) of provisional Always, which changes
+    /// no status the app is told. Cheap when nothing relevant happened (a fix delivered), since
+    /// it runs for every event of a replay.
+    @inline(__always) static func record(
+        _ actions: [DeviceAction], since before: Snapshot, phase: AppPhase, state: AuthorizationStateMachine.State,
+        at time: SimInstant, into timeline: inout [AuthorizationChange]
     ) {
-        let after = Snapshot(device)
+        let after = Snapshot(phase, state)
         // Allow Once ends back at notDetermined; turned into While Using in Settings, it is kept.
-        if before.isAllowOnce && !after.isAllowOnce && device.authorization.state.storedStatus == .notDetermined {
+        if before.isAllowOnce && !after.isAllowOnce && state.storedStatus == .notDetermined {
             timeline.append(AuthorizationChange(time: time, kind: .allowOnceLapsed))
         }
         if before.isProvisionalAlways != after.isProvisionalAlways,
@@ -81,7 +83,6 @@ public struct AuthorizationChange: Sendable, Equatable {
                 return false
             })
         {
-            let state = device.authorization.state
             timeline.append(
                 AuthorizationChange(
                     time: time, kind: .location(state.status, state.accuracy, provisional: after.isProvisionalAlways)))

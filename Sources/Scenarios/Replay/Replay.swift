@@ -192,9 +192,11 @@ public struct Replay<Client: LocationClient> {
 
     private mutating func send(_ event: DeviceEvent, at now: SimInstant) {
         var actions = spareActionBuffers.popLast() ?? []
-        let before = AuthorizationChange.Snapshot(device)
+        let before = AuthorizationChange.Snapshot(device.lifecycle.phase, device.authorization.state)
         device.handle(event, at: now, into: &actions)
-        AuthorizationChange.record(actions, since: before, on: device, at: now, into: &authorizationTimeline)
+        AuthorizationChange.record(
+            actions, since: before, phase: device.lifecycle.phase, state: device.authorization.state, at: now,
+            into: &authorizationTimeline)
         defer {
             actions.removeAll(keepingCapacity: true)
             spareActionBuffers.append(actions)
