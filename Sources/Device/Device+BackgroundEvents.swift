@@ -8,7 +8,10 @@ extension Device {
     mutating func observeBackgroundServices(
         _ fix: Fix, at position: Coordinate, now: SimInstant, into actions: inout [DeviceAction]
     ) {
-        for (identifier, crossing) in regions.observe(position, at: now, parameters: parameters) {
+        // Region crossings come due a latency after the hysteresis accepts them (a6 #5); the
+        // delivery rules apply when they arrive.
+        regions.observe(position, at: now, parameters: parameters, random: &random)
+        while let (identifier, crossing) = regions.nextDue(at: now) {
             deliverBackgroundEvent(.regionEvent, at: now, into: &actions) { rule in
                 if let rule {
                     .regionEventDropped(identifier: identifier, crossing, rule)
@@ -17,12 +20,23 @@ extension Device {
                 }
             }
         }
+        let isReduced = authorization.state.accuracy == .reducedAccuracy
         if significantChanges.observe(position, at: now, parameters: parameters) {
+            // Under reduced accuracy the event's location is coarse, displaced like the standard
+            // updates' (a2 #7); the event itself still comes, and may still wake the app.
+            let location = isReduced ? reducedFilter.coarsen(fix, parameters: parameters, random: &random) : fix
             deliverBackgroundEvent(.significantChange, at: now, into: &actions) { rule in
-                rule.map { .significantChangeDropped($0) } ?? .significantChange(fix)
+                rule.map { .significantChangeDropped($0) } ?? .significantChange(location)
             }
         }
-        if let visit = visits.observe(position, at: now, parameters: parameters) {
+        if var visit = visits.observe(position, at: now, parameters: parameters) {
+            if isReduced {
+                // Models CLVisit under reduced accuracy (a2 #8): the place is displaced like
+                // the standard updates' position, with their reported accuracy.
+                visit.coordinate = reducedFilter.displace(
+                    visit.coordinate, at: now, parameters: parameters, random: &random)
+                visit.reducedHorizontalAccuracyMeters = parameters.reducedHorizontalAccuracyMeters
+            }
             deliverBackgroundEvent(.visit, at: now, into: &actions) { rule in
                 rule.map { .visitDropped($0) } ?? .visit(visit)
             }

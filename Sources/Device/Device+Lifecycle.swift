@@ -41,6 +41,8 @@ extension Device {
                 lifecycle.wakeWindowEnded(generation: generation, hasFullAlways: authorization.state.isFullAlways),
                 at: now,
                 into: &actions)
+        case .timerFired(.allowOnceLapse(let generation)):
+            allowOnceLapseTimerFired(generation: generation, at: now, into: &actions)
         }
     }
 

@@ -110,6 +110,7 @@ public struct Device: Sendable {
             handleRequest(request, at: now, into: &actions)
         case .user(let action):
             handleUser(action, at: now, into: &actions)
+            offerWaitingPrompt(at: now, into: &actions)
         case .system(let systemEvent):
             handleSystem(systemEvent, at: now, into: &actions)
         case .sensor(.fixRecorded(let fix)):

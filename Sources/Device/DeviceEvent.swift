@@ -22,6 +22,9 @@ public enum DeviceTimer: Sendable, Equatable {
     case inUseCutoff(generation: Int)
     /// The end of a background wake window.
     case wakeWindowEnded(generation: Int)
+    /// Allow Once's lapse delay after the app stopped being in use ran out; stale when the
+    /// cutoff generation moved on (the app came back into use).
+    case allowOnceLapse(generation: Int)
 }
 
 /// Something that happened to the device, in the past tense, grouped by who caused it: the
