@@ -102,7 +102,7 @@ struct RegionMonitor: Sendable, Equatable {
             if isInside {
                 wantsCrossing = distance.isAtLeast(region.radiusMeters + parameters.regionCushionMeters)
             } else {
-                let depth = min(parameters.regionCushionMeters, effectiveRadius / 2)
+                let depth = min(parameters.regionEntryCushionMeters, effectiveRadius / 2)
                 wantsCrossing = distance.isAtMost(effectiveRadius - depth)
             }
             guard wantsCrossing else {

@@ -53,7 +53,7 @@ extension DeviceParameters {
                 source: "a6 #1", .apple),
             .number(
                 "regionCushionMeters", \.regionCushionMeters, unit: "m",
-                "distance past the boundary before a crossing (both sides)",
+                "distance past the boundary before an exit",
                 source: "a6 #4", .appleArchived),
             .number(
                 "regionDwellSeconds", \.regionDwellSeconds, unit: "s", "time past the boundary before a crossing",
@@ -62,6 +62,10 @@ extension DeviceParameters {
                 "regionMinimumEffectiveRadiusMeters", \.regionMinimumEffectiveRadiusMeters, unit: "m",
                 "smaller regions behave as this large",
                 source: "a6 #6", .sdk),
+            .number(
+                "regionEntryCushionMeters", \.regionEntryCushionMeters, unit: "m",
+                "depth inside the effective boundary before an entry (at most half the radius)",
+                source: "a6 #4 (the cushion on both sides)", .appleArchived),
             .number(
                 "regionLatencyMinimumSeconds", \.regionLatencyMinimumSeconds, unit: "s",
                 "shortest delay of a region event after the dwell",

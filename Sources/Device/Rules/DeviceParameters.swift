@@ -33,6 +33,9 @@ public struct DeviceParameters: Sendable, Equatable {
     public var regionDwellSeconds = 20.0
     /// Regions smaller than this behave as if this large.
     public var regionMinimumEffectiveRadiusMeters = 200.0
+    /// How far inside a region's effective boundary the device must go before an entry (at
+    /// most half the effective radius).
+    public var regionEntryCushionMeters = 200.0
     /// Shortest delay between a region crossing (after the dwell) and its delivery.
     public var regionLatencyMinimumSeconds = 0.0
     /// Longest delay between a region crossing (after the dwell) and its delivery.

@@ -287,9 +287,12 @@ extension DeviceRule {
             entry(
                 "A crossing is reported only after the position stays past the boundary by the cushion, on both "
                     + "sides, for a dwell time: an exit beyond radius + cushion, an entry within the effective radius "
-                    + "(at least the minimum) less the cushion, but no deeper than half that radius.",
+                    + "(at least the minimum) less the entry cushion, but no deeper than half that radius.",
                 "region monitoring hysteresis", "a6 #4, a6 #6", .appleArchived,
-                ["regionCushionMeters", "regionDwellSeconds", "regionMinimumEffectiveRadiusMeters"])
+                [
+                    "regionCushionMeters", "regionDwellSeconds", "regionMinimumEffectiveRadiusMeters",
+                    "regionEntryCushionMeters",
+                ])
         case .regionEventsWhenNotInUseNeedAlways:
             entry(
                 "Region events reach an app that is not in use (and relaunch a terminated one) only under Always.",
