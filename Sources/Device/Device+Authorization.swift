@@ -33,10 +33,20 @@ extension Device {
         apply(event, at: now, into: &actions)
     }
 
-    /// The lapse delay ran out: Allow Once lapses unless the app came back into use since.
-    mutating func allowOnceLapseTimerFired(generation: Int, at now: SimInstant, into actions: inout [DeviceAction]) {
-        guard generation == lifecycle.cutoffGeneration, !isInUse(at: now) else { return }
-        apply(.appStoppedBeingInUse, at: now, into: &actions)
+    /// A timer of the authorization or region services came due. Allow Once's lapse delay ran
+    /// out: it lapses unless the app came back into use since. A region crossing's latency ran
+    /// out: the crossings due now are delivered.
+    mutating func serviceTimerFired(_ timer: DeviceTimer, at now: SimInstant, into actions: inout [DeviceAction]) {
+        switch timer {
+        case .allowOnceLapse(let generation):
+            guard generation == lifecycle.cutoffGeneration, !isInUse(at: now) else { return }
+            apply(.appStoppedBeingInUse, at: now, into: &actions)
+        case .regionEventsDue:
+            deliverDueRegionEvents(at: now, into: &actions)
+        case .inUseCutoff, .wakeWindowEnded:
+            // The lifecycle's timers; `handleSystem` gives them to the lifecycle machine.
+            break
+        }
     }
 
     private mutating func apply(

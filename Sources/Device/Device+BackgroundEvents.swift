@@ -8,18 +8,11 @@ extension Device {
     mutating func observeBackgroundServices(
         _ fix: Fix, at position: Coordinate, now: SimInstant, into actions: inout [DeviceAction]
     ) {
-        // Region crossings come due a latency after the hysteresis accepts them (a6 #5); the
-        // delivery rules apply when they arrive.
-        regions.observe(position, at: now, parameters: parameters, random: &random)
-        while let (identifier, crossing) = regions.nextDue(at: now) {
-            deliverBackgroundEvent(.regionEvent, at: now, into: &actions) { rule in
-                if let rule {
-                    .regionEventDropped(identifier: identifier, crossing, rule)
-                } else {
-                    .regionEvent(identifier: identifier, crossing)
-                }
-            }
-        }
+        // Region crossings come due a latency after the hysteresis accepts them (a6 #5), on a
+        // timer (or at the first fix after, if that comes first); the delivery rules apply
+        // when they arrive.
+        regions.observe(position, at: now, parameters: parameters, random: &random, into: &actions)
+        deliverDueRegionEvents(at: now, into: &actions)
         let isReduced = authorization.state.accuracy == .reducedAccuracy
         if significantChanges.observe(position, at: now, parameters: parameters) {
             // Under reduced accuracy the event's location is coarse, displaced like the standard
@@ -39,6 +32,19 @@ extension Device {
             }
             deliverBackgroundEvent(.visit, at: now, into: &actions) { rule in
                 rule.map { .visitDropped($0) } ?? .visit(visit)
+            }
+        }
+    }
+
+    /// Delivers the region crossings whose latency has run out, in due order.
+    mutating func deliverDueRegionEvents(at now: SimInstant, into actions: inout [DeviceAction]) {
+        while let (identifier, crossing) = regions.nextDue(at: now) {
+            deliverBackgroundEvent(.regionEvent, at: now, into: &actions) { rule in
+                if let rule {
+                    .regionEventDropped(identifier: identifier, crossing, rule)
+                } else {
+                    .regionEvent(identifier: identifier, crossing)
+                }
             }
         }
     }

@@ -41,8 +41,9 @@ extension Device {
                 lifecycle.wakeWindowEnded(generation: generation, hasFullAlways: authorization.state.isFullAlways),
                 at: now,
                 into: &actions)
-        case .timerFired(.allowOnceLapse(let generation)):
-            allowOnceLapseTimerFired(generation: generation, at: now, into: &actions)
+        case .timerFired(.allowOnceLapse), .timerFired(.regionEventsDue):
+            // The authorization and region timers (Device+Authorization, Device+BackgroundEvents).
+            if case .timerFired(let timer) = event { serviceTimerFired(timer, at: now, into: &actions) }
         }
     }
 

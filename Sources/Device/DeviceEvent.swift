@@ -25,6 +25,8 @@ public enum DeviceTimer: Sendable, Equatable {
     /// Allow Once's lapse delay after the app stopped being in use ran out; stale when the
     /// cutoff generation moved on (the app came back into use).
     case allowOnceLapse(generation: Int)
+    /// A region crossing's latency ran out (a6 #5): deliver the crossings due now.
+    case regionEventsDue
 }
 
 /// Something that happened to the device, in the past tense, grouped by who caused it: the

@@ -162,34 +162,29 @@ struct PromptAndRegionTimingTests {
 
     @Test("regionEventLatency: a crossing accepted at 220 s with a 60 s latency arrives at 280 s, not at 279 s")
     func regionEventLatency() {
-        var configuration = Setup.authorized(.authorizedAlways)
-        configuration.parameters.regionLatencyMinimumSeconds = 60
-        configuration.parameters.regionLatencyMaximumSeconds = 60
-        var timeline = DeviceTimeline(configuration)
-        timeline.at(0, .user(.launchedApp))
-        timeline.at(1, .app(.startedMonitoring(Self.home)))
-        timeline.record(2, north: 0)
-        for second in stride(from: 200.0, through: 279, by: 1) { timeline.record(second, north: 350) }
-        #expect(!timeline.log.contains { if case .regionEvent = $0.action { true } else { false } })
-        #expect(timeline.record(280, north: 350).contains(.regionEvent(identifier: "home", .exit)))
-        // The default draws from the seed: within 0-300 s after the dwell, the same for the same seed.
-        func exitTime(seed: UInt64) -> Double? {
-            var configuration = Setup.authorized(.authorizedAlways)
-            configuration.seed = seed
+        func exitTimes(_ configuration: Device.Configuration, lastFix: Double, until: Double) -> [Double] {
             var timeline = DeviceTimeline(configuration)
             timeline.at(0, .user(.launchedApp))
             timeline.at(1, .app(.startedMonitoring(Self.home)))
             timeline.record(2, north: 0)
-            for second in stride(from: 200.0, through: 600, by: 1) {
-                if timeline.record(second, north: 350).contains(.regionEvent(identifier: "home", .exit)) {
-                    return second
-                }
-            }
-            return nil
+            for second in stride(from: 200.0, through: lastFix, by: 1) { timeline.record(second, north: 350) }
+            timeline.advance(to: until)
+            return timeline.log.filter { $0.action == .regionEvent(identifier: "home", .exit) }
+                .map { $0.time.seconds(since: timeline.start) }
         }
-        let first = exitTime(seed: 3)
-        #expect(first.map { (220...520).contains($0) } == true)
-        #expect(first == exitTime(seed: 3))
+        var fixed = Setup.authorized(.authorizedAlways)
+        fixed.parameters.regionLatencyMinimumSeconds = 60
+        fixed.parameters.regionLatencyMaximumSeconds = 60
+        #expect(exitTimes(fixed, lastFix: 279, until: 279.9).isEmpty)
+        #expect(exitTimes(fixed, lastFix: 279, until: 280) == [280])
+        // A timer delivers it even when no fix follows (a sparse trace).
+        #expect(exitTimes(fixed, lastFix: 220, until: 400) == [280])
+        // The default draws from the seed: within 0-300 s after the dwell, the same for the same seed.
+        var seeded = Setup.authorized(.authorizedAlways)
+        seeded.seed = 3
+        let first = exitTimes(seeded, lastFix: 220, until: 600)
+        #expect(first.count == 1 && first.allSatisfy { (220...520).contains($0) }, "\(first)")
+        #expect(first == exitTimes(seeded, lastFix: 220, until: 600))
     }
 
     @Test("regionHysteresis: an entry needs the cushion inside the boundary, at most half the effective radius")

@@ -81,7 +81,7 @@ struct MatrixCommandTests {
         let replay = runCommand(["replay", Self.drive, "--scenario", "always-motion-denied"])
         #expect(replay.exitCode == 0)
         // The stationary-region exit arrives a seeded region latency after the dwell.
-        #expect(replay.output.contains("always-motion-denied") && replay.output.contains("+479 s"), "\(replay.output)")
+        #expect(replay.output.contains("always-motion-denied") && replay.output.contains("+478 s"), "\(replay.output)")
     }
 
     @Test("usage errors: unknown scenario with a suggestion, missing --scenario, bad seed; missing trace 66")

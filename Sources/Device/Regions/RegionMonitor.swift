@@ -77,7 +77,8 @@ struct RegionMonitor: Sendable, Equatable {
 
     /// Feeds the device's true position. A crossing the hysteresis accepts now is queued to
     /// come due after a latency drawn from `random` (only when the latency has a range, so a
-    /// fixed latency leaves the generator untouched); `nextDue(at:)` hands it over.
+    /// fixed latency leaves the generator untouched), with a timer for its due time appended
+    /// to `actions`; `nextDue(at:)` hands it over.
     ///
     /// The cushion works on both sides of the boundary (a6 #4): an exit needs the position
     /// beyond the radius plus the cushion, an entry within the effective radius (at least the
@@ -86,7 +87,8 @@ struct RegionMonitor: Sendable, Equatable {
     /// archived guide's 200 m would make every region up to 200 m unenterable, and entries on
     /// such regions are observed (a6 #6).
     mutating func observe(
-        _ position: Coordinate, at now: SimInstant, parameters: DeviceParameters, random: inout SplitMix64
+        _ position: Coordinate, at now: SimInstant, parameters: DeviceParameters, random: inout SplitMix64,
+        into actions: inout [DeviceAction]
     ) {
         for index in tracked.indices {
             let region = tracked[index].region
@@ -121,6 +123,7 @@ struct RegionMonitor: Sendable, Equatable {
                 let time = now.advanced(bySeconds: latency)
                 let crossing = Due(time: time, identifier: region.identifier, crossing: isInside ? .exit : .enter)
                 due.insert(crossing, at: due.firstIndex { time < $0.time } ?? due.endIndex)
+                if time > now { actions.append(.schedule(.regionEventsDue, at: time)) }
             }
         }
     }
