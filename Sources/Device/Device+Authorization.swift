@@ -30,7 +30,11 @@ extension Device {
                     at: now.advanced(bySeconds: parameters.allowOnceLapseSeconds)))
             return
         }
+        let answering = authorization.state.promptOnScreen
         apply(event, at: now, into: &actions)
+        if case .promptAnswered = event, answering == .deferredAlwaysUpgrade {
+            releaseHeldAlwaysEvent(at: now, into: &actions)
+        }
     }
 
     /// A timer of the authorization or region services came due. Allow Once's lapse delay ran

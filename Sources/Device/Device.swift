@@ -46,6 +46,8 @@ public struct Device: Sendable {
     var reducedFilter = ReducedAccuracyFilter()
     var autoPause = AutoPauseTracker()
     var motionDeriver = MotionDeriver()
+    /// The event that raised the deferred upgrade prompt, kept for its answer.
+    var heldAlwaysEvent: HeldBackgroundEvent?
     var random: SplitMix64
 
     /// A phone with the app installed and not yet launched.

@@ -154,7 +154,7 @@ struct AuthorizationRuleTests {
         #expect(prompts.count == 1)
         #expect(
             timeline.actions(from: 100, to: 140).contains(
-                .regionEventDropped(identifier: "home", .exit, .regionEventsWhenNotInUseNeedAlways)))
+                .regionEventDropped(identifier: "home", .exit, .deferredUpgradeHoldsTriggeringEvent)))
         for second in stride(from: 200.0, through: 240, by: 1) { timeline.record(second, north: 0) }
         #expect(timeline.device.promptLog.filter { $0.kind == .deferredAlwaysUpgrade }.count == 1)
     }

@@ -45,7 +45,7 @@ struct PromptAndRegionTimingTests {
         for second in stride(from: 100.0, through: 140, by: 1) { timeline.record(second, north: 1000) }
         #expect(
             timeline.actions(from: 100, to: 140).contains(
-                .regionEventDropped(identifier: "home", .exit, .regionEventsWhenNotInUseNeedAlways)))
+                .regionEventDropped(identifier: "home", .exit, .deferredUpgradeHoldsTriggeringEvent)))
         // Locked until 599 s: nobody can answer, so nothing is shown.
         timeline.advance(to: 599)
         #expect(Self.deferredShown(timeline).isEmpty)
@@ -58,6 +58,43 @@ struct PromptAndRegionTimingTests {
         #expect(timeline.device.authorization.state.status == .authorizedWhenInUse)
         timeline.advance(to: 602)
         #expect(timeline.device.authorization.state.status == .authorizedAlways)
+    }
+
+    @Test("deferredUpgradeHoldsTriggeringEvent: Always granted 600 s after the event delivers it; 601 s does not")
+    func deferredUpgradeHoldsTriggeringEvent() {
+        // The exit is decided at 120 s; the person unlocks at `unlock` and answers 2 s later.
+        func delivered(unlock: Double) -> [SimInstant] {
+            var timeline = Self.provisionalTimeline()
+            for second in stride(from: 100.0, through: 140, by: 1) { timeline.record(second, north: 1000) }
+            timeline.at(unlock, .user(.unlockedScreen))
+            timeline.advance(to: unlock + 5)
+            #expect(timeline.device.authorization.state.status == .authorizedAlways)
+            return timeline.log.filter { $0.action == .regionEvent(identifier: "home", .exit) }.map(\.time)
+        }
+        #expect(delivered(unlock: 718) == [DeviceTimeline(Device.Configuration()).time(720)])
+        #expect(delivered(unlock: 719).isEmpty)
+        // Keep Only While Using discards it.
+        var keep = DeviceTimeline(
+            {
+                var configuration = Device.Configuration()
+                configuration.parameters = Self.immediateRegions
+                return configuration
+            }(),
+            user: Setup.user([
+                .location: [.answer(.allowWhileUsing(precise: true), afterSeconds: 1)],
+                .upgrade: [.answer(.keepWhileUsing, afterSeconds: 2)],
+            ]))
+        keep.at(0, .user(.launchedApp))
+        keep.at(0, .app(.requestedAlways))
+        keep.advance(to: 2)
+        keep.record(3)
+        keep.at(4, .app(.startedMonitoring(Self.home)))
+        keep.record(5)
+        keep.at(10, .user(.lockedScreen))
+        for second in stride(from: 100.0, through: 140, by: 1) { keep.record(second, north: 1000) }
+        keep.at(200, .user(.unlockedScreen))
+        keep.advance(to: 210)
+        #expect(!keep.log.contains { $0.action == .regionEvent(identifier: "home", .exit) })
     }
 
     @Test("deferredUpgradePromptWaitsForUnlock: on an unlocked phone with the app in the background it shows at once")

@@ -75,6 +75,10 @@ extension DeviceParameters {
                 "longest delay of a region event after the dwell (uniform draw)",
                 source: "a6 #5, d 8 (Apple: 3-5 min on average; uniform 0-300 s is SIM)", .apple),
             .number(
+                "deferredUpgradeEventHoldSeconds", \.deferredUpgradeEventHoldSeconds, unit: "s",
+                "the event behind the deferred upgrade prompt is delivered if Always is granted this soon",
+                source: "a1 #10, d 3 (WWDC19 705: kept for a limited time; length undocumented)", .simulator),
+            .number(
                 "allowOnceLapseSeconds", \.allowOnceLapseSeconds, unit: "s",
                 "Allow Once survives this long after the app stops being in use",
                 source: "a1 #12, d 2 (Apple: when no longer in use)", .apple),

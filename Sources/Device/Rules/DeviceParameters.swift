@@ -40,6 +40,9 @@ public struct DeviceParameters: Sendable, Equatable {
     public var regionLatencyMinimumSeconds = 0.0
     /// Longest delay between a region crossing (after the dwell) and its delivery.
     public var regionLatencyMaximumSeconds = 300.0
+    /// Seconds the event that raised the deferred upgrade prompt is kept for the answer; 0
+    /// drops it at once.
+    public var deferredUpgradeEventHoldSeconds = 600.0
     /// Seconds Allow Once survives after the app stops being in use (0: it lapses at the cutoff).
     public var allowOnceLapseSeconds = 0.0
     /// Distance from the last significant-change event before the next one.

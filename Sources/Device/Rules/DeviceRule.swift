@@ -18,6 +18,7 @@ public enum DeviceRule: String, CaseIterable, Sendable {
     case firstAlwaysRequestFollowsProfile
     case deferredUpgradePrompt
     case deferredUpgradePromptWaitsForUnlock
+    case deferredUpgradeHoldsTriggeringEvent
     case alwaysRequestWhenAlwaysDoesNothing
     case alwaysRequestResetsWhenNotDetermined
     case allowOnceIgnoresAlwaysRequests
@@ -138,11 +139,18 @@ extension DeviceRule {
         case .deferredUpgradePromptWaitsForUnlock:
             entry(
                 "The deferred upgrade prompt is not shown on a locked screen: it appears when the person next has the "
-                    + "phone unlocked (an unlock, a launch, a switch); the event that asked for it is dropped.",
+                    + "phone unlocked (an unlock, a launch, a switch).",
                 "requestAlwaysAuthorization() second prompt",
                 "a1 #10, d 3; Apple requestAlwaysAuthorization (iOS 13 text: second prompt after an Always-requiring "
                     + "event); WWDC19 705 notes (prompt waits until the user is not busy; old events dropped)",
                 .wwdc)
+        case .deferredUpgradeHoldsTriggeringEvent:
+            entry(
+                "The background event that raised the deferred upgrade prompt is held: if the answer grants Always "
+                    + "within the hold time it reaches the app (waking or relaunching it), otherwise it is dropped.",
+                "requestAlwaysAuthorization() second prompt",
+                "a1 #10, d 3; WWDC19 705 notes (the event is stored for a limited time; old events are dropped)",
+                .wwdc, ["deferredUpgradeEventHoldSeconds"])
         case .alwaysRequestWhenAlwaysDoesNothing:
             entry(
                 "An Always request from an app that already has Always shows nothing and changes nothing.",

@@ -178,6 +178,7 @@ extension DoorstepAI {
                 code: "notDeclared", message: "NSMotionUsageDescription is missing; iOS terminates the app")
         case .servicesOnRestoresPreviousState, .whenInUseRequestOnlyFromNotDetermined, .alwaysUpgradeFromWhenInUse,
             .firstAlwaysRequestFollowsProfile, .deferredUpgradePrompt, .deferredUpgradePromptWaitsForUnlock,
+            .deferredUpgradeHoldsTriggeringEvent,
             .alwaysRequestWhenAlwaysDoesNothing, .alwaysRequestResetsWhenNotDetermined, .allowOnceLapsesWhenNotInUse,
             .defaultAccuracyReduced, .temporaryFullAccuracyNeedsPurposeKey, .temporaryFullAccuracyFailsInBackground,
             .temporaryFullAccuracyLastsUntilRelaunch, .temporaryFullAccuracyNotNeededWhenPrecise,
