@@ -24,6 +24,8 @@ public struct DeviceParameterDescriptor: Sendable {
         case number(Double)
         case integer(Int)
         case flag(Bool)
+        /// A flag that may be left to the OS profile (`nil`, printed `profile`).
+        case optionalFlag(Bool?)
         case profile(OSBehaviourProfile)
     }
 
@@ -35,6 +37,8 @@ public struct DeviceParameterDescriptor: Sendable {
         case integer(ClosedRange<Int>)
         /// `true` or `false`.
         case flag
+        /// `true`, `false`, or `"profile"` to follow `osProfile`.
+        case optionalFlag
         /// An `OSBehaviourProfile` name.
         case profile
     }
@@ -65,9 +69,9 @@ public struct DeviceParameterDescriptor: Sendable {
             guard range.contains(number) else { throw DeviceParameterError(name: name, reason: "outside \(range)") }
         case (.integer(let range), .integer(let integer)):
             guard range.contains(integer) else { throw DeviceParameterError(name: name, reason: "outside \(range)") }
-        case (.flag, .flag), (.profile, .profile):
+        case (.flag, .flag), (.optionalFlag, .optionalFlag), (.profile, .profile):
             break
-        case (.number, _), (.integer, _), (.flag, _), (.profile, _):
+        case (.number, _), (.integer, _), (.flag, _), (.optionalFlag, _), (.profile, _):
             throw DeviceParameterError(name: name, reason: "wrong kind of value")
         }
         write(&parameters, value)
@@ -107,6 +111,18 @@ public struct DeviceParameterDescriptor: Sendable {
             write: { parameters, value in if case .flag(let flag) = value { parameters[keyPath: keyPath] = flag } })
     }
 
+    static func optionalFlag(
+        _ name: String, _ keyPath: WritableKeyPath<DeviceParameters, Bool?> & Sendable, _ summary: String,
+        source: String, _ evidence: Evidence
+    ) -> DeviceParameterDescriptor {
+        DeviceParameterDescriptor(
+            name: name, unit: "", summary: summary, source: source, evidence: evidence, kind: .optionalFlag,
+            read: { .optionalFlag($0[keyPath: keyPath]) },
+            write: { parameters, value in
+                if case .optionalFlag(let flag) = value { parameters[keyPath: keyPath] = flag }
+            })
+    }
+
     static func profile(
         _ name: String, _ keyPath: WritableKeyPath<DeviceParameters, OSBehaviourProfile> & Sendable, _ summary: String,
         source: String, _ evidence: Evidence
@@ -129,6 +145,9 @@ public struct DeviceParameterError: Error, Sendable, Equatable {
 }
 
 extension DeviceParameterDescriptor.Value {
+    /// How an optional flag left to the OS profile is written in DEVICE.json and printed.
+    public static let followsProfile = "profile"
+
     /// The value as `tracesim rules` prints it: whole numbers without a fraction.
     public var text: String {
         switch self {
@@ -136,6 +155,7 @@ extension DeviceParameterDescriptor.Value {
             value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)
         case .integer(let value): String(value)
         case .flag(let value): String(value)
+        case .optionalFlag(let value): value.map { String($0) } ?? Self.followsProfile
         case .profile(let profile): profile.rawValue
         }
     }
