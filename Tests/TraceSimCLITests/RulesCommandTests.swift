@@ -36,6 +36,15 @@ struct RulesCommandTests {
         #expect(byName["startsBeforeFirstUnlock"]?["default"] as? Bool == false)
         #expect(byName["memoryPressureKillsPerHour"]?["default"] as? Int == 0)
         #expect(byName["memoryPressureKillsPerHour"]?["unit"] as? String == "per hour")
+        #expect(byName["regionRelaunchAfterForceQuit"]?["values"] as? String == #"true, false, "profile""#)
+        #expect(parameters.allSatisfy { !(($0["values"] as? String) ?? "").isEmpty })
+        let profiles = try #require(object["profiles"] as? [[String: Any]])
+        let rulesByProfile = Dictionary(
+            uniqueKeysWithValues: profiles.compactMap { entry in
+                (entry["name"] as? String).map { ($0, (entry["rules"] as? [String]) ?? []) }
+            })
+        #expect(rulesByProfile["ios18"] == ["forceQuitRelaunchOnLocationEvents"])
+        #expect(rulesByProfile["ios26"] == ["forceQuitNoRelaunchOnIOS26"])
     }
 
     @Test("text lists every rule with its evidence and source")

@@ -13,6 +13,8 @@ public struct DeviceParameterInfo: Sendable {
     public var source: String
     /// How strong that source is.
     public var evidence: Evidence
+    /// The values DEVICE.json accepts, as text (`0...1`, `true, false, "profile"`).
+    public var values: String
 }
 
 /// How one `DeviceParameters` property is described, printed, validated and set. The table
@@ -172,7 +174,25 @@ extension DeviceParameters {
         Self.descriptors.map { descriptor in
             DeviceParameterInfo(
                 name: descriptor.name, value: descriptor.value(in: self).text, unit: descriptor.unit,
-                summary: descriptor.summary, source: descriptor.source, evidence: descriptor.evidence)
+                summary: descriptor.summary, source: descriptor.source, evidence: descriptor.evidence,
+                values: descriptor.kind.valuesText)
+        }
+    }
+}
+
+extension DeviceParameterDescriptor.Kind {
+    /// The accepted values as `tracesim rules --format json` prints them.
+    public var valuesText: String {
+        switch self {
+        case .number(let range):
+            range.upperBound == .greatestFiniteMagnitude
+                ? "≥ \(DeviceParameterDescriptor.Value.number(range.lowerBound).text)"
+                : "\(DeviceParameterDescriptor.Value.number(range.lowerBound).text)..."
+                    + DeviceParameterDescriptor.Value.number(range.upperBound).text
+        case .integer(let range): "\(range.lowerBound)...\(range.upperBound)"
+        case .flag: "true, false"
+        case .optionalFlag: "true, false, \"\(DeviceParameterDescriptor.Value.followsProfile)\""
+        case .profile: OSBehaviourProfile.names.map(\.0).joined(separator: ", ")
         }
     }
 }
