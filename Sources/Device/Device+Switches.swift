@@ -34,10 +34,11 @@ extension Device {
     /// Why a region, significant-change or visit event is held back by a switch, or `nil`.
     /// Before the first unlock after a restart nothing is monitored (a4 #14, a6 #10). With Low
     /// Power Mode or Background App Refresh off the event still reaches a running app but wakes
-    /// or relaunches nothing (a6 #8, a4 #15).
+    /// or relaunches nothing (a6 #8, a4 #15); an app without authorization is refused for that
+    /// reason instead, by the caller.
     func switchRefusal() -> DeviceRule? {
         if parameters.startsBeforeFirstUnlock && !switches.hasBeenUnlocked { return .locationEventsWaitForFirstUnlock }
-        guard !lifecycle.isRunning else { return nil }
+        guard !lifecycle.isRunning, authorization.state.status.isAuthorized else { return nil }
         if parameters.lowPowerMode { return .lowPowerModeStopsWakes }
         if !parameters.backgroundAppRefresh { return .backgroundAppRefreshOffStopsWakes }
         return nil
