@@ -24,6 +24,7 @@ extension Device {
     /// Called for every event before it is handled: notes the first unlock and lets memory
     /// pressure end a background or suspended app. Costs two comparisons when both switches
     /// are at their defaults, as they are on the per-fix path of almost every replay.
+    @inline(__always)
     mutating func observeSwitches(_ event: DeviceEvent, at now: SimInstant, into actions: inout [DeviceAction]) {
         if parameters.startsBeforeFirstUnlock, !switches.hasBeenUnlocked, case .user(.unlockedScreen) = event {
             switches.hasBeenUnlocked = true
