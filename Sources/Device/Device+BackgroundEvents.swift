@@ -56,6 +56,12 @@ extension Device {
         _ reason: LaunchReason, at now: SimInstant, into actions: inout [DeviceAction],
         make: (DeviceRule?) -> DeviceAction
     ) {
+        // Phone-wide switches first: before the first unlock nothing is monitored, and with Low
+        // Power Mode or Background App Refresh off nothing wakes (Device+Switches).
+        if let rule = switchRefusal() {
+            actions.append(make(rule))
+            return
+        }
         let state = authorization.state
         if reason == .regionEvent && state.accuracy == .reducedAccuracy {
             actions.append(make(.regionUnavailableWithReducedAccuracy))
@@ -109,7 +115,7 @@ extension Device {
     mutating func releaseHeldAlwaysEvent(at now: SimInstant, into actions: inout [DeviceAction]) {
         guard let held = heldAlwaysEvent else { return }
         heldAlwaysEvent = nil
-        guard authorization.state.isFullAlways,
+        guard authorization.state.isFullAlways, switchRefusal() == nil,
             now.seconds(since: held.time) <= parameters.deferredUpgradeEventHoldSeconds
         else { return }
         let wake = lifecycle.eventNeedsApp(held.reason, at: now)

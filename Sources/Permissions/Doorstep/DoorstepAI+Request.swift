@@ -185,6 +185,8 @@ extension DoorstepAI {
             .motionRequestPrompts, .motionUnavailableWithoutHardware, .bluetoothPromptsOnCentralManager,
             .inUseIncludesCutoffAfterForeground, .backgroundSessionKeepsInUse, .startingUpdatesInBackgroundFails,
             .backgroundUpdatesWithoutModeCrash, .suspendedAppsReceiveNothing, .forceQuitStopsEverything,
+            .forceQuitRelaunchOnLocationEvents, .forceQuitNoRelaunchOnIOS26, .backgroundAppRefreshOffStopsWakes,
+            .lowPowerModeStopsWakes, .locationEventsWaitForFirstUnlock, .memoryPressureKillsInBackground,
             .wakeWindowAfterRelaunch, .noDeliveryWithoutAuthorization, .updatesMustBeRunning,
             .whenInUseStopsAfterCutoff, .alwaysContinuesInBackground, .automaticPause,
             .reducedAccuracyFewFixesPerHour, .reducedAccuracyDisplacedPosition, .regionLimit,
