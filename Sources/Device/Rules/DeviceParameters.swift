@@ -9,6 +9,12 @@ public struct DeviceParameters: Sendable, Equatable {
     public var osProfile = OSBehaviourProfile.current
     /// Seconds a relaunched or woken app runs in the background to handle an event.
     public var wakeWindowSeconds = 10.0
+    /// Seconds a backgrounded app that holds nothing keeping it running still runs before the
+    /// system suspends it.
+    public var backgroundSuspensionGraceSeconds = 5.0
+    /// The most location updates kept for a suspended app, delivered when it runs again; the
+    /// oldest are dropped first.
+    public var suspendedLocationQueueLimit = 100
     /// Whether a region exit may relaunch an app the user force-quit (under Always).
     public var regionRelaunchAfterForceQuit = true
     /// Seconds the device must stay put before pausesLocationUpdatesAutomatically pauses updates.
