@@ -85,12 +85,15 @@ struct ReplayClientTests {
         return Trace(fixes: fixes, motionSamples: samples, provenance: TraceProvenance(format: .jsonLines))
     }()
 
-    private static func replay(script: [ScriptedDeviceEvent] = []) -> Replay<StopAfterFiveSeconds> {
+    private static func replay(script: [ScriptedDeviceEvent] = [], launched: Bool = false) -> Replay<StopAfterFiveSeconds> {
         var configuration = Device.Configuration()
         configuration.authorization.storedStatus = .authorizedAlways
         configuration.authorization.motionStatus = .authorized
         configuration.traceHasMotionSamples = true
-        var replay = Replay(device: Device(configuration: configuration), client: StopAfterFiveSeconds())
+        var device = Device(configuration: configuration)
+        // Already running, so a scripted launch later is a relaunch, not the first launch.
+        if launched { _ = device.handle(.user(.launchedApp), at: start) }
+        var replay = Replay(device: device, client: StopAfterFiveSeconds())
         replay.run(trace, script: script)
         return replay
     }
@@ -147,6 +150,28 @@ struct ReplayClientTests {
         // The client's timer was due at 5 s, when its process no longer ran.
         #expect(replay.client.timers.isEmpty)
         #expect(replay.lifecycleTimeline.last?.phase.isRunning == false)
+    }
+
+    @Test("suspendedAppGetsNoMotionOrTimers: a timer due while suspended fires once at the resume; after a quit, never")
+    func timerDueWhileSuspended() {
+        // The client's timer is due at 5 s; the app stops its updates and is suspended at 2 s.
+        let suspend = [
+            ScriptedDeviceEvent(time: Self.at(1), event: .app(.stoppedLocationUpdates)),
+            ScriptedDeviceEvent(time: Self.at(2), event: .user(.movedAppToBackground)),
+            ScriptedDeviceEvent(time: Self.at(2), event: .system(.suspendedApp)),
+        ]
+        let resumed = Self.replay(
+            script: suspend + [ScriptedDeviceEvent(time: Self.at(8), event: .user(.movedAppToForeground))])
+        #expect(resumed.client.timers.map(\.now) == [Self.at(8)])
+        #expect(resumed.lifecycleTimeline.contains { $0.phase == .suspended })
+        let quit = Self.replay(
+            script: suspend + [
+                ScriptedDeviceEvent(time: Self.at(6), event: .user(.forceQuitApp)),
+                ScriptedDeviceEvent(time: Self.at(8), event: .user(.launchedApp)),
+            ], launched: true)
+        #expect(quit.client.timers.isEmpty)
+        // No motion reached the suspended app between 2 s and 8 s.
+        #expect(!resumed.client.motion.contains { $0.now > Self.at(2) && $0.now < Self.at(8) })
     }
 
     @Test("a client with only the required callbacks and no timers replays, and counts every delivered fix")
