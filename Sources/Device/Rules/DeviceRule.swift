@@ -189,7 +189,7 @@ extension DeviceRule {
                 "When-In-Use \"in use\" grace period", "a4 #3, d 1", .product, ["whenInUseLockCutoffSeconds"])
         case .backgroundSessionKeepsInUse:
             entry(
-                "Updates started in the foreground with the location background mode and "
+                "Updates started while in use with the location background mode and "
                     + "allowsBackgroundLocationUpdates, or a background activity session, keep a When-In-Use app in use.",
                 "allowsBackgroundLocationUpdates, CLBackgroundActivitySession", "a4 #4, a4 #8", .apple)
         case .startingUpdatesInBackgroundFails:
@@ -201,7 +201,10 @@ extension DeviceRule {
                 "allowsBackgroundLocationUpdates without `location` in UIBackgroundModes terminates the app.",
                 "allowsBackgroundLocationUpdates", "a3", .apple)
         case .suspendedAppsReceiveNothing:
-            entry("A suspended or terminated app receives no locations.", "app suspension", "a4 #2", .apple)
+            entry(
+                "A suspended app runs no code and gets nothing while suspended (running updates wait in a queue); "
+                    + "a terminated app receives nothing.",
+                "app suspension", "a4 #2", .apple)
         case .forceQuitStopsEverything:
             entry(
                 "After a user force-quit nothing is delivered until relaunch; a region exit may relaunch it "
