@@ -69,6 +69,35 @@ struct SuspensionRuleTests {
         #expect(session.device.lifecycle.phase == .suspended)
     }
 
+    @Test("backgroundAppSuspendedAfterGrace: the lifecycle machine arms, moves and disarms its timer by generation")
+    func suspensionTimerMachine() {
+        let start = SimInstant(nanosecondsSinceEpoch: 1_700_000_000_000_000_000)
+        func time(_ seconds: Double) -> SimInstant { start.advanced(bySeconds: seconds) }
+        var updates = AppProcess()
+        updates.locationUpdates = .running(LocationUpdateOptions(), startedInForeground: true)
+        var machine = LifecycleStateMachine(
+            state: .background(updates, leftForegroundAt: time(0), wakeWindowEndsAt: nil))
+        // Updates in use: due when the cutoff ends (70 s), not after the grace.
+        let first = machine.armSuspension(hasFullAlways: true, at: time(0))
+        #expect(first?.due == time(70))
+        #expect(machine.armSuspension(hasFullAlways: true, at: time(1)) == nil)
+        // Stopping them moves it to the grace; the old timer is stale.
+        machine.locationUpdatesStopped()
+        let second = machine.armSuspension(hasFullAlways: true, at: time(10))
+        #expect(second?.due == time(15))
+        if case .suspensionDue(let generation)? = first?.timer {
+            #expect(machine.suspensionTimerFired(generation: generation, hasFullAlways: true, at: time(70)) == nil)
+        }
+        #expect(machine.phase == .background)
+        if case .suspensionDue(let generation)? = second?.timer {
+            _ = machine.suspensionTimerFired(generation: generation, hasFullAlways: true, at: time(15))
+        }
+        #expect(machine.phase == .suspended)
+        // In the foreground nothing is armed.
+        var foreground = LifecycleStateMachine(state: .foreground(AppProcess()))
+        #expect(foreground.armSuspension(hasFullAlways: true, at: time(0)) == nil)
+    }
+
     @Test("suspendedAppGetsNoMotionOrTimers: motion reaches the app until the suspension, not after")
     func suspendedAppGetsNoMotionOrTimers() {
         var timeline = DeviceTimeline(Setup.authorized(.authorizedAlways))
