@@ -88,7 +88,8 @@ public struct Device: Sendable {
             authorization.state.accuracy == .fullAccuracy
         else { return false }
         switch authorization.state.status {
-        case .authorizedAlways: return true
+        // Provisional Always delivers as When-In-Use (a1 #9), so it runs GPS only while in use.
+        case .authorizedAlways: return !authorization.state.isProvisionalAlways || lifecycle.isInUse(at: now)
         case .authorizedWhenInUse: return lifecycle.isInUse(at: now)
         case .notDetermined, .restricted, .denied: return false
         }

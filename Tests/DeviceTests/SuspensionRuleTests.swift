@@ -196,6 +196,16 @@ struct SuspensionRuleTests {
         timeline.at(100, .system(.terminatedApp))
         #expect(!timeline.device.isReceiverRunning(at: timeline.time(100)))
 
+        // Provisional Always delivers as When-In-Use: no GPS once not in use.
+        var provisional = Setup.authorized(.authorizedAlways)
+        provisional.authorization.isProvisionalAlways = true
+        var asWhenInUse = DeviceTimeline(provisional)
+        asWhenInUse.at(0, .user(.launchedApp))
+        asWhenInUse.at(1, .app(.startedLocationUpdates(LocationUpdateOptions())))
+        asWhenInUse.at(10, .user(.lockedScreen))
+        #expect(asWhenInUse.device.isReceiverRunning(at: asWhenInUse.time(79.9)))
+        #expect(!asWhenInUse.device.isReceiverRunning(at: asWhenInUse.time(80)))
+
         // Paused updates power the hardware down (a4 #7).
         var paused = DeviceTimeline(Setup.authorized(.authorizedAlways))
         paused.at(0, .user(.launchedApp))
