@@ -36,6 +36,12 @@ extension Device {
         _ reason: LaunchReason, at now: SimInstant, into actions: inout [DeviceAction],
         make: (DeviceRule?) -> DeviceAction
     ) {
+        // Phone-wide switches first: before the first unlock nothing is monitored, and with Low
+        // Power Mode or Background App Refresh off nothing wakes (Device+Switches).
+        if let rule = switchRefusal() {
+            actions.append(make(rule))
+            return
+        }
         let state = authorization.state
         if reason == .regionEvent && state.accuracy == .reducedAccuracy {
             actions.append(make(.regionUnavailableWithReducedAccuracy))

@@ -50,6 +50,7 @@ public struct Device: Sendable {
     /// (a4 #2); handed over when it runs again.
     var queuedLocations: [Fix] = []
     var random: SplitMix64
+    var switches = DeviceSwitchState()
 
     /// A phone with the app installed and not yet launched.
     public init(configuration: Configuration = Configuration()) {
@@ -109,6 +110,7 @@ public struct Device: Sendable {
     /// - Complexity: a recorded fix allocates nothing when `actions` has capacity, so a replay
     ///   loop passing a reused buffer pays no allocation per fix.
     public mutating func handle(_ event: DeviceEvent, at now: SimInstant, into actions: inout [DeviceAction]) {
+        observeSwitches(event, at: now, into: &actions)
         switch event {
         case .app(let request):
             // App code runs only while the process runs.

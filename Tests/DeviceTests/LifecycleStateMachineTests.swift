@@ -100,6 +100,11 @@ struct LifecycleStateMachineTests {
         parameters.regionRelaunchAfterForceQuit = false
         return parameters
     }()
+    static let ios18: DeviceParameters = {
+        var parameters = DeviceParameters()
+        parameters.osProfile = .ios18
+        return parameters
+    }()
 
     static let rows: [Row] = [
         // Opening the app.
@@ -329,10 +334,23 @@ struct LifecycleStateMachineTests {
             next: .background(idle, leftForegroundAt: nil, wakeWindowEndsAt: wakeTimer.due),
             action: .launchInBackground(.significantChange, wakeWindow: wakeTimer)),
         Row(
-            rule: "event: a region crossing relaunches a force-quit app", start: .forceQuit,
-            input: .eventNeedsApp(.regionEvent),
+            rule: "forceQuitRelaunchOnLocationEvents: a region crossing relaunches a force-quit app on ios18",
+            start: .forceQuit, input: .eventNeedsApp(.regionEvent),
             next: .background(idle, leftForegroundAt: nil, wakeWindowEndsAt: wakeTimer.due),
-            action: .launchInBackground(.regionEvent, wakeWindow: wakeTimer)),
+            action: .launchInBackground(.regionEvent, wakeWindow: wakeTimer), parameters: ios18),
+        Row(
+            rule: "forceQuitRelaunchOnLocationEvents: so does a significant change on ios18", start: .forceQuit,
+            input: .eventNeedsApp(.significantChange),
+            next: .background(idle, leftForegroundAt: nil, wakeWindowEndsAt: wakeTimer.due),
+            action: .launchInBackground(.significantChange, wakeWindow: wakeTimer), parameters: ios18),
+        Row(
+            rule: "forceQuitNoRelaunchOnIOS26: a region crossing leaves a force-quit app gone on ios26",
+            start: .forceQuit, input: .eventNeedsApp(.regionEvent), next: .forceQuit,
+            action: .refuseEvent(.forceQuitNoRelaunchOnIOS26)),
+        Row(
+            rule: "forceQuitNoRelaunchOnIOS26: and so does a significant change", start: .forceQuit,
+            input: .eventNeedsApp(.significantChange), next: .forceQuit,
+            action: .refuseEvent(.forceQuitNoRelaunchOnIOS26)),
         Row(
             rule: "forceQuitStopsEverything: a visit cannot relaunch a force-quit app", start: .forceQuit,
             input: .eventNeedsApp(.visit), next: .forceQuit, action: .refuseEvent(.forceQuitStopsEverything)),

@@ -24,6 +24,22 @@ struct ScenarioFileTests {
         }
     }
 
+    @Test("device.parameters in a scenario file sets the OS profile, the relaunch overrides and the switches")
+    func deviceParameters() throws {
+        let scenario = try parse(
+            #"{"name": "n", "summary": "s", "device": {"osProfile": "ios18", "parameters": {"regionRelaunchAfterForceQuit": false, "significantChangeRelaunchAfterForceQuit": "profile", "lowPowerMode": true, "memoryPressureKillsPerHour": 2}}}"#
+        ).scenario
+        let parameters = scenario.device.parameters
+        #expect(parameters.osProfile == .ios18)
+        #expect(parameters.regionRelaunchAfterForceQuit == false && parameters.significantChangeRelaunchAfterForceQuit == nil)
+        #expect(!parameters.relaunchesAfterForceQuit(for: .regionEvent))
+        #expect(parameters.relaunchesAfterForceQuit(for: .significantChange))
+        #expect(parameters.lowPowerMode && parameters.memoryPressureKillsPerHour == 2)
+        #expect(
+            message(#"{"name": "n", "summary": "s", "device": {"parameters": {"lowPowerMode": 1}}}"#)
+                .contains("$.device.parameters.lowPowerMode"))
+    }
+
     @Test("the documented example reads every section")
     func example() throws {
         let bytes = try Array(Data(contentsOf: Self.example))
@@ -36,6 +52,8 @@ struct ScenarioFileTests {
         #expect(scenario.engine.motion.stopTimeoutSeconds == 300)
         #expect(scenario.engine.gate.maximumAccuracyMeters == 100)
         #expect(scenario.seed == 7)
+        #expect(scenario.device.parameters.osProfile == .ios26)
+        #expect(scenario.device.parameters.regionRelaunchAfterForceQuit == nil)
         #expect(parsed.geofences == "fences.geojson")
         guard case .fixed = scenario.authorization else {
             Issue.record("expected fixed authorization")

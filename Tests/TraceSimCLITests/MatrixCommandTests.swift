@@ -8,13 +8,14 @@ struct MatrixCommandTests {
     ).path
     static let bike = repositoryRoot.appendingPathComponent("Traces/gpsbabel/bike.tcx").path
 
-    @Test("scenarios lists the seventeen presets, ideal first, each with fact-sheet rows")
+    @Test("scenarios lists the eighteen presets, ideal first, each with its OS profile and fact-sheet rows")
     func scenarios() throws {
         let result = runCommand(["scenarios", "--format", "json"])
         #expect(result.exitCode == 0)
         let rows = try #require(JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [[String: Any]])
-        #expect(rows.count == 17)
+        #expect(rows.count == 18)
         #expect(rows.first?["name"] as? String == "ideal")
+        #expect(rows.allSatisfy { ["ios13", "ios18", "ios26"].contains(($0["osProfile"] as? String) ?? "") })
         #expect(rows.allSatisfy { !(($0["factRows"] as? [String]) ?? []).isEmpty })
         let names = Set(rows.compactMap { $0["name"] as? String })
         #expect(names.contains("wheninuse-locked") && names.contains("missing-usage-key") && names.contains("always-force-quit"))

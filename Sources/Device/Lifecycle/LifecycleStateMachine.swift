@@ -84,20 +84,24 @@ public struct LifecycleStateMachine: Sendable, Equatable {
     private let cutoffSeconds: Double
     private let wakeWindowSeconds: Double
     private let suspensionGraceSeconds: Double
-    private let relaunchesForRegionAfterForceQuit: Bool
+    /// Why a region or significant-change event does not relaunch a force-quit app (`nil`: it
+    /// does), from the OS profile and its overrides.
+    private let regionForceQuitRefusal: DeviceRule?
+    private let significantChangeForceQuitRefusal: DeviceRule?
     private let hasLocationBackgroundMode: Bool
 
     /// A machine for an app that has not been launched.
     /// - Parameters:
-    ///   - parameters: the When-In-Use cutoff, the wake window, and whether a region event
-    ///     relaunches a force-quit app.
+    ///   - parameters: the When-In-Use cutoff, the wake window, and whether region and
+    ///     significant-change events relaunch a force-quit app.
     ///   - hasLocationBackgroundMode: the Info.plist declares the `location` background mode,
     ///     which a background session needs (a4 #4, #8).
     package init(parameters: DeviceParameters, hasLocationBackgroundMode: Bool) {
         cutoffSeconds = parameters.whenInUseLockCutoffSeconds
         wakeWindowSeconds = parameters.wakeWindowSeconds
         suspensionGraceSeconds = parameters.backgroundSuspensionGraceSeconds
-        relaunchesForRegionAfterForceQuit = parameters.regionRelaunchAfterForceQuit
+        regionForceQuitRefusal = parameters.forceQuitRelaunchRefusal(for: .regionEvent)
+        significantChangeForceQuitRefusal = parameters.forceQuitRelaunchRefusal(for: .significantChange)
         self.hasLocationBackgroundMode = hasLocationBackgroundMode
     }
 
@@ -389,8 +393,9 @@ public struct LifecycleStateMachine: Sendable, Equatable {
     /// A region, significant-change or visit event needs an app the device may deliver to in
     /// the background (the device checked Always first). A running app just takes it; a
     /// suspended one is woken (a4 #11); one without a process is relaunched (a6 #7, a5 #5),
-    /// except after a force quit, where only a region event may relaunch it and only when the
-    /// parameters say so. Anything but `.refuseEvent` means the event is delivered.
+    /// except after a force quit, where a visit never relaunches it and a region or
+    /// significant-change event only as the OS profile (or its override) says (a4 #13, d 6).
+    /// Anything but `.refuseEvent` means the event is delivered.
     package mutating func eventNeedsApp(_ reason: LaunchReason, at now: SimInstant) -> Action? {
         switch state {
         case .foreground, .background:
@@ -401,8 +406,8 @@ public struct LifecycleStateMachine: Sendable, Equatable {
             let wakeWindow = makeWakeWindow(at: now)
             state = .background(process, leftForegroundAt: left, wakeWindowEndsAt: wakeWindow.due)
             return .schedule(wakeWindow)
-        case .forceQuit where !relaunchesForRegionAfterForceQuit || reason != .regionEvent:
-            return .refuseEvent(.forceQuitStopsEverything)
+        case .forceQuit where forceQuitRefusal(for: reason) != nil:
+            return .refuseEvent(forceQuitRefusal(for: reason) ?? .forceQuitStopsEverything)
         case .forceQuit, .terminatedBySystem, .notRunning:
             cutoffGeneration += 1
             wakeGeneration += 1
@@ -475,6 +480,14 @@ public struct LifecycleStateMachine: Sendable, Equatable {
         cutoffGeneration += 1
         wakeGeneration += 1
         return .terminate(rule)
+    }
+
+    private func forceQuitRefusal(for reason: LaunchReason) -> DeviceRule? {
+        switch reason {
+        case .regionEvent: regionForceQuitRefusal
+        case .significantChange: significantChangeForceQuitRefusal
+        case .visit, .user: .forceQuitStopsEverything
+        }
     }
 
     private func makeWakeWindow(at now: SimInstant) -> ScheduledTimer {

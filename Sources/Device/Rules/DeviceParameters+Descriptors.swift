@@ -11,6 +11,30 @@ extension DeviceParameters {
             .profile(
                 "osProfile", \.osProfile, "iOS generation: ios13, ios14-17, ios18, ios26 (current = newest)",
                 source: "d 17", .product),
+            .optionalFlag(
+                "regionRelaunchAfterForceQuit", \.regionRelaunchAfterForceQuit,
+                "a region event relaunches a force-quit Always app; profile: yes up to ios18, no on ios26",
+                source: "a4 #13, d 6; Apple forums 826964 (2026)", .observed),
+            .optionalFlag(
+                "significantChangeRelaunchAfterForceQuit", \.significantChangeRelaunchAfterForceQuit,
+                "a significant change relaunches a force-quit Always app; profile: yes up to ios18, no on ios26",
+                source: "a4 #13, d 6; Apple forums 826964 (2026)", .observed),
+            .flag(
+                "lowPowerMode", \.lowPowerMode,
+                "Low Power Mode: background activity paused, so no region, significant-change or visit wakes",
+                source: "a4 #15; ProcessInfo.isLowPowerModeEnabled; a6 #8", .appleArchived),
+            .flag(
+                "backgroundAppRefresh", \.backgroundAppRefresh,
+                "Background App Refresh on; off, region, significant-change and visit events wake nothing",
+                source: "a6 #8, d 7 (archived guide only)", .appleArchived),
+            .flag(
+                "startsBeforeFirstUnlock", \.startsBeforeFirstUnlock,
+                "restarted and not yet unlocked: no region, significant-change or visit events until unlocked",
+                source: "a4 #14, a6 #10, d 16", .apple),
+            .number(
+                "memoryPressureKillsPerHour", \.memoryPressureKillsPerHour, unit: "per hour", in: 0...3_600,
+                "system kills of a background or suspended app, seeded; 0 = off",
+                source: "a4 #12 (rate: simulator knob)", .simulator),
             .number(
                 "wakeWindowSeconds", \.wakeWindowSeconds, unit: "s",
                 "background run time after a region or significant-change wake",
@@ -23,10 +47,6 @@ extension DeviceParameters {
                 "suspendedLocationQueueLimit", \.suspendedLocationQueueLimit, unit: "fixes", in: 0...100_000,
                 "location updates kept for a suspended app until it runs again (newest kept)",
                 source: "a4 #2 (queued, no bound documented)", .simulator),
-            .flag(
-                "regionRelaunchAfterForceQuit", \.regionRelaunchAfterForceQuit,
-                "a region exit relaunches a force-quit Always app",
-                source: "a4 #13, d 6", .sdk),
             .number(
                 "autoPauseAfterStationarySeconds", \.autoPauseAfterStationarySeconds, unit: "s",
                 "stillness before pausesLocationUpdatesAutomatically pauses",

@@ -7,6 +7,24 @@ public struct DeviceParameters: Sendable, Equatable {
     public var whenInUseLockCutoffSeconds = 70.0
     /// The iOS generation whose behaviour the device follows where iOS changed.
     public var osProfile = OSBehaviourProfile.current
+    /// Whether a region event relaunches an Always app the user force-quit; `nil` follows
+    /// `osProfile` (yes up to ios18, no on ios26).
+    public var regionRelaunchAfterForceQuit: Bool? = nil
+    /// Whether a significant-change event relaunches an Always app the user force-quit; `nil`
+    /// follows `osProfile` (yes up to ios18, no on ios26).
+    public var significantChangeRelaunchAfterForceQuit: Bool? = nil
+    /// Low Power Mode is on: the system pauses background activity, so region,
+    /// significant-change and visit events no longer wake or relaunch the app.
+    public var lowPowerMode = false
+    /// Background App Refresh is on for the app (Settings); off, region, significant-change and
+    /// visit events no longer wake or relaunch it.
+    public var backgroundAppRefresh = true
+    /// The phone was restarted before the replay and has not been unlocked since: regions,
+    /// significant changes and visits are not monitored until the person first unlocks it.
+    public var startsBeforeFirstUnlock = false
+    /// How often the system ends the app under memory pressure while it is in the background or
+    /// suspended, drawn from the device's seeded generator; 0 turns it off.
+    public var memoryPressureKillsPerHour = 0.0
     /// Seconds a relaunched or woken app runs in the background to handle an event.
     public var wakeWindowSeconds = 10.0
     /// Seconds a backgrounded app that holds nothing keeping it running still runs before the
@@ -15,8 +33,6 @@ public struct DeviceParameters: Sendable, Equatable {
     /// The most location updates kept for a suspended app, delivered when it runs again; the
     /// oldest are dropped first.
     public var suspendedLocationQueueLimit = 100
-    /// Whether a region exit may relaunch an app the user force-quit (under Always).
-    public var regionRelaunchAfterForceQuit = true
     /// Seconds the device must stay put before pausesLocationUpdatesAutomatically pauses updates.
     public var autoPauseAfterStationarySeconds = 900.0
     /// How far the device may wander and still count as staying put, for the automatic pause.
@@ -62,4 +78,30 @@ public struct DeviceParameters: Sendable, Equatable {
 
     /// Every parameter at its default, as `tracesim rules` lists them with their sources.
     public init() {}
+
+    /// Whether an event of this kind relaunches an Always app the user force-quit: the
+    /// override when set, otherwise the OS profile's rule. Visits never do (no source says they
+    /// relaunch a force-quit app).
+    public func relaunchesAfterForceQuit(for reason: LaunchReason) -> Bool {
+        switch reason {
+        case .regionEvent: regionRelaunchAfterForceQuit ?? osProfile.relaunchesForceQuitAppForLocationEvents
+        case .significantChange:
+            significantChangeRelaunchAfterForceQuit ?? osProfile.relaunchesForceQuitAppForLocationEvents
+        case .visit, .user: false
+        }
+    }
+
+    /// The rule that keeps an event of this kind from relaunching a force-quit app, or `nil`
+    /// when it relaunches it: the profile's rule when the profile decided, otherwise the
+    /// general force-quit rule.
+    func forceQuitRelaunchRefusal(for reason: LaunchReason) -> DeviceRule? {
+        if relaunchesAfterForceQuit(for: reason) { return nil }
+        let override: Bool?
+        switch reason {
+        case .regionEvent: override = regionRelaunchAfterForceQuit
+        case .significantChange: override = significantChangeRelaunchAfterForceQuit
+        case .visit, .user: return .forceQuitStopsEverything
+        }
+        return override == nil ? .forceQuitNoRelaunchOnIOS26 : .forceQuitStopsEverything
+    }
 }

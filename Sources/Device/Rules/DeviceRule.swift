@@ -35,6 +35,12 @@ public enum DeviceRule: String, CaseIterable, Sendable {
     case backgroundUpdatesWithoutModeCrash
     case suspendedAppsReceiveNothing
     case forceQuitStopsEverything
+    case forceQuitRelaunchOnLocationEvents
+    case forceQuitNoRelaunchOnIOS26
+    case backgroundAppRefreshOffStopsWakes
+    case lowPowerModeStopsWakes
+    case locationEventsWaitForFirstUnlock
+    case memoryPressureKillsInBackground
     case wakeWindowAfterRelaunch
     case backgroundAppSuspendedAfterGrace
     case suspendedAppGetsNoMotionOrTimers
@@ -207,9 +213,50 @@ extension DeviceRule {
                 "app suspension", "a4 #2", .apple)
         case .forceQuitStopsEverything:
             entry(
-                "After a user force-quit nothing is delivered until relaunch; a region exit may relaunch it "
-                    + "under Always.",
-                "user force-quit", "a4 #13, d 6", .observed, ["regionRelaunchAfterForceQuit"])
+                "After a user force-quit nothing is delivered until relaunch; a visit never relaunches it, and a "
+                    + "region or significant-change event only as the profile or its override says.",
+                "user force-quit", "a4 #13, d 6", .observed,
+                ["regionRelaunchAfterForceQuit", "significantChangeRelaunchAfterForceQuit"])
+        case .forceQuitRelaunchOnLocationEvents:
+            entry(
+                "Up to iOS 18 a region or significant-change event relaunches a force-quit Always app into the "
+                    + "background (location apps are the exception to no relaunch after a force quit).",
+                "UIApplication.LaunchOptionsKey.location after a force quit",
+                "a4 #13, d 6; App Programming Guide via Apple forums 15808; Apple forums 826964 (2026)", .appleArchived,
+                ["regionRelaunchAfterForceQuit", "significantChangeRelaunchAfterForceQuit"],
+                profiles: OSBehaviourProfile.relaunchingForceQuitApps)
+        case .forceQuitNoRelaunchOnIOS26:
+            entry(
+                "On iOS 26 neither a region nor a significant-change event relaunches a force-quit app; it stays "
+                    + "gone until the person opens it.",
+                "UIApplication.LaunchOptionsKey.location after a force quit",
+                "d 6; Apple forums 826964 (2026); flutter_background_geolocation #1650, #1551", .observed,
+                ["regionRelaunchAfterForceQuit", "significantChangeRelaunchAfterForceQuit"],
+                profiles: OSBehaviourProfile.notRelaunchingForceQuitApps)
+        case .backgroundAppRefreshOffStopsWakes:
+            entry(
+                "With Background App Refresh off, region, significant-change and visit events reach only a running "
+                    + "app; they neither wake a suspended one nor relaunch a terminated one.",
+                "Settings > General > Background App Refresh", "a6 #8, d 7", .appleArchived,
+                ["backgroundAppRefresh"])
+        case .lowPowerModeStopsWakes:
+            entry(
+                "Low Power Mode pauses background activity (Background App Refresh is off meanwhile): region, "
+                    + "significant-change and visit events reach only a running app.",
+                "ProcessInfo.isLowPowerModeEnabled", "a4 #15, a6 #8; ProcessInfo docs; Energy Efficiency Guide",
+                .appleArchived, ["lowPowerMode"])
+        case .locationEventsWaitForFirstUnlock:
+            entry(
+                "After a restart, regions, significant changes and visits are not monitored until the person first "
+                    + "unlocks the phone; crossings before that are lost.",
+                "CLMonitor / region monitoring after reboot", "a4 #14, a6 #10, d 16", .apple,
+                ["startsBeforeFirstUnlock"])
+        case .memoryPressureKillsInBackground:
+            entry(
+                "While in the background or suspended the app may be ended under memory pressure, at a seeded rate; "
+                    + "region, significant-change and visit events relaunch it under Always, whatever the profile.",
+                "app termination by the system", "a4 #12; Apple forums 815618, 775888", .simulator,
+                ["memoryPressureKillsPerHour"])
         case .wakeWindowAfterRelaunch:
             entry(
                 "A region or significant-change event relaunches or wakes the app into the background for a short window.",

@@ -183,6 +183,8 @@ extension DoorstepAI {
             .motionRequestPrompts, .motionUnavailableWithoutHardware, .bluetoothPromptsOnCentralManager,
             .inUseIncludesCutoffAfterForeground, .backgroundSessionKeepsInUse, .startingUpdatesInBackgroundFails,
             .backgroundUpdatesWithoutModeCrash, .suspendedAppsReceiveNothing, .forceQuitStopsEverything,
+            .forceQuitRelaunchOnLocationEvents, .forceQuitNoRelaunchOnIOS26, .backgroundAppRefreshOffStopsWakes,
+            .lowPowerModeStopsWakes, .locationEventsWaitForFirstUnlock, .memoryPressureKillsInBackground,
             .wakeWindowAfterRelaunch, .backgroundAppSuspendedAfterGrace, .suspendedAppGetsNoMotionOrTimers,
             .wokenAppSuspendedAfterWakeWindow, .suspendedAppUpdatesQueued, .receiverRunsOnlyForRunningUpdates,
             .backgroundSessionFormsWhileInUse, .noDeliveryWithoutAuthorization, .updatesMustBeRunning,
