@@ -22,6 +22,8 @@ public enum DeviceTimer: Sendable, Equatable {
     case inUseCutoff(generation: Int)
     /// The end of a background wake window.
     case wakeWindowEnded(generation: Int)
+    /// The end of the grace before a background app that nothing keeps running is suspended.
+    case suspensionDue(generation: Int)
 }
 
 /// Something that happened to the device, in the past tense, grouped by who caused it: the
