@@ -47,7 +47,7 @@ extension Device {
             apply(.appStoppedBeingInUse, at: now, into: &actions)
         case .regionEventsDue:
             deliverDueRegionEvents(at: now, into: &actions)
-        case .inUseCutoff, .wakeWindowEnded:
+        case .inUseCutoff, .wakeWindowEnded, .suspensionDue:
             // The lifecycle's timers; `handleSystem` gives them to the lifecycle machine.
             break
         }

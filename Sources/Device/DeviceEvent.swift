@@ -27,6 +27,8 @@ public enum DeviceTimer: Sendable, Equatable {
     case allowOnceLapse(generation: Int)
     /// A region crossing's latency ran out (a6 #5): deliver the crossings due now.
     case regionEventsDue
+    /// The end of the grace before a background app that nothing keeps running is suspended.
+    case suspensionDue(generation: Int)
 }
 
 /// Something that happened to the device, in the past tense, grouped by who caused it: the

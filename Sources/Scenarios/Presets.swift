@@ -83,6 +83,8 @@ extension Scenario {
                 $0.infoPlist.hasAlwaysAndWhenInUseUsageDescription = false
             },
             authorization: .flow(.bggeo, .agreeable)),
+        alwaysPreventSuspend,
+        alwaysAutomaticPause,
     ]
 
     /// The preset with this name.
@@ -137,5 +139,29 @@ extension Scenario {
         device.parameters.osProfile = profile
         change(&device)
         return device
+    }
+
+    private static var alwaysPreventSuspend: Scenario {
+        // Transistorsoft's preventSuspend (b1, a4 #16): a service kept running while parked, so
+        // iOS does not suspend the locked app and motion still reports departures; paid in GPS.
+        var scenario = locked(
+            "always-prevent-suspend", "Always + Precise, locked after 60 s, with the SDK's preventSuspend keep-alive",
+            ["a8 Always + Precise", "a4 #2", "a4 #16", "b1 preventSuspend"], .ios26
+        ) { _ in }
+        scenario.engine.preventSuspend = true
+        scenario.engine.heartbeatIntervalSeconds = 60
+        return scenario
+    }
+
+    private static var alwaysAutomaticPause: Scenario {
+        // No stop detection of the engine's own (a stop timeout longer than any trace), so iOS's
+        // pausesLocationUpdatesAutomatically decides the stops (a4 #7, b1 disableStopDetection).
+        var scenario = locked(
+            "always-automatic-pause", "Always + Precise, locked after 60 s; iOS's automatic pause ends each stop",
+            ["a8 Always + Precise", "a4 #7", "b1 pausesLocationUpdatesAutomatically"], .ios26
+        ) { _ in }
+        scenario.engine.locationOptions.pausesLocationUpdatesAutomatically = true
+        scenario.engine.motion.stopTimeoutSeconds = 86_400
+        return scenario
     }
 }

@@ -63,8 +63,12 @@ struct DeliveryRuleTests {
     func startingUpdatesInBackgroundFails() {
         var timeline = DeviceTimeline(Setup.authorized(.authorizedWhenInUse))
         timeline.at(0, .user(.launchedApp))
+        // A session keeps the app running past the cutoff; once it ends the app is not in use.
+        timeline.at(0, .app(.startedBackgroundSession))
         timeline.at(1, .user(.lockedScreen))
         #expect(timeline.at(30, .app(.startedLocationUpdates(LocationUpdateOptions()))).isEmpty)
+        timeline.at(30, .app(.stoppedLocationUpdates))
+        timeline.at(100, .app(.endedBackgroundSession))
         #expect(
             timeline.at(100, .app(.startedLocationUpdates(LocationUpdateOptions())))
                 == [.locationUpdatesFailed(.startingUpdatesInBackgroundFails)])
@@ -81,11 +85,14 @@ struct DeliveryRuleTests {
                 == [.appTerminated(.backgroundUpdatesWithoutModeCrash)])
     }
 
-    @Test("suspendedAppsReceiveNothing: a suspended app gets no fixes")
+    @Test("suspendedAppsReceiveNothing: a suspended app without updates, or a terminated one, gets no fixes")
     func suspendedAppsReceiveNothing() {
         var timeline = Self.lockedTimeline(.authorizedAlways)
-        timeline.at(20, .system(.suspendedApp))
+        timeline.at(11, .app(.stoppedLocationUpdates))
+        timeline.at(12, .system(.suspendedApp))
         #expect(timeline.device.lifecycle.phase == .suspended)
+        #expect(timeline.record(13).drops == [.suspendedAppsReceiveNothing])
+        timeline.at(20, .system(.terminatedApp))
         #expect(timeline.record(21).drops == [.suspendedAppsReceiveNothing])
         // Background updates keep an Always app running: no suspension.
         var running = Self.lockedTimeline(

@@ -35,8 +35,11 @@ struct RegionAndMotionRuleTests {
             ])
         var whenInUse = Self.launched(Setup.authorized(.authorizedWhenInUse))
         #expect(whenInUse.at(1, .app(.startedMonitoring(Self.region("a")))).isEmpty)
+        // A session keeps the app running past the cutoff; once it ends the app is not in use.
+        whenInUse.at(1, .app(.startedBackgroundSession))
         whenInUse.at(2, .user(.movedAppToBackground))
-        #expect(whenInUse.device.isInUse(at: whenInUse.time(50)))
+        whenInUse.at(100, .app(.endedBackgroundSession))
+        #expect(!whenInUse.device.isInUse(at: whenInUse.time(100)))
         #expect(
             whenInUse.at(100, .app(.startedMonitoring(Self.region("b"))))
                 == [.regionMonitoringFailed(identifier: "b", .regionRequiresAuthorization)])

@@ -42,7 +42,7 @@ struct PresetTests {
         #expect(result.lifecycle.contains { $0.isScreenLocked && seconds($0.time) == 60 })
     }
 
-    @Test("ideal and always-precise accept everything the gate accepts, and the same fixes")
+    @Test("ideal and always-precise accept everything the gate accepts; always-precise a subset of the ideal's")
     func idealCollectsWhatTheGateAccepts() throws {
         let ideal = try run("ideal")
         let locked = try run("always-precise")
@@ -50,7 +50,10 @@ struct PresetTests {
             let rejected = result.recorder.rejections.reduce(0) { $0 + $1.count }
             #expect(result.recorder.acceptedFixCount + rejected == result.recorder.deliveredFixCount)
         }
-        #expect(locked.recorder.acceptedTimes == ideal.recorder.acceptedTimes)
+        // Parked and locked, always-precise is suspended and notices a departure only at the
+        // stationary region's exit, so it misses the start of a drive (issue 16 §1).
+        #expect(Set(locked.recorder.acceptedTimes).isSubset(of: Set(ideal.recorder.acceptedTimes)))
+        #expect(locked.recorder.acceptedFixCount < ideal.recorder.acceptedFixCount)
         #expect(ideal.recorder.acceptedFixCount > 1500)
     }
 
@@ -103,13 +106,13 @@ struct PresetTests {
         #expect(!text.isEmpty && !text.contains(".current"))
     }
 
-    @Test("always-motion-denied departs later than always-precise")
+    @Test("always-motion-denied departs no earlier than always-precise: suspended and parked, neither gets motion")
     func motionDenied() throws {
         let precise = try run("always-precise")
         let denied = try run("always-motion-denied")
         let early = try #require(precise.recorder.motionTransitions.first { $0.state == .moving })
         let late = try #require(denied.recorder.motionTransitions.first { $0.state == .moving })
-        #expect(late.time > early.time)
+        #expect(late.time >= early.time)
         let metrics = Metrics(denied, ideal: try run("ideal"))
         #expect((metrics.departureDelaySeconds ?? 0) > 60, "\(String(describing: metrics.departureDelaySeconds))")
     }

@@ -78,6 +78,21 @@ struct ScenarioFileTests {
         #expect(parsed.scenario.timeline.first?.when == .fraction(1))
     }
 
+    @Test("the engine's countermeasures and automatic pause: off by default, set by the engine section")
+    func countermeasures() throws {
+        let parsed = try parse(
+            """
+            {"name": "keep_alive", "engine": {"preventSuspend": true, "heartbeatInterval": 60,
+             "pausesLocationUpdatesAutomatically": false}}
+            """)
+        #expect(parsed.scenario.engine.preventSuspend)
+        #expect(parsed.scenario.engine.heartbeatIntervalSeconds == 60)
+        #expect(!parsed.scenario.engine.locationOptions.pausesLocationUpdatesAutomatically)
+        let defaults = try parse("{\"name\": \"plain\"}").scenario.engine
+        #expect(!defaults.preventSuspend && defaults.heartbeatIntervalSeconds == nil)
+        #expect(defaults.locationOptions.pausesLocationUpdatesAutomatically)
+    }
+
     @Test(
         "bad input names the file, line, column and JSON path",
         arguments: [
@@ -96,6 +111,8 @@ struct ScenarioFileTests {
             ("{\"name\": \"a\", \"device\": {\"authorization\": {\"location\": \"yes\"}}}", "$.device.authorization.location"),
             ("{\"name\": \"a\", \"engine\": {\"gate\": {\"horizontalAccuracy\": 0}}}", "$.engine.gate.horizontalAccuracy"),
             ("{\"name\": \"a\", \"engine\": {\"turbo\": true}}", "$.engine.turbo"),
+            ("{\"name\": \"a\", \"engine\": {\"heartbeatInterval\": 0}}", "$.engine.heartbeatInterval"),
+            ("{\"name\": \"a\", \"engine\": {\"preventSuspend\": 1}}", "$.engine.preventSuspend"),
             ("{\"name\": \"a\", \"name\": \"b\"}", "appears twice"),
             ("\u{00}binary", "s.json"),
             (String(repeating: "{\"a\":", count: 5000), "s.json"),

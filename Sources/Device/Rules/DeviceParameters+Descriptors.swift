@@ -40,6 +40,14 @@ extension DeviceParameters {
                 "background run time after a region or significant-change wake",
                 source: "a4 #11", .appleArchived),
             .number(
+                "backgroundSuspensionGraceSeconds", \.backgroundSuspensionGraceSeconds, unit: "s",
+                "background run time of an app holding no service before suspension",
+                source: "a4 #2; Apple, Extending your app's background execution time (five seconds)", .apple),
+            .integer(
+                "suspendedLocationQueueLimit", \.suspendedLocationQueueLimit, unit: "fixes", in: 0...100_000,
+                "location updates kept for a suspended app until it runs again (newest kept)",
+                source: "a4 #2 (queued, no bound documented)", .simulator),
+            .number(
                 "autoPauseAfterStationarySeconds", \.autoPauseAfterStationarySeconds, unit: "s",
                 "stillness before pausesLocationUpdatesAutomatically pauses",
                 source: "a4 #7, a9", .observed),

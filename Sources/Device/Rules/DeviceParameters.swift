@@ -27,6 +27,12 @@ public struct DeviceParameters: Sendable, Equatable {
     public var memoryPressureKillsPerHour = 0.0
     /// Seconds a relaunched or woken app runs in the background to handle an event.
     public var wakeWindowSeconds = 10.0
+    /// Seconds a backgrounded app that holds nothing keeping it running still runs before the
+    /// system suspends it.
+    public var backgroundSuspensionGraceSeconds = 5.0
+    /// The most location updates kept for a suspended app, delivered when it runs again; the
+    /// oldest are dropped first.
+    public var suspendedLocationQueueLimit = 100
     /// Seconds the device must stay put before pausesLocationUpdatesAutomatically pauses updates.
     public var autoPauseAfterStationarySeconds = 900.0
     /// How far the device may wander and still count as staying put, for the automatic pause.

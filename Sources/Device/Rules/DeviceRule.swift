@@ -46,6 +46,12 @@ public enum DeviceRule: String, CaseIterable, Sendable {
     case locationEventsWaitForFirstUnlock
     case memoryPressureKillsInBackground
     case wakeWindowAfterRelaunch
+    case backgroundAppSuspendedAfterGrace
+    case suspendedAppGetsNoMotionOrTimers
+    case wokenAppSuspendedAfterWakeWindow
+    case suspendedAppUpdatesQueued
+    case receiverRunsOnlyForRunningUpdates
+    case backgroundSessionFormsWhileInUse
     // Delivery (a2, a4, a8, d1)
     case noDeliveryWithoutAuthorization
     case updatesMustBeRunning
@@ -227,7 +233,7 @@ extension DeviceRule {
                 "When-In-Use \"in use\" grace period", "a4 #3, d 1", .product, ["whenInUseLockCutoffSeconds"])
         case .backgroundSessionKeepsInUse:
             entry(
-                "Updates started in the foreground with the location background mode and "
+                "Updates started while in use with the location background mode and "
                     + "allowsBackgroundLocationUpdates, or a background activity session, keep a When-In-Use app in use.",
                 "allowsBackgroundLocationUpdates, CLBackgroundActivitySession", "a4 #4, a4 #8", .apple)
         case .startingUpdatesInBackgroundFails:
@@ -239,7 +245,10 @@ extension DeviceRule {
                 "allowsBackgroundLocationUpdates without `location` in UIBackgroundModes terminates the app.",
                 "allowsBackgroundLocationUpdates", "a3", .apple)
         case .suspendedAppsReceiveNothing:
-            entry("A suspended or terminated app receives no locations.", "app suspension", "a4 #2", .apple)
+            entry(
+                "A suspended app runs no code and gets nothing while suspended (running updates wait in a queue); "
+                    + "a terminated app receives nothing.",
+                "app suspension", "a4 #2", .apple)
         case .forceQuitStopsEverything:
             entry(
                 "After a user force-quit nothing is delivered until relaunch; a visit never relaunches it, and a "
@@ -290,6 +299,41 @@ extension DeviceRule {
             entry(
                 "A region or significant-change event relaunches or wakes the app into the background for a short window.",
                 "UIApplication.LaunchOptionsKey.location", "a4 #11", .appleArchived, ["wakeWindowSeconds"])
+        case .backgroundAppSuspendedAfterGrace:
+            entry(
+                "A backgrounded app is suspended a short grace after nothing keeps it running: no background "
+                    + "updates under Always, no background session, no updates while still in use.",
+                "app suspension (applicationDidEnterBackground, UIBackgroundModes location)",
+                "a4 #2; Apple: Extending your app's background execution time", .apple,
+                ["backgroundSuspensionGraceSeconds", "whenInUseLockCutoffSeconds"])
+        case .suspendedAppGetsNoMotionOrTimers:
+            entry(
+                "A suspended app gets no motion activity and its timers do not fire; a timer that came due "
+                    + "fires once when the same process runs again, and never after it ended.",
+                "app suspension, CMMotionActivityManager handler, Timer", "a4 #2", .apple)
+        case .wokenAppSuspendedAfterWakeWindow:
+            entry(
+                "A woken app is suspended again when its wake window ends, also one that had left the "
+                    + "foreground earlier, unless it started a service that keeps it running.",
+                "background wake for region, significant-change and visit events", "a4 #11, a4 #5, d 14",
+                .appleArchived, ["wakeWindowSeconds"])
+        case .suspendedAppUpdatesQueued:
+            entry(
+                "Standard updates recorded while the app is suspended are queued (the newest few) and "
+                    + "delivered in one call when it runs again; a When-In-Use app's wait once not in use.",
+                "Handling location updates in the background", "a4 #2, a4 #3", .apple,
+                ["suspendedLocationQueueLimit"])
+        case .receiverRunsOnlyForRunningUpdates:
+            entry(
+                "GPS runs for the app only while its standard updates run unpaused with precise location and "
+                    + "an authorization that delivers them now, also for a suspended app whose updates are queued.",
+                "startUpdatingLocation(), pausesLocationUpdatesAutomatically", "a4 #2, a4 #7", .apple)
+        case .backgroundSessionFormsWhileInUse:
+            entry(
+                "A background activity session, or background updates keeping a When-In-Use app in use, forms "
+                    + "only when started while the app is in use: in the foreground or within the cutoff after it.",
+                "CLBackgroundActivitySession, allowsBackgroundLocationUpdates", "a4 #4, a4 #8, issue 16 §2",
+                .apple, ["whenInUseLockCutoffSeconds"])
         case .noDeliveryWithoutAuthorization:
             entry(
                 "Denied, restricted, not determined or Location Services off: no location is delivered.",
