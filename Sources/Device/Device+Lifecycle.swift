@@ -42,6 +42,9 @@ extension Device {
                     generation: generation, hasFullAlways: authorization.state.isFullAlways, at: now),
                 at: now,
                 into: &actions)
+        case .timerFired(.allowOnceLapse), .timerFired(.regionEventsDue):
+            // The authorization and region timers (Device+Authorization, Device+BackgroundEvents).
+            if case .timerFired(let timer) = event { serviceTimerFired(timer, at: now, into: &actions) }
         case .timerFired(.suspensionDue(let generation)):
             perform(
                 lifecycle.suspensionTimerFired(

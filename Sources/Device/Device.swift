@@ -46,6 +46,8 @@ public struct Device: Sendable {
     var reducedFilter = ReducedAccuracyFilter()
     var autoPause = AutoPauseTracker()
     var motionDeriver = MotionDeriver()
+    /// The event that raised the deferred upgrade prompt, kept for its answer.
+    var heldAlwaysEvent: HeldBackgroundEvent?
     /// Location updates recorded for the suspended app, as it will see them, oldest first
     /// (a4 #2); handed over when it runs again.
     var queuedLocations: [Fix] = []
@@ -119,6 +121,7 @@ public struct Device: Sendable {
             settleLifecycle(at: now, into: &actions)
         case .user(let action):
             handleUser(action, at: now, into: &actions)
+            offerWaitingPrompt(at: now, into: &actions)
             settleLifecycle(at: now, into: &actions)
         case .system(let systemEvent):
             handleSystem(systemEvent, at: now, into: &actions)

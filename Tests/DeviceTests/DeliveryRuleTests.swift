@@ -104,7 +104,7 @@ struct DeliveryRuleTests {
     @Test("forceQuitStopsEverything: nothing after a force-quit; a region exit relaunches only if the parameter allows")
     func forceQuitStopsEverything() {
         func run(relaunch: Bool) -> DeviceTimeline {
-            var parameters = DeviceParameters()
+            var parameters = Setup.immediateRegions
             parameters.regionRelaunchAfterForceQuit = relaunch
             var timeline = DeviceTimeline(Setup.authorized(.authorizedAlways, parameters: parameters))
             timeline.at(0, .user(.launchedApp))
@@ -127,7 +127,7 @@ struct DeliveryRuleTests {
 
     @Test("wakeWindowAfterRelaunch: a relaunched app runs for the wake window, then is suspended")
     func wakeWindowAfterRelaunch() {
-        var timeline = DeviceTimeline(Setup.authorized(.authorizedAlways))
+        var timeline = DeviceTimeline(Setup.authorized(.authorizedAlways, parameters: Setup.immediateRegions))
         timeline.at(0, .user(.launchedApp))
         timeline.at(1, .app(.startedMonitoring(MonitoredRegion(identifier: "depot", center: DeviceTimeline.origin, radiusMeters: 100))))
         timeline.record(2)

@@ -14,7 +14,8 @@ struct ProfileAndSwitchRuleTests {
     static func parameters(
         _ profile: OSBehaviourProfile, _ change: (inout DeviceParameters) -> Void = { _ in }
     ) -> DeviceParameters {
-        var parameters = DeviceParameters()
+        // Region events without the OS's latency: these tests are about who gets them.
+        var parameters = Setup.immediateRegions
         parameters.osProfile = profile
         change(&parameters)
         return parameters

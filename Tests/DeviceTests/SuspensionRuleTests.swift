@@ -119,7 +119,7 @@ struct SuspensionRuleTests {
     @Test("wokenAppSuspendedAfterWakeWindow: an app that left the foreground is suspended again 10 s after a wake")
     func wokenAppSuspendedAfterWakeWindow() {
         func woken(startsUpdates: Bool) -> (DeviceTimeline, Double) {
-            var timeline = DeviceTimeline(Setup.authorized(.authorizedAlways))
+            var timeline = DeviceTimeline(Setup.authorized(.authorizedAlways, parameters: Setup.immediateRegions))
             timeline.at(0, .user(.launchedApp))
             timeline.at(1, .app(.startedMonitoring(Self.region("depot"))))
             timeline.record(2)

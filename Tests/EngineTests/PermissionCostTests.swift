@@ -22,6 +22,10 @@ struct PermissionCostTests {
         _ status: AuthorizationStatus, lockAt seconds: Double?
     ) throws -> (engine: TrackingEngine, gpsOn: GPSOnTime) {
         var configuration = Device.Configuration()
+        // The OS reports fence crossings at once and at the boundary: this test prices the
+        // permission level, not the OS's latency or entry cushion (their own rule tests do).
+        configuration.parameters.regionLatencyMaximumSeconds = 0
+        configuration.parameters.regionEntryCushionMeters = 0
         configuration.authorization.storedStatus = status
         configuration.authorization.motionStatus = .authorized
         let script = seconds.map { [ScriptedDeviceEvent(time: EngineHarness.time($0), event: .user(.lockedScreen))] } ?? []

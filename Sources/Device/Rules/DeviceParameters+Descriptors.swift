@@ -80,7 +80,8 @@ extension DeviceParameters {
                 "regions one app may monitor",
                 source: "a6 #1", .apple),
             .number(
-                "regionCushionMeters", \.regionCushionMeters, unit: "m", "distance past the boundary before an exit",
+                "regionCushionMeters", \.regionCushionMeters, unit: "m",
+                "distance past the boundary before an exit",
                 source: "a6 #4", .appleArchived),
             .number(
                 "regionDwellSeconds", \.regionDwellSeconds, unit: "s", "time past the boundary before a crossing",
@@ -89,6 +90,26 @@ extension DeviceParameters {
                 "regionMinimumEffectiveRadiusMeters", \.regionMinimumEffectiveRadiusMeters, unit: "m",
                 "smaller regions behave as this large",
                 source: "a6 #6", .sdk),
+            .number(
+                "regionEntryCushionMeters", \.regionEntryCushionMeters, unit: "m",
+                "depth inside the effective boundary before an entry (at most half the radius)",
+                source: "a6 #4 (the cushion on both sides)", .appleArchived),
+            .number(
+                "regionLatencyMinimumSeconds", \.regionLatencyMinimumSeconds, unit: "s",
+                "shortest delay of a region event after the dwell",
+                source: "a6 #5, d 8 (Apple: 3-5 min on average, if not sooner)", .apple),
+            .number(
+                "regionLatencyMaximumSeconds", \.regionLatencyMaximumSeconds, unit: "s",
+                "longest delay of a region event after the dwell (uniform draw)",
+                source: "a6 #5, d 8 (Apple: 3-5 min on average; uniform 0-300 s is SIM)", .apple),
+            .number(
+                "deferredUpgradeEventHoldSeconds", \.deferredUpgradeEventHoldSeconds, unit: "s",
+                "the event behind the deferred upgrade prompt is delivered if Always is granted this soon",
+                source: "a1 #10, d 3 (WWDC19 705: kept for a limited time; length undocumented)", .simulator),
+            .number(
+                "allowOnceLapseSeconds", \.allowOnceLapseSeconds, unit: "s",
+                "Allow Once survives this long after the app stops being in use",
+                source: "a1 #12, d 2 (Apple: when no longer in use)", .apple),
             .number(
                 "significantChangeDistanceMeters", \.significantChangeDistanceMeters, unit: "m",
                 "movement between significant-change events",

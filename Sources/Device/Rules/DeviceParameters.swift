@@ -55,6 +55,18 @@ public struct DeviceParameters: Sendable, Equatable {
     public var regionDwellSeconds = 20.0
     /// Regions smaller than this behave as if this large.
     public var regionMinimumEffectiveRadiusMeters = 200.0
+    /// How far inside a region's effective boundary the device must go before an entry (at
+    /// most half the effective radius).
+    public var regionEntryCushionMeters = 200.0
+    /// Shortest delay between a region crossing (after the dwell) and its delivery.
+    public var regionLatencyMinimumSeconds = 0.0
+    /// Longest delay between a region crossing (after the dwell) and its delivery.
+    public var regionLatencyMaximumSeconds = 300.0
+    /// Seconds the event that raised the deferred upgrade prompt is kept for the answer; 0
+    /// drops it at once.
+    public var deferredUpgradeEventHoldSeconds = 600.0
+    /// Seconds Allow Once survives after the app stops being in use (0: it lapses at the cutoff).
+    public var allowOnceLapseSeconds = 0.0
     /// Distance from the last significant-change event before the next one.
     public var significantChangeDistanceMeters = 500.0
     /// Minimum seconds between significant-change events.

@@ -17,6 +17,10 @@ public enum DeviceRule: String, CaseIterable, Sendable {
     case alwaysUpgradeFromWhenInUse
     case firstAlwaysRequestFollowsProfile
     case deferredUpgradePrompt
+    case deferredUpgradePromptWaitsForUnlock
+    case deferredUpgradeHoldsTriggeringEvent
+    case alwaysRequestWhenAlwaysDoesNothing
+    case alwaysRequestResetsWhenNotDetermined
     case allowOnceIgnoresAlwaysRequests
     case allowOnceLapsesWhenNotInUse
     case defaultAccuracyReduced
@@ -62,6 +66,8 @@ public enum DeviceRule: String, CaseIterable, Sendable {
     case regionUnavailableWithReducedAccuracy
     case regionHysteresis
     case regionEventsWhenNotInUseNeedAlways
+    case regionEventLatency
+    case reducedAccuracyAppliesToEveryService
     case significantChangeService
     case visitService
     // Motion coprocessor (a7)
@@ -142,14 +148,46 @@ extension DeviceRule {
                 "After a first Always request settled on While Using, the one-shot upgrade prompt appears when an "
                     + "Always-requiring event (background region, significant change) occurs.",
                 "provisional Always", "a1 #10, d 17", .apple)
+        case .deferredUpgradePromptWaitsForUnlock:
+            entry(
+                "The deferred upgrade prompt is not shown on a locked screen: it appears when the person next has the "
+                    + "phone unlocked (an unlock, a launch, a switch).",
+                "requestAlwaysAuthorization() second prompt",
+                "a1 #10, d 3; Apple requestAlwaysAuthorization (iOS 13 text: second prompt after an Always-requiring "
+                    + "event); WWDC19 705 notes (prompt waits until the user is not busy; old events dropped)",
+                .wwdc)
+        case .deferredUpgradeHoldsTriggeringEvent:
+            entry(
+                "The background event that raised the deferred upgrade prompt is held: if the answer grants Always "
+                    + "within the hold time it reaches the app (waking or relaunching it), otherwise it is dropped.",
+                "requestAlwaysAuthorization() second prompt",
+                "a1 #10, d 3; WWDC19 705 notes (the event is stored for a limited time; old events are dropped)",
+                .wwdc, ["deferredUpgradeEventHoldSeconds"])
+        case .alwaysRequestWhenAlwaysDoesNothing:
+            entry(
+                "An Always request from an app that already has Always shows nothing and changes nothing.",
+                "requestAlwaysAuthorization()", "a1 #7", .apple)
+        case .alwaysRequestResetsWhenNotDetermined:
+            entry(
+                "The one Always request is available again once the status is back at `notDetermined`: after "
+                    + "Allow Once lapses and after Ask Next Time in Settings.",
+                "requestAlwaysAuthorization(), Allow Once, Settings > Ask Next Time",
+                "a1 #7, a1 #12; Apple requestAlwaysAuthorization (Allow Once ignores it for the temporary grant); "
+                    + "Medium 'Location Permission in iOS 13' (2020-05-15: Allow Once reads Ask Next Time and "
+                    + "returns to notDetermined)",
+                .observed)
         case .allowOnceIgnoresAlwaysRequests:
             entry(
                 "While Allow Once holds, Always requests are ignored.", "requestAlwaysAuthorization()",
                 "a1 #11", .apple)
         case .allowOnceLapsesWhenNotInUse:
             entry(
-                "Allow Once lapses back to `notDetermined` when the app is no longer in use.",
-                "temporary When-In-Use authorization", "a1 #12, d 2", .apple, ["whenInUseLockCutoffSeconds"])
+                "Allow Once lapses back to `notDetermined` a lapse delay after the app stops being in use (the "
+                    + "When-In-Use cutoff), and at once when the app is terminated.",
+                "temporary When-In-Use authorization",
+                "a1 #12, d 2; Apple requestAlwaysAuthorization (expires when no longer in use); Expo location docs "
+                    + "(revoked when the app is closed)", .apple,
+                ["whenInUseLockCutoffSeconds", "allowOnceLapseSeconds"])
         case .defaultAccuracyReduced:
             entry(
                 "With NSLocationDefaultAccuracyReduced the prompt starts with Precise off.",
@@ -346,14 +384,32 @@ extension DeviceRule {
                 "a2 #2, a6 #9, d 4", .apple)
         case .regionHysteresis:
             entry(
-                "A crossing is reported only after the position stays past the boundary plus a cushion for a dwell "
-                    + "time; small regions act as if at least the minimum effective radius.",
+                "A crossing is reported only after the position stays past the boundary by the cushion, on both "
+                    + "sides, for a dwell time: an exit beyond radius + cushion, an entry within the effective radius "
+                    + "(at least the minimum) less the entry cushion, but no deeper than half that radius.",
                 "region monitoring hysteresis", "a6 #4, a6 #6", .appleArchived,
-                ["regionCushionMeters", "regionDwellSeconds", "regionMinimumEffectiveRadiusMeters"])
+                [
+                    "regionCushionMeters", "regionDwellSeconds", "regionMinimumEffectiveRadiusMeters",
+                    "regionEntryCushionMeters",
+                ])
         case .regionEventsWhenNotInUseNeedAlways:
             entry(
                 "Region events reach an app that is not in use (and relaunch a terminated one) only under Always.",
                 "region monitoring relaunch", "a6 #7", .apple)
+        case .regionEventLatency:
+            entry(
+                "A region crossing reaches the app a latency after the dwell, drawn uniformly between a minimum "
+                    + "and a maximum from the seeded generator; the delivery rules apply when it arrives.",
+                "didEnterRegion / didExitRegion timing",
+                "a6 #5, d 8; Apple startMonitoring(for:) (3-5 min on average, if not sooner)", .apple,
+                ["regionLatencyMinimumSeconds", "regionLatencyMaximumSeconds"])
+        case .reducedAccuracyAppliesToEveryService:
+            entry(
+                "With reduced accuracy, significant-change locations and visits are coarse too: displaced like the "
+                    + "standard updates' fixes (the same held displacement) and reporting the reduced accuracy.",
+                "NSLocationDefaultAccuracyReduced, CLVisit.horizontalAccuracy",
+                "a2 #7, a2 #8, d 4", .apple,
+                ["reducedFixesPerHour", "reducedHorizontalAccuracyMeters", "reducedDisplacementHoldSeconds"])
         case .significantChangeService:
             entry(
                 "Significant-change events come after moving 500 m, at most every 5 minutes, and relaunch under Always.",

@@ -177,7 +177,9 @@ extension DoorstepAI {
             DoorstepDeferralReason(
                 code: "notDeclared", message: "NSMotionUsageDescription is missing; iOS terminates the app")
         case .servicesOnRestoresPreviousState, .whenInUseRequestOnlyFromNotDetermined, .alwaysUpgradeFromWhenInUse,
-            .firstAlwaysRequestFollowsProfile, .deferredUpgradePrompt, .allowOnceLapsesWhenNotInUse,
+            .firstAlwaysRequestFollowsProfile, .deferredUpgradePrompt, .deferredUpgradePromptWaitsForUnlock,
+            .deferredUpgradeHoldsTriggeringEvent,
+            .alwaysRequestWhenAlwaysDoesNothing, .alwaysRequestResetsWhenNotDetermined, .allowOnceLapsesWhenNotInUse,
             .defaultAccuracyReduced, .temporaryFullAccuracyNeedsPurposeKey, .temporaryFullAccuracyFailsInBackground,
             .temporaryFullAccuracyLastsUntilRelaunch, .temporaryFullAccuracyNotNeededWhenPrecise,
             .motionRequestPrompts, .motionUnavailableWithoutHardware, .bluetoothPromptsOnCentralManager,
@@ -191,7 +193,8 @@ extension DoorstepAI {
             .whenInUseStopsAfterCutoff, .alwaysContinuesInBackground, .automaticPause,
             .reducedAccuracyFewFixesPerHour, .reducedAccuracyDisplacedPosition, .regionLimit,
             .regionRequiresAuthorization, .regionUnavailableWithReducedAccuracy, .regionHysteresis,
-            .regionEventsWhenNotInUseNeedAlways, .significantChangeService, .visitService,
+            .regionEventsWhenNotInUseNeedAlways, .regionEventLatency, .reducedAccuracyAppliesToEveryService,
+            .significantChangeService, .visitService,
             .motionDeliversRecordedActivity, .motionDerivedFromSpeed:
             // No CLServiceSession diagnostic matches: the rule's own name and catalogue summary.
             DoorstepDeferralReason(code: rule.rawValue, message: rule.info.summary)
