@@ -92,15 +92,20 @@ extension Scenario {
 
     private static var provisionalAlways: Scenario {
         // A fresh install on iOS 13 asks for Always through the facade; the person allows
-        // While Using and later accepts the one-shot upgrade when it appears in the background.
+        // While Using, locks the phone, and glances at it halfway through. The one-shot
+        // upgrade prompt raised by a background event waits for that unlock (a1 #10) and is
+        // accepted; the event it held is delivered if the answer comes within the hold.
         var device = Device.Configuration()
         device.parameters.osProfile = .ios13
         device.authorization.motionStatus = .authorized
         return Scenario(
             name: "provisional-always",
-            summary: "iOS 13 provisional Always: the upgrade prompt comes in the background",
+            summary: "iOS 13 provisional Always: the upgrade prompt waits for the unlock at 50%",
             factRows: ["a8 Provisional Always", "a1 #10"], device: device, authorization: .flow(.bggeo, .agreeable),
-            timeline: [.init(.seconds(60), .user(.lockedScreen))])
+            timeline: [
+                .init(.seconds(60), .user(.lockedScreen)), .init(.fraction(0.5), .user(.unlockedScreen)),
+                .init(.fraction(0.52), .user(.lockedScreen)),
+            ])
     }
 
     private static var wheninuseBackgroundSession: Scenario {

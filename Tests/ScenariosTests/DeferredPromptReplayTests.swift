@@ -5,8 +5,8 @@ import SimulationCore
 import Testing
 import Traces
 
-/// The deferred Always upgrade prompt in a whole replay: the `provisional-always` preset locks
-/// the phone at 60 s and never unlocks it, so nobody sees the prompt; an unlock shows it.
+/// The deferred Always upgrade prompt in a whole replay: a phone locked at 60 s and never
+/// unlocked shows nobody the prompt; the `provisional-always` preset's unlock halfway shows it.
 @Suite("Deferred upgrade prompt in a replay")
 struct DeferredPromptReplayTests {
     static let trace: Trace = {
@@ -21,15 +21,17 @@ struct DeferredPromptReplayTests {
             .map { ($0.time.seconds(since: trace.fixes[0].timestamp), $0.outcome) }
     }
 
-    @Test("deferredUpgradePromptWaitsForUnlock: provisional-always never shows it; an unlock at 600 s shows it then")
+    @Test("deferredUpgradePromptWaitsForUnlock: never unlocked, never shown; the preset's unlock halfway shows it")
     func unlockShowsThePrompt() throws {
-        var scenario = try #require(Scenario.preset(named: "provisional-always"))
-        let locked = try ScenarioRunner.run(Self.trace, scenario)
+        let preset = try #require(Scenario.preset(named: "provisional-always"))
+        var neverUnlocked = preset
+        neverUnlocked.timeline = [Scenario.TimelineEvent(.seconds(60), .user(.lockedScreen))]
+        let locked = try ScenarioRunner.run(Self.trace, neverUnlocked)
         #expect(Self.deferred(locked).isEmpty)
-        scenario.timeline.append(Scenario.TimelineEvent(.seconds(600), .user(.unlockedScreen)))
-        let unlocked = try ScenarioRunner.run(Self.trace, scenario)
+        let unlocked = try ScenarioRunner.run(Self.trace, preset)
         let prompts = Self.deferred(unlocked)
-        #expect(prompts.map(\.0) == [600, 602], "\(prompts)")
+        let halfway = Self.trace.fixes.last!.timestamp.seconds(since: Self.trace.fixes[0].timestamp) / 2
+        #expect(prompts.map(\.0) == [halfway, halfway + 2], "\(prompts)")
         #expect(prompts.first?.1 == .shown)
         #expect(unlocked.recorder.acceptedFixCount > locked.recorder.acceptedFixCount)
     }
