@@ -9,6 +9,8 @@ extension Device {
         let position = Coordinate(latitude: fix.latitude, longitude: fix.longitude)
         if authorization.state.isLocationServicesEnabled {
             observeBackgroundServices(fix, at: position, now: now, into: &actions)
+            // A wake for an event runs the app: it gets what was queued for it first.
+            deliverQueuedLocations(into: &actions)
         }
 
         if lifecycle.isMotionRunning, !traceHasMotionSamples {
@@ -19,6 +21,7 @@ extension Device {
         }
 
         if let rule = locationRefusal(at: now) {
+            if rule == .suspendedAppUpdatesQueued { enqueue(fix) }
             actions.append(.dropLocation(rule))
             return
         }
@@ -36,7 +39,23 @@ extension Device {
         {
             lifecycle.locationUpdatesPaused()
             actions.append(.locationUpdatesPaused)
+            // Paused updates no longer keep the app running.
+            settleLifecycle(at: now, into: &actions)
         }
+    }
+
+    /// Models Core Location enqueuing an update for a suspended app (a4 #2): kept as the app
+    /// will see it, the newest `suspendedLocationQueueLimit` at most.
+    private mutating func enqueue(_ fix: Fix) {
+        let limit = parameters.suspendedLocationQueueLimit
+        guard limit > 0 else { return }
+        var seen = fix
+        if authorization.state.accuracy == .reducedAccuracy {
+            guard let reduced = reducedFilter.reduce(fix, parameters: parameters, random: &random) else { return }
+            seen = reduced
+        }
+        if queuedLocations.count >= limit { queuedLocations.removeFirst(queuedLocations.count - limit + 1) }
+        queuedLocations.append(seen)
     }
 
     /// Why a recorded fix does not reach the app now, or `nil` when it does. It reads the
@@ -49,7 +68,13 @@ extension Device {
         let updates: LocationUpdates
         switch lifecycle.state {
         case .forceQuit: return .forceQuitStopsEverything
-        case .suspended, .terminatedBySystem, .notRunning: return .suspendedAppsReceiveNothing
+        case .terminatedBySystem, .notRunning: return .suspendedAppsReceiveNothing
+        case .suspended(let process, _):
+            // Running updates are enqueued while the authorization would deliver them; a
+            // When-In-Use app's requests wait once it is no longer in use (a4 #2, #3).
+            guard case .running = process.locationUpdates else { return .suspendedAppsReceiveNothing }
+            return state.isFullAlways || lifecycle.isInUse(at: now)
+                ? .suspendedAppUpdatesQueued : .whenInUseStopsAfterCutoff
         case .foreground(let process), .background(let process, _, _): updates = process.locationUpdates
         }
         switch updates {
@@ -66,7 +91,7 @@ extension Device {
         guard lifecycle.isMotionRunning else { return .motionDeliversRecordedActivity }
         guard authorization.state.isMotionAvailable else { return .motionUnavailableWithoutHardware }
         guard authorization.state.motionStatus == .authorized else { return .motionRequestPrompts }
-        guard lifecycle.isRunning else { return .suspendedAppsReceiveNothing }
+        guard lifecycle.isRunning else { return .suspendedAppGetsNoMotionOrTimers }
         return nil
     }
 }

@@ -38,10 +38,37 @@ extension Device {
             perform(lifecycle.cutoffTimerFired(generation: generation, at: now), at: now, into: &actions)
         case .timerFired(.wakeWindowEnded(let generation)):
             perform(
-                lifecycle.wakeWindowEnded(generation: generation, hasFullAlways: authorization.state.isFullAlways),
+                lifecycle.wakeWindowEnded(
+                    generation: generation, hasFullAlways: authorization.state.isFullAlways, at: now),
                 at: now,
                 into: &actions)
+        case .timerFired(.allowOnceLapse), .timerFired(.regionEventsDue):
+            // The authorization and region timers (Device+Authorization, Device+BackgroundEvents).
+            if case .timerFired(let timer) = event { serviceTimerFired(timer, at: now, into: &actions) }
+        case .timerFired(.suspensionDue(let generation)):
+            perform(
+                lifecycle.suspensionTimerFired(
+                    generation: generation, hasFullAlways: authorization.state.isFullAlways, at: now),
+                at: now, into: &actions)
         }
+    }
+
+    /// After anything that may change what keeps the app running: arms (or moves) the automatic
+    /// suspension (a4 #2), and hands the queued updates to an app that runs again.
+    mutating func settleLifecycle(at now: SimInstant, into actions: inout [DeviceAction]) {
+        if let timer = lifecycle.armSuspension(hasFullAlways: authorization.state.isFullAlways, at: now) {
+            actions.append(.schedule(timer.timer, at: timer.due))
+        }
+        deliverQueuedLocations(into: &actions)
+    }
+
+    /// Models Core Location delivering the updates it enqueued for a suspended app when the app
+    /// runs again, in the foreground or the background (a4 #2): one `didUpdateLocations` with
+    /// every queued fix, handed over now.
+    mutating func deliverQueuedLocations(into actions: inout [DeviceAction]) {
+        guard !queuedLocations.isEmpty, lifecycle.isRunning else { return }
+        for fix in queuedLocations { actions.append(.deliverLocation(fix)) }
+        queuedLocations.removeAll(keepingCapacity: true)
     }
 
     /// Carries out what the lifecycle asked for, in the order iOS does it.
@@ -61,6 +88,8 @@ extension Device {
             actions.append(.schedule(wakeWindow.timer, at: wakeWindow.due))
             actions.append(.appLaunched(reason, inBackground: true))
         case .terminate(let rule):
+            // The queue belongs to the process's location manager; a new process starts empty.
+            queuedLocations.removeAll()
             actions.append(.appTerminated(rule))
             // A terminated app is no longer in use: Allow Once lapses now (a1 #12).
             authorize(.appStoppedBeingInUse, at: now, into: &actions)

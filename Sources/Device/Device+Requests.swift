@@ -43,9 +43,9 @@ extension Device {
         case .stoppedVisitMonitoring:
             visits.stop()
         case .startedBackgroundSession:
-            // Models CLBackgroundActivitySession: only from the foreground, with the
-            // background mode, under an effective authorization (a4 #8).
-            if authorization.state.status.isAuthorized { lifecycle.activitySessionStarted() }
+            // Models CLBackgroundActivitySession: only while in use, with the background mode,
+            // under an effective authorization (a4 #8).
+            if authorization.state.status.isAuthorized { lifecycle.activitySessionStarted(at: now) }
         case .endedBackgroundSession:
             lifecycle.activitySessionEnded()
         }
@@ -70,7 +70,7 @@ extension Device {
             actions.append(.locationUpdatesFailed(.startingUpdatesInBackgroundFails))
             return
         }
-        lifecycle.locationUpdatesStarted(options)
+        lifecycle.locationUpdatesStarted(options, at: now)
         autoPause.reset()
     }
 

@@ -46,7 +46,13 @@ public struct Device: Sendable {
     var reducedFilter = ReducedAccuracyFilter()
     var autoPause = AutoPauseTracker()
     var motionDeriver = MotionDeriver()
+    /// The event that raised the deferred upgrade prompt, kept for its answer.
+    var heldAlwaysEvent: HeldBackgroundEvent?
+    /// Location updates recorded for the suspended app, as it will see them, oldest first
+    /// (a4 #2); handed over when it runs again.
+    var queuedLocations: [Fix] = []
     var random: SplitMix64
+    var switches = DeviceSwitchState()
 
     /// A phone with the app installed and not yet launched.
     public init(configuration: Configuration = Configuration()) {
@@ -71,19 +77,22 @@ public struct Device: Sendable {
     /// Whether When-In-Use counts the app as in use now (a4 #3, #4, #8).
     public func isInUse(at now: SimInstant) -> Bool { lifecycle.isInUse(at: now) }
 
-    /// Whether the phone actually runs GPS for the app: updates requested, precise location,
-    /// and permission to use them now. A request waiting on notDetermined, or a When-In-Use app past its cutoff,
-    /// costs no battery.
+    /// Whether the phone actually runs GPS for the app: updates running (not paused), precise
+    /// location, and permission to use them now. A request waiting on notDetermined, a
+    /// When-In-Use app past its cutoff, paused updates or an app without a process cost no
+    /// battery. A suspended app whose updates run still costs it: Core Location keeps the service
+    /// and enqueues the updates for the app (a4 #2).
     ///
     /// Inlinable because a replay asks after every event: called out of line, the whole
     /// device would be copied to pass it.
     @inlinable public func isReceiverRunning(at now: SimInstant) -> Bool {
         // Reduced accuracy is served from Wi-Fi and cell positions, not the GPS receiver.
-        guard lifecycle.isUpdatingLocation, authorization.state.isLocationServicesEnabled,
+        guard lifecycle.hasRunningLocationUpdates, authorization.state.isLocationServicesEnabled,
             authorization.state.accuracy == .fullAccuracy
         else { return false }
         switch authorization.state.status {
-        case .authorizedAlways: return true
+        // Provisional Always delivers as When-In-Use (a1 #9), so it runs GPS only while in use.
+        case .authorizedAlways: return !authorization.state.isProvisionalAlways || lifecycle.isInUse(at: now)
         case .authorizedWhenInUse: return lifecycle.isInUse(at: now)
         case .notDetermined, .restricted, .denied: return false
         }
@@ -103,15 +112,20 @@ public struct Device: Sendable {
     /// - Complexity: a recorded fix allocates nothing when `actions` has capacity, so a replay
     ///   loop passing a reused buffer pays no allocation per fix.
     public mutating func handle(_ event: DeviceEvent, at now: SimInstant, into actions: inout [DeviceAction]) {
+        observeSwitches(event, at: now, into: &actions)
         switch event {
         case .app(let request):
             // App code runs only while the process runs.
             guard lifecycle.isRunning else { return }
             handleRequest(request, at: now, into: &actions)
+            settleLifecycle(at: now, into: &actions)
         case .user(let action):
             handleUser(action, at: now, into: &actions)
+            offerWaitingPrompt(at: now, into: &actions)
+            settleLifecycle(at: now, into: &actions)
         case .system(let systemEvent):
             handleSystem(systemEvent, at: now, into: &actions)
+            settleLifecycle(at: now, into: &actions)
         case .sensor(.fixRecorded(let fix)):
             handleFix(fix, at: now, into: &actions)
         case .sensor(.motionSampleRecorded(let sample)):

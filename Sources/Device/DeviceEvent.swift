@@ -22,6 +22,13 @@ public enum DeviceTimer: Sendable, Equatable {
     case inUseCutoff(generation: Int)
     /// The end of a background wake window.
     case wakeWindowEnded(generation: Int)
+    /// Allow Once's lapse delay after the app stopped being in use ran out; stale when the
+    /// cutoff generation moved on (the app came back into use).
+    case allowOnceLapse(generation: Int)
+    /// A region crossing's latency ran out (a6 #5): deliver the crossings due now.
+    case regionEventsDue
+    /// The end of the grace before a background app that nothing keeps running is suspended.
+    case suspensionDue(generation: Int)
 }
 
 /// Something that happened to the device, in the past tense, grouped by who caused it: the

@@ -54,6 +54,9 @@ public struct MotionStateMachine: Sendable {
         case stopTimerFired(StopTimer)
         /// The app declared the device moving (Transistorsoft's `changePace(true)`).
         case paceChangedToMoving
+        /// iOS paused location updates (`locationManagerDidPauseLocationUpdates`): the SDK takes
+        /// it as a stop, as Transistorsoft does when it leaves pausing to iOS (b1).
+        case locationUpdatesPaused
     }
 
     /// What the machine does.
@@ -112,10 +115,13 @@ public struct MotionStateMachine: Sendable {
         case (.moving, .fixAccepted(let fix)):
             lastFix = fix
             return observeMovingFix(fix, at: now)
+        case (.moving, .locationUpdatesPaused):
+            return arrive(at: now)
         case (.moving, .stopTimerFired(let timer)):
             guard timer.generation == generation, stopPendingSince != nil else { return [] }
             return arrive(at: now)
-        case (.stationary, .stopTimerFired), (.moving, .stationaryRegionExited), (.moving, .paceChangedToMoving):
+        case (.stationary, .stopTimerFired), (.moving, .stationaryRegionExited), (.moving, .paceChangedToMoving),
+            (.stationary, .locationUpdatesPaused):
             // A stale stop timer, or departure evidence while already moving: nothing to do.
             return []
         }

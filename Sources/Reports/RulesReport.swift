@@ -32,6 +32,7 @@ public enum RulesReport {
                             ("name", .string(profile.rawValue)),
                             ("current", .bool(profile == .current)),
                             ("summary", .string(profile.summary)),
+                            ("rules", .array(rulesOnlyOn(profile).map { .string($0.rawValue) })),
                         ])
                     })
             ),
@@ -43,6 +44,7 @@ public enum RulesReport {
                             ("name", .string(parameter.name)),
                             ("default", typed(parameter.value)),
                             ("unit", .string(parameter.unit)),
+                            ("values", .string(parameter.values)),
                             ("summary", .string(parameter.summary)),
                             ("source", .string(parameter.source)),
                             ("evidence", .string(parameter.evidence.rawValue)),
@@ -50,6 +52,15 @@ public enum RulesReport {
                     })
             ),
         ]).rendered
+    }
+
+    /// The rules that hold on `profile` but not on every profile: what marks it out.
+    private static func rulesOnlyOn(_ profile: OSBehaviourProfile) -> [DeviceRule] {
+        DeviceRule.allCases.filter { !$0.info.appliesToEveryProfile && $0.info.profiles.contains(profile) }
+    }
+
+    private static func rulesOnlyOnText(_ profile: OSBehaviourProfile) -> String {
+        rulesOnlyOn(profile).map(\.rawValue).joined(separator: ", ")
     }
 
     /// Numbers and booleans as JSON numbers and booleans, names as strings.
@@ -76,8 +87,13 @@ public enum RulesReport {
             "OS PROFILES (\(OSBehaviourProfile.allCases.count); current = \(OSBehaviourProfile.current.rawValue))")
         lines.append("")
         lines.append(
-            TextTable(OSBehaviourProfile.allCases.map { [$0.rawValue, $0.summary] }, alignments: [.left, .unpadded])
-                .rendered)
+            TextTable(
+                OSBehaviourProfile.allCases.flatMap { profile in
+                    let rules = rulesOnlyOnText(profile)
+                    return [[profile.rawValue, profile.summary]] + (rules.isEmpty ? [] : [["", "rules: \(rules)"]])
+                },
+                alignments: [.left, .unpadded]
+            ).rendered)
         lines.append("")
         lines.append("PARAMETERS (\(parameters.count))")
         lines.append("")
@@ -109,8 +125,11 @@ public enum RulesReport {
             )
         }
         lines += ["", "## OS profiles", "", "`current` is \(OSBehaviourProfile.current.rawValue).", ""]
-        lines += ["| Profile | What changed |", "|---|---|"]
-        lines += OSBehaviourProfile.allCases.map { "| `\($0.rawValue)` | \(cell($0.summary)) |" }
+        lines += ["| Profile | What changed | Rules only on some profiles |", "|---|---|---|"]
+        lines += OSBehaviourProfile.allCases.map { profile in
+            let rules = rulesOnlyOn(profile).map { "`\($0.rawValue)`" }.joined(separator: ", ")
+            return "| `\(profile.rawValue)` | \(cell(profile.summary)) | \(rules) |"
+        }
         lines += [
             "", "## Device parameters", "", "| Parameter | Default | Unit | What it controls | Source | Evidence |",
             "|---|---|---|---|---|---|",

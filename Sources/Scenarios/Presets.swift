@@ -3,74 +3,88 @@ import Engine
 import Permissions
 
 /// The built-in scenarios, one per permission level. Each names the fact-sheet rows (a8, the
-/// degradation matrix, and the rules behind it) it reproduces.
+/// degradation matrix, and the rules behind it) it reproduces, and each names its OS profile:
+/// never `current`, so a preset means the same thing when `current` moves to a newer iOS.
 extension Scenario {
     /// Every preset, in the order reports list them; `ideal` first.
     public static let presets: [Scenario] = [
         Scenario(
             name: "ideal", summary: "Always + Precise, app in the foreground: the reference",
-            factRows: ["a8 Always + Precise"]),
-        locked("always-precise", "Always + Precise, phone locked after 60 s", ["a8 Always + Precise", "a4"]) { _ in },
+            factRows: ["a8 Always + Precise"], device: with(.ios26) { _ in }),
+        locked("always-precise", "Always + Precise, phone locked after 60 s", ["a8 Always + Precise", "a4"], .ios26) {
+            _ in
+        },
         locked(
             "always-approximate", "Always with Approximate location: a few coarse fixes an hour",
-            ["a8 Always + Approximate", "a2"]
+            ["a8 Always + Approximate", "a2"], .ios26
         ) {
             $0.authorization.isPrecise = false
         },
         provisionalAlways,
         Scenario(
             name: "wheninuse-foreground", summary: "When-In-Use, app stays in the foreground",
-            factRows: ["a8 WIU", "a4"], device: with { $0.authorization.storedStatus = .authorizedWhenInUse }),
+            factRows: ["a8 WIU", "a4"], device: with(.ios26) { $0.authorization.storedStatus = .authorizedWhenInUse }),
         withoutBackgroundUpdates(
             locked(
                 "wheninuse-locked", "When-In-Use, locked after 60 s: nothing after the 70 s cutoff",
-                ["a8 WIU without session", "a4 #2-3"]
+                ["a8 WIU without session", "a4 #2-3"], .ios26
             ) {
                 $0.authorization.storedStatus = .authorizedWhenInUse
             }),
         wheninuseBackgroundSession,
         withoutBackgroundUpdates(
-            locked("allow-once", "Allow Once: lapses when the app is no longer in use", ["a8 Allow Once", "a1 #11-12"])
-            {
+            locked(
+                "allow-once", "Allow Once: lapses when the app is no longer in use", ["a8 Allow Once", "a1 #11-12"],
+                .ios26
+            ) {
                 $0.authorization.storedStatus = .authorizedWhenInUse
                 $0.authorization.isAllowOnce = true
             }),
         Scenario(
             name: "denied", summary: "Location denied", factRows: ["a8 Denied", "a1 #6"],
-            device: with { $0.authorization.storedStatus = .denied }),
+            device: with(.ios26) { $0.authorization.storedStatus = .denied }),
         Scenario(
             name: "restricted", summary: "Location restricted (parental controls, MDM)",
             factRows: ["a8 Restricted", "a1 #2"],
-            device: with { $0.authorization.storedStatus = .restricted }),
+            device: with(.ios26) { $0.authorization.storedStatus = .restricted }),
         Scenario(
             name: "services-off", summary: "Location Services off device-wide",
             factRows: ["a8 Location Services off", "a1 #4"],
-            device: with { $0.authorization.isLocationServicesEnabled = false }),
+            device: with(.ios26) { $0.authorization.isLocationServicesEnabled = false }),
         locked(
             "always-motion-denied", "Always, motion denied: departures wait for the stationary region",
-            ["a8 Motion denied", "a7"]
+            ["a8 Motion denied", "a7"], .ios26
         ) {
             $0.authorization.motionStatus = .denied
         },
         Scenario(
-            name: "always-force-quit", summary: "Always, force-quit at 25%; relaunched by a region exit",
-            factRows: ["a8 Always + Precise", "a4 force-quit", "a6 relaunch"],
+            name: "always-force-quit",
+            summary: "Always on iOS 18, force-quit at 25%; relaunched by a region exit or significant change",
+            factRows: ["a8 Always + Precise", "a4 force-quit", "a6 relaunch", "d 6"], device: with(.ios18) { _ in },
+            timeline: [.init(.fraction(0.25), .user(.forceQuitApp))]),
+        Scenario(
+            name: "always-force-quit-ios26",
+            summary:
+                "Always on iOS 26, force-quit at 25%: neither a region exit nor a significant change relaunches it",
+            factRows: ["a8 Always + Precise", "a4 force-quit", "d 6"], device: with(.ios26) { _ in },
             timeline: [.init(.fraction(0.25), .user(.forceQuitApp))]),
         Scenario(
             name: "wheninuse-force-quit", summary: "When-In-Use, force-quit at 25%: never comes back",
             factRows: ["a8 WIU", "a4 force-quit"],
-            device: with { $0.authorization.storedStatus = .authorizedWhenInUse },
+            device: with(.ios26) { $0.authorization.storedStatus = .authorizedWhenInUse },
             timeline: [.init(.fraction(0.25), .user(.forceQuitApp))]),
         Scenario(
             name: "missing-usage-key", summary: "No location usage keys in Info.plist: no prompt, nothing collected",
             factRows: ["a3"],
-            device: with {
+            device: with(.ios26) {
                 $0.authorization = AuthorizationStateMachine.State()
                 $0.authorization.motionStatus = .authorized
                 $0.infoPlist.hasWhenInUseUsageDescription = false
                 $0.infoPlist.hasAlwaysAndWhenInUseUsageDescription = false
             },
             authorization: .flow(.bggeo, .agreeable)),
+        alwaysPreventSuspend,
+        alwaysAutomaticPause,
     ]
 
     /// The preset with this name.
@@ -78,15 +92,20 @@ extension Scenario {
 
     private static var provisionalAlways: Scenario {
         // A fresh install on iOS 13 asks for Always through the facade; the person allows
-        // While Using and later accepts the one-shot upgrade when it appears in the background.
+        // While Using, locks the phone, and glances at it halfway through. The one-shot
+        // upgrade prompt raised by a background event waits for that unlock (a1 #10) and is
+        // accepted; the event it held is delivered if the answer comes within the hold.
         var device = Device.Configuration()
         device.parameters.osProfile = .ios13
         device.authorization.motionStatus = .authorized
         return Scenario(
             name: "provisional-always",
-            summary: "iOS 13 provisional Always: the upgrade prompt comes in the background",
+            summary: "iOS 13 provisional Always: the upgrade prompt waits for the unlock at 50%",
             factRows: ["a8 Provisional Always", "a1 #10"], device: device, authorization: .flow(.bggeo, .agreeable),
-            timeline: [.init(.seconds(60), .user(.lockedScreen))])
+            timeline: [
+                .init(.seconds(60), .user(.lockedScreen)), .init(.fraction(0.5), .user(.unlockedScreen)),
+                .init(.fraction(0.52), .user(.lockedScreen)),
+            ])
     }
 
     private static var wheninuseBackgroundSession: Scenario {
@@ -96,15 +115,16 @@ extension Scenario {
             name: "wheninuse-background-session",
             summary: "When-In-Use with a background activity session, locked after 60 s",
             factRows: ["a8 WIU + session", "a4 #4 #8"],
-            device: with { $0.authorization.storedStatus = .authorizedWhenInUse },
+            device: with(.ios26) { $0.authorization.storedStatus = .authorizedWhenInUse },
             timeline: [.init(.seconds(60), .user(.lockedScreen))], engine: engine)
     }
 
     private static func locked(
-        _ name: String, _ summary: String, _ rows: [String], _ change: (inout Device.Configuration) -> Void
+        _ name: String, _ summary: String, _ rows: [String], _ profile: OSBehaviourProfile,
+        _ change: (inout Device.Configuration) -> Void
     ) -> Scenario {
         Scenario(
-            name: name, summary: summary, factRows: rows, device: with(change),
+            name: name, summary: summary, factRows: rows, device: with(profile, change),
             timeline: [.init(.seconds(60), .user(.lockedScreen))])
     }
 
@@ -116,9 +136,37 @@ extension Scenario {
         return changed
     }
 
-    private static func with(_ change: (inout Device.Configuration) -> Void) -> Device.Configuration {
+    /// The ideal phone on `profile`, changed by `change`. Every preset names its profile here.
+    private static func with(
+        _ profile: OSBehaviourProfile, _ change: (inout Device.Configuration) -> Void
+    ) -> Device.Configuration {
         var device = idealDevice
+        device.parameters.osProfile = profile
         change(&device)
         return device
+    }
+
+    private static var alwaysPreventSuspend: Scenario {
+        // Transistorsoft's preventSuspend (b1, a4 #16): a service kept running while parked, so
+        // iOS does not suspend the locked app and motion still reports departures; paid in GPS.
+        var scenario = locked(
+            "always-prevent-suspend", "Always + Precise, locked after 60 s, with the SDK's preventSuspend keep-alive",
+            ["a8 Always + Precise", "a4 #2", "a4 #16", "b1 preventSuspend"], .ios26
+        ) { _ in }
+        scenario.engine.preventSuspend = true
+        scenario.engine.heartbeatIntervalSeconds = 60
+        return scenario
+    }
+
+    private static var alwaysAutomaticPause: Scenario {
+        // No stop detection of the engine's own (a stop timeout longer than any trace), so iOS's
+        // pausesLocationUpdatesAutomatically decides the stops (a4 #7, b1 disableStopDetection).
+        var scenario = locked(
+            "always-automatic-pause", "Always + Precise, locked after 60 s; iOS's automatic pause ends each stop",
+            ["a8 Always + Precise", "a4 #7", "b1 pausesLocationUpdatesAutomatically"], .ios26
+        ) { _ in }
+        scenario.engine.locationOptions.pausesLocationUpdatesAutomatically = true
+        scenario.engine.motion.stopTimeoutSeconds = 86_400
+        return scenario
     }
 }

@@ -16,7 +16,8 @@ import Traces
 ///             "stationaryRadius": 25, "smoothing": "passThrough|adjust|conservative",
 ///             "gate": {"horizontalAccuracy": 100, "maxImpliedSpeed": 60, "maxAge": 15},
 ///             "distanceFilter": 10, "elasticity": "transistorsoft|mauron85|none",
-///             "backgroundUpdates": true, "backgroundSession": false},
+///             "backgroundUpdates": true, "backgroundSession": false,
+///             "pausesLocationUpdatesAutomatically": true, "preventSuspend": false, "heartbeatInterval": 60},
 ///  "geofences": "fences.geojson", "seed": 0}
 /// ```
 public enum ScenarioFile {
@@ -109,7 +110,8 @@ public enum ScenarioFile {
             node, path,
             allowed: [
                 "startsMoving", "stopRule", "stopTimeout", "stationaryRadius", "smoothing", "gate", "distanceFilter",
-                "elasticity", "backgroundUpdates", "backgroundSession",
+                "elasticity", "backgroundUpdates", "backgroundSession", "pausesLocationUpdatesAutomatically",
+                "preventSuspend", "heartbeatInterval",
             ])
         var engine = EngineConfiguration()
         if let value = fields["startsMoving"] { engine.startsMoving = try reader.bool(value, "\(path).startsMoving") }
@@ -162,6 +164,16 @@ public enum ScenarioFile {
         }
         if let value = fields["backgroundSession"] {
             engine.startsBackgroundSession = try reader.bool(value, "\(path).backgroundSession")
+        }
+        if let value = fields["pausesLocationUpdatesAutomatically"] {
+            engine.locationOptions.pausesLocationUpdatesAutomatically = try reader.bool(
+                value, "\(path).pausesLocationUpdatesAutomatically")
+        }
+        if let value = fields["preventSuspend"] {
+            engine.preventSuspend = try reader.bool(value, "\(path).preventSuspend")
+        }
+        if let value = fields["heartbeatInterval"] {
+            engine.heartbeatIntervalSeconds = try reader.number(value, "\(path).heartbeatInterval", in: 1...86_400)
         }
         return engine
     }

@@ -137,20 +137,24 @@ struct AuthorizationRuleTests {
 
     @Test("deferredUpgradePrompt: a background region event raises the upgrade prompt once")
     func deferredUpgradePrompt() {
-        var timeline = DeviceTimeline(user: Setup.user([.location: [.answer(.allowWhileUsing(precise: true), afterSeconds: 1)]]))
+        var configuration = Device.Configuration()
+        configuration.parameters = Setup.immediateRegions
+        var timeline = DeviceTimeline(
+            configuration, user: Setup.user([.location: [.answer(.allowWhileUsing(precise: true), afterSeconds: 1)]]))
         timeline.at(0, .user(.launchedApp))
         timeline.at(0, .app(.requestedAlways))
         timeline.advance(to: 2)
         timeline.record(3)
         timeline.at(4, .app(.startedMonitoring(MonitoredRegion(identifier: "home", center: DeviceTimeline.origin, radiusMeters: 100))))
         timeline.record(5)
-        timeline.at(10, .user(.lockedScreen))
+        // Switched away, screen unlocked: the person can answer at once.
+        timeline.at(10, .user(.movedAppToBackground))
         for second in stride(from: 100.0, through: 140, by: 1) { timeline.record(second, north: 1000) }
         let prompts = timeline.device.promptLog.filter { $0.kind == .deferredAlwaysUpgrade }
         #expect(prompts.count == 1)
         #expect(
             timeline.actions(from: 100, to: 140).contains(
-                .regionEventDropped(identifier: "home", .exit, .regionEventsWhenNotInUseNeedAlways)))
+                .regionEventDropped(identifier: "home", .exit, .deferredUpgradeHoldsTriggeringEvent)))
         for second in stride(from: 200.0, through: 240, by: 1) { timeline.record(second, north: 0) }
         #expect(timeline.device.promptLog.filter { $0.kind == .deferredAlwaysUpgrade }.count == 1)
     }

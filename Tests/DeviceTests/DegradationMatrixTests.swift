@@ -66,6 +66,7 @@ struct DegradationMatrixTests {
     /// north at 300 s, get terminated by the system at 500 s, drive home at 900 s.
     static func probe(_ row: Row) -> DeviceTimeline {
         var configuration = Device.Configuration()
+        configuration.parameters = Setup.immediateRegions
         configuration.parameters.osProfile = row.profile
         configuration.authorization.storedStatus = row.status
         configuration.authorization.isPrecise = row.precise
@@ -119,10 +120,12 @@ struct DegradationMatrixTests {
         #expect(motionDelivered == row.motion, "motion activity")
     }
 
-    @Test("provisional Always raises the deferred upgrade prompt at the first background region event")
+    @Test("provisional Always: the deferred upgrade prompt waits for an unlock, which the probe never makes")
     func provisionalPrompt() throws {
         let row = try #require(Self.rows.first { $0.provisional })
-        let timeline = Self.probe(row)
+        var timeline = Self.probe(row)
+        #expect(timeline.device.promptLog.filter { $0.outcome == .shown }.isEmpty)
+        timeline.at(1001, .user(.unlockedScreen))
         #expect(timeline.device.promptLog.filter { $0.outcome == .shown }.map(\.kind) == [.deferredAlwaysUpgrade])
     }
 

@@ -63,8 +63,12 @@ struct DeliveryRuleTests {
     func startingUpdatesInBackgroundFails() {
         var timeline = DeviceTimeline(Setup.authorized(.authorizedWhenInUse))
         timeline.at(0, .user(.launchedApp))
+        // A session keeps the app running past the cutoff; once it ends the app is not in use.
+        timeline.at(0, .app(.startedBackgroundSession))
         timeline.at(1, .user(.lockedScreen))
         #expect(timeline.at(30, .app(.startedLocationUpdates(LocationUpdateOptions()))).isEmpty)
+        timeline.at(30, .app(.stoppedLocationUpdates))
+        timeline.at(100, .app(.endedBackgroundSession))
         #expect(
             timeline.at(100, .app(.startedLocationUpdates(LocationUpdateOptions())))
                 == [.locationUpdatesFailed(.startingUpdatesInBackgroundFails)])
@@ -81,11 +85,14 @@ struct DeliveryRuleTests {
                 == [.appTerminated(.backgroundUpdatesWithoutModeCrash)])
     }
 
-    @Test("suspendedAppsReceiveNothing: a suspended app gets no fixes")
+    @Test("suspendedAppsReceiveNothing: a suspended app without updates, or a terminated one, gets no fixes")
     func suspendedAppsReceiveNothing() {
         var timeline = Self.lockedTimeline(.authorizedAlways)
-        timeline.at(20, .system(.suspendedApp))
+        timeline.at(11, .app(.stoppedLocationUpdates))
+        timeline.at(12, .system(.suspendedApp))
         #expect(timeline.device.lifecycle.phase == .suspended)
+        #expect(timeline.record(13).drops == [.suspendedAppsReceiveNothing])
+        timeline.at(20, .system(.terminatedApp))
         #expect(timeline.record(21).drops == [.suspendedAppsReceiveNothing])
         // Background updates keep an Always app running: no suspension.
         var running = Self.lockedTimeline(
@@ -97,7 +104,7 @@ struct DeliveryRuleTests {
     @Test("forceQuitStopsEverything: nothing after a force-quit; a region exit relaunches only if the parameter allows")
     func forceQuitStopsEverything() {
         func run(relaunch: Bool) -> DeviceTimeline {
-            var parameters = DeviceParameters()
+            var parameters = Setup.immediateRegions
             parameters.regionRelaunchAfterForceQuit = relaunch
             var timeline = DeviceTimeline(Setup.authorized(.authorizedAlways, parameters: parameters))
             timeline.at(0, .user(.launchedApp))
@@ -120,7 +127,7 @@ struct DeliveryRuleTests {
 
     @Test("wakeWindowAfterRelaunch: a relaunched app runs for the wake window, then is suspended")
     func wakeWindowAfterRelaunch() {
-        var timeline = DeviceTimeline(Setup.authorized(.authorizedAlways))
+        var timeline = DeviceTimeline(Setup.authorized(.authorizedAlways, parameters: Setup.immediateRegions))
         timeline.at(0, .user(.launchedApp))
         timeline.at(1, .app(.startedMonitoring(MonitoredRegion(identifier: "depot", center: DeviceTimeline.origin, radiusMeters: 100))))
         timeline.record(2)

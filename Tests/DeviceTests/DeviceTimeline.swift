@@ -114,6 +114,14 @@ enum Setup {
         return configuration
     }
 
+    /// Parameters without region latency, for tests about who gets a region event rather
+    /// than when (`regionEventLatency` has its own test).
+    static var immediateRegions: DeviceParameters {
+        var parameters = DeviceParameters()
+        parameters.regionLatencyMaximumSeconds = 0
+        return parameters
+    }
+
     static func user(_ responses: [SimulatedUser.PromptFamily: [SimulatedUser.Response]]) -> SimulatedUser {
         (try? SimulatedUser(responses: responses)) ?? .agreeable
     }

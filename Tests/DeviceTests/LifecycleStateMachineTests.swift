@@ -71,7 +71,7 @@ struct LifecycleStateMachineTests {
         case .suspended(let hasFullAlways): machine.systemSuspendedApp(hasFullAlways: hasFullAlways)
         case .cutoffFired(let generation, let seconds): machine.cutoffTimerFired(generation: generation, at: time(seconds))
         case .wakeWindowEnded(let generation, let hasFullAlways):
-            machine.wakeWindowEnded(generation: generation, hasFullAlways: hasFullAlways)
+            machine.wakeWindowEnded(generation: generation, hasFullAlways: hasFullAlways, at: now)
         case .eventNeedsApp(let reason): machine.eventNeedsApp(reason, at: now)
         }
     }
@@ -98,6 +98,11 @@ struct LifecycleStateMachineTests {
     static let noRelaunchAfterForceQuit: DeviceParameters = {
         var parameters = DeviceParameters()
         parameters.regionRelaunchAfterForceQuit = false
+        return parameters
+    }()
+    static let ios18: DeviceParameters = {
+        var parameters = DeviceParameters()
+        parameters.osProfile = .ios18
         return parameters
     }()
 
@@ -293,10 +298,10 @@ struct LifecycleStateMachineTests {
             input: .wakeWindowEnded(generation: 0, hasFullAlways: true),
             next: .background(alwaysUpdates, leftForegroundAt: nil, wakeWindowEndsAt: nil)),
         Row(
-            rule: "wake window: ignored for an app that left the foreground (kept as the replay has always done)",
+            rule: "wokenAppSuspendedAfterWakeWindow: an app that left the foreground earlier is suspended too",
             start: .background(idle, leftForegroundAt: left, wakeWindowEndsAt: wakeEnds),
             input: .wakeWindowEnded(generation: 0, hasFullAlways: false),
-            next: .background(idle, leftForegroundAt: left, wakeWindowEndsAt: wakeEnds)),
+            next: .suspended(idle, leftForegroundAt: left)),
         Row(
             rule: "wake window: a stale generation is ignored",
             start: .background(idle, leftForegroundAt: nil, wakeWindowEndsAt: wakeEnds),
@@ -329,10 +334,23 @@ struct LifecycleStateMachineTests {
             next: .background(idle, leftForegroundAt: nil, wakeWindowEndsAt: wakeTimer.due),
             action: .launchInBackground(.significantChange, wakeWindow: wakeTimer)),
         Row(
-            rule: "event: a region crossing relaunches a force-quit app", start: .forceQuit,
-            input: .eventNeedsApp(.regionEvent),
+            rule: "forceQuitRelaunchOnLocationEvents: a region crossing relaunches a force-quit app on ios18",
+            start: .forceQuit, input: .eventNeedsApp(.regionEvent),
             next: .background(idle, leftForegroundAt: nil, wakeWindowEndsAt: wakeTimer.due),
-            action: .launchInBackground(.regionEvent, wakeWindow: wakeTimer)),
+            action: .launchInBackground(.regionEvent, wakeWindow: wakeTimer), parameters: ios18),
+        Row(
+            rule: "forceQuitRelaunchOnLocationEvents: so does a significant change on ios18", start: .forceQuit,
+            input: .eventNeedsApp(.significantChange),
+            next: .background(idle, leftForegroundAt: nil, wakeWindowEndsAt: wakeTimer.due),
+            action: .launchInBackground(.significantChange, wakeWindow: wakeTimer), parameters: ios18),
+        Row(
+            rule: "forceQuitNoRelaunchOnIOS26: a region crossing leaves a force-quit app gone on ios26",
+            start: .forceQuit, input: .eventNeedsApp(.regionEvent), next: .forceQuit,
+            action: .refuseEvent(.forceQuitNoRelaunchOnIOS26)),
+        Row(
+            rule: "forceQuitNoRelaunchOnIOS26: and so does a significant change", start: .forceQuit,
+            input: .eventNeedsApp(.significantChange), next: .forceQuit,
+            action: .refuseEvent(.forceQuitNoRelaunchOnIOS26)),
         Row(
             rule: "forceQuitStopsEverything: a visit cannot relaunch a force-quit app", start: .forceQuit,
             input: .eventNeedsApp(.visit), next: .forceQuit, action: .refuseEvent(.forceQuitStopsEverything)),
@@ -418,7 +436,7 @@ struct LifecycleStateMachineTests {
     func services() {
         let options = LocationUpdateOptions(allowsBackgroundLocationUpdates: true)
         var foreground = Machine(state: .foreground(Self.idle))
-        foreground.locationUpdatesStarted(options)
+        foreground.locationUpdatesStarted(options, at: Self.time(10))
         #expect(foreground.state == .foreground(Self.backgroundSession))
         #expect(foreground.runningUpdateOptions == options)
         foreground.locationUpdatesPaused()
@@ -427,29 +445,29 @@ struct LifecycleStateMachineTests {
         #expect(!foreground.isUpdatingLocation)
 
         var background = Machine(state: .background(Self.idle, leftForegroundAt: nil, wakeWindowEndsAt: nil))
-        background.locationUpdatesStarted(options)
+        background.locationUpdatesStarted(options, at: Self.time(10))
         #expect(background.state == .background(Self.alwaysUpdates, leftForegroundAt: nil, wakeWindowEndsAt: nil))
-        // An activity session starts only from the foreground (a4 #8).
-        background.activitySessionStarted()
+        // An activity session starts only while in use (a4 #8): not in a background launch.
+        background.activitySessionStarted(at: Self.time(10))
         #expect(background.process?.hasActivitySession == false)
-        foreground.activitySessionStarted()
+        foreground.activitySessionStarted(at: Self.time(10))
         #expect(foreground.process?.hasActivitySession == true)
         foreground.activitySessionEnded()
         #expect(foreground.process?.hasActivitySession == false)
         var withoutMode = Machine(state: .foreground(Self.idle), hasLocationBackgroundMode: false)
-        withoutMode.activitySessionStarted()
+        withoutMode.activitySessionStarted(at: Self.time(10))
         #expect(withoutMode.process?.hasActivitySession == false)
 
         // Without a process there is nothing to start.
         var ended = Machine(state: .terminatedBySystem)
-        ended.locationUpdatesStarted(options)
+        ended.locationUpdatesStarted(options, at: Self.time(10))
         ended.motionUpdatesStarted()
         #expect(ended.state == .terminatedBySystem && !ended.isUpdatingLocation && !ended.isMotionRunning)
 
         // A relaunch starts a process without the old one's services (a4 #11, #12).
         var relaunched = Machine(state: .foreground(Self.idle))
         relaunched.motionUpdatesStarted()
-        relaunched.locationUpdatesStarted(options)
+        relaunched.locationUpdatesStarted(options, at: Self.time(10))
         _ = relaunched.userForceQuitApp()
         _ = relaunched.userLaunchedApp()
         #expect(relaunched.state == .foreground(Self.idle))

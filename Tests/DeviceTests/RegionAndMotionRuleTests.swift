@@ -35,8 +35,11 @@ struct RegionAndMotionRuleTests {
             ])
         var whenInUse = Self.launched(Setup.authorized(.authorizedWhenInUse))
         #expect(whenInUse.at(1, .app(.startedMonitoring(Self.region("a")))).isEmpty)
+        // A session keeps the app running past the cutoff; once it ends the app is not in use.
+        whenInUse.at(1, .app(.startedBackgroundSession))
         whenInUse.at(2, .user(.movedAppToBackground))
-        #expect(whenInUse.device.isInUse(at: whenInUse.time(50)))
+        whenInUse.at(100, .app(.endedBackgroundSession))
+        #expect(!whenInUse.device.isInUse(at: whenInUse.time(100)))
         #expect(
             whenInUse.at(100, .app(.startedMonitoring(Self.region("b"))))
                 == [.regionMonitoringFailed(identifier: "b", .regionRequiresAuthorization)])
@@ -52,7 +55,7 @@ struct RegionAndMotionRuleTests {
 
     @Test("regionHysteresis: an exit needs the radius plus the 200 m cushion held for 20 s")
     func regionHysteresis() {
-        var timeline = Self.launched(Setup.authorized(.authorizedAlways))
+        var timeline = Self.launched(Setup.authorized(.authorizedAlways, parameters: Setup.immediateRegions))
         timeline.at(1, .app(.startedMonitoring(Self.region("home"))))
         timeline.record(2, north: 0)
         // 250 m: past the 100 m boundary but inside radius + cushion (300 m): no exit.
@@ -61,15 +64,18 @@ struct RegionAndMotionRuleTests {
         for second in stride(from: 200.0, through: 219, by: 1) { timeline.record(second, north: 350) }
         #expect(!timeline.actions(from: 200, to: 219).contains(.regionEvent(identifier: "home", .exit)))
         #expect(timeline.record(220, north: 350).contains(.regionEvent(identifier: "home", .exit)))
-        // Entry: back within the effective radius (at least 200 m) for 20 s.
-        for second in stride(from: 300.0, through: 319, by: 1) { timeline.record(second, north: 150) }
-        #expect(timeline.record(320, north: 150).contains(.regionEvent(identifier: "home", .enter)))
+        // Entry: back within the effective radius (at least 200 m) less the cushion, at most half
+        // of it (100 m), for 20 s; 150 m is not deep enough.
+        for second in stride(from: 300.0, through: 340, by: 1) { timeline.record(second, north: 150) }
+        #expect(!timeline.actions(from: 300, to: 340).contains(.regionEvent(identifier: "home", .enter)))
+        for second in stride(from: 400.0, through: 419, by: 1) { timeline.record(second, north: 90) }
+        #expect(timeline.record(420, north: 90).contains(.regionEvent(identifier: "home", .enter)))
     }
 
     @Test("regionEventsWhenNotInUseNeedAlways: a When-In-Use app not in use misses the event; Always gets it")
     func regionEventsWhenNotInUseNeedAlways() {
         func exitActions(_ status: AuthorizationStatus) -> [DeviceAction] {
-            var timeline = Self.launched(Setup.authorized(status))
+            var timeline = Self.launched(Setup.authorized(status, parameters: Setup.immediateRegions))
             timeline.at(1, .app(.startedMonitoring(Self.region("home"))))
             timeline.record(2, north: 0)
             timeline.at(3, .user(.lockedScreen))

@@ -39,6 +39,8 @@ struct RuleCatalogueTests {
                 #expect(Double(entry.value) == number, "\(entry.name)")
             } else if let integer = value as? Int {
                 #expect(Int(entry.value) == integer, "\(entry.name)")
+            } else if let flag = value as? Bool? {
+                #expect(entry.value == (flag.map { String($0) } ?? "profile"), "\(entry.name)")
             } else {
                 #expect(entry.value == "\(value)", "\(entry.name)")
             }

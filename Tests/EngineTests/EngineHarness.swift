@@ -33,9 +33,11 @@ enum EngineHarness {
         return Trace(fixes: fixes, provenance: TraceProvenance(format: .gpx11))
     }
 
-    /// A device with Always + Precise granted and motion authorized or denied.
+    /// A device with Always + Precise granted and motion authorized or denied. Region events
+    /// arrive without the OS's latency: these tests time the engine, not the OS.
     static func device(motion: MotionAuthorizationStatus = .authorized, seed: UInt64 = 7) -> Device {
         var configuration = Device.Configuration()
+        configuration.parameters.regionLatencyMaximumSeconds = 0
         configuration.authorization.storedStatus = .authorizedAlways
         configuration.authorization.motionStatus = motion
         configuration.seed = seed

@@ -34,6 +34,9 @@ struct DeviceParametersFileTests {
             case .flag(let value):
                 json = String(!value)
                 expected = .flag(!value)
+            case .optionalFlag(let value):
+                json = value == true ? "false" : "true"
+                expected = .optionalFlag(value != true)
             case .profile:
                 json = "\"ios13\""
                 expected = .profile(.ios13)
@@ -50,6 +53,34 @@ struct DeviceParametersFileTests {
         #expect(parameters.catalogue.first { $0.name == "whenInUseLockCutoffSeconds" }?.value == "13")
     }
 
+    @Test("a relaunch flag left to the profile reads \"profile\"; true, false and \"profile\" are accepted")
+    func optionalFlags() throws {
+        let defaults = DeviceParameters()
+        #expect(defaults.regionRelaunchAfterForceQuit == nil)
+        #expect(defaults.catalogue.first { $0.name == "regionRelaunchAfterForceQuit" }?.value == "profile")
+        let set = try Self.parse(
+            #"{"parameters": {"regionRelaunchAfterForceQuit": false, "significantChangeRelaunchAfterForceQuit": true}}"#)
+        #expect(set.regionRelaunchAfterForceQuit == false)
+        #expect(set.significantChangeRelaunchAfterForceQuit == true)
+        let back = try Self.parse(#"{"parameters": {"regionRelaunchAfterForceQuit": "profile"}}"#)
+        #expect(back.regionRelaunchAfterForceQuit == nil)
+        // The profile decides only what is left to it.
+        var ios18 = try Self.parse(#"{"osProfile": "ios18"}"#)
+        #expect(ios18.relaunchesAfterForceQuit(for: .regionEvent))
+        ios18.regionRelaunchAfterForceQuit = false
+        #expect(!ios18.relaunchesAfterForceQuit(for: .regionEvent))
+        #expect(ios18.relaunchesAfterForceQuit(for: .significantChange))
+    }
+
+    @Test("the switches and the memory-pressure rate are read by name")
+    func switches() throws {
+        let parameters = try Self.parse(
+            #"{"parameters": {"lowPowerMode": true, "backgroundAppRefresh": false, "startsBeforeFirstUnlock": true, "memoryPressureKillsPerHour": 0.5}}"#
+        )
+        #expect(parameters.lowPowerMode && !parameters.backgroundAppRefresh && parameters.startsBeforeFirstUnlock)
+        #expect(parameters.memoryPressureKillsPerHour == 0.5)
+    }
+
     @Test("current is an alias of the newest profile, at the top level and under parameters")
     func profileAlias() throws {
         #expect(try Self.parse(#"{"osProfile": "current"}"#).osProfile == .ios26)
@@ -63,7 +94,13 @@ struct DeviceParametersFileTests {
             (#"{"parameters": {"wakeWindowSeconds": "10"}}"#, "DEVICE.json:1:38: $.parameters.wakeWindowSeconds"),
             (#"{"parameters": {"maximumMonitoredRegions": 2.5}}"#, "DEVICE.json:1:44: $.parameters.maximumMonitoredRegions"),
             (#"{"parameters": {"motionStopFlickerProbability": 2}}"#, "DEVICE.json:1:49"),
-            (#"{"parameters": {"regionRelaunchAfterForceQuit": 1}}"#, "DEVICE.json:1:49"),
+            (
+                #"{"parameters": {"regionRelaunchAfterForceQuit": 1}}"#,
+                #"DEVICE.json:1:49: $.parameters.regionRelaunchAfterForceQuit: expected true, false or "profile""#
+            ),
+            (#"{"parameters": {"regionRelaunchAfterForceQuit": "ios26"}}"#, "DEVICE.json:1:49"),
+            (#"{"parameters": {"lowPowerMode": "on"}}"#, "DEVICE.json:1:33: $.parameters.lowPowerMode"),
+            (#"{"parameters": {"memoryPressureKillsPerHour": -1}}"#, "DEVICE.json:1:47"),
             (#"{"parameters": {"lockCutoff": 13}}"#, "DEVICE.json:1:31: $.parameters.lockCutoff: unknown key"),
             (#"{"parameters": {"osProfile": "ios12"}}"#, "DEVICE.json:1:30: $.parameters.osProfile"),
             (#"{"osProfile": "ios13", "parameters": {"osProfile": "ios13"}}"#, "DEVICE.json:1:52"),

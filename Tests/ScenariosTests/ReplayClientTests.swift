@@ -66,6 +66,23 @@ private struct CountingClient: LocationClient {
     mutating func finish(at now: SimInstant) {}
 }
 
+/// Starts plain updates (no background flag) and records each `didUpdateLocations` call.
+private struct RecordingClient: LocationClient {
+    var calls: [(now: SimInstant, deliveries: [LocationDelivery])] = []
+
+    mutating func start(_ launch: LocationClientLaunch, at now: SimInstant, into requests: inout [LocationClientRequest<Timer>]) {
+        requests.append(.device(.startedLocationUpdates(LocationUpdateOptions())))
+    }
+
+    mutating func didUpdateLocations(
+        _ locations: [LocationDelivery], at now: SimInstant, into requests: inout [LocationClientRequest<Timer>]
+    ) {
+        calls.append((now, locations))
+    }
+
+    mutating func finish(at now: SimInstant) {}
+}
+
 @Suite("Replay with a custom LocationClient")
 struct ReplayClientTests {
     private static let start = SimInstant(nanosecondsSinceEpoch: 1_700_000_000_000_000_000)
@@ -85,12 +102,15 @@ struct ReplayClientTests {
         return Trace(fixes: fixes, motionSamples: samples, provenance: TraceProvenance(format: .jsonLines))
     }()
 
-    private static func replay(script: [ScriptedDeviceEvent] = []) -> Replay<StopAfterFiveSeconds> {
+    private static func replay(script: [ScriptedDeviceEvent] = [], launched: Bool = false) -> Replay<StopAfterFiveSeconds> {
         var configuration = Device.Configuration()
         configuration.authorization.storedStatus = .authorizedAlways
         configuration.authorization.motionStatus = .authorized
         configuration.traceHasMotionSamples = true
-        var replay = Replay(device: Device(configuration: configuration), client: StopAfterFiveSeconds())
+        var device = Device(configuration: configuration)
+        // Already running, so a scripted launch later is a relaunch, not the first launch.
+        if launched { _ = device.handle(.user(.launchedApp), at: start) }
+        var replay = Replay(device: device, client: StopAfterFiveSeconds())
         replay.run(trace, script: script)
         return replay
     }
@@ -147,6 +167,48 @@ struct ReplayClientTests {
         // The client's timer was due at 5 s, when its process no longer ran.
         #expect(replay.client.timers.isEmpty)
         #expect(replay.lifecycleTimeline.last?.phase.isRunning == false)
+    }
+
+    @Test("suspendedAppGetsNoMotionOrTimers: a timer due while suspended fires once at the resume; after a quit, never")
+    func timerDueWhileSuspended() {
+        // The client's timer is due at 5 s; the app stops its updates and is suspended at 2 s.
+        let suspend = [
+            ScriptedDeviceEvent(time: Self.at(1), event: .app(.stoppedLocationUpdates)),
+            ScriptedDeviceEvent(time: Self.at(2), event: .user(.movedAppToBackground)),
+            ScriptedDeviceEvent(time: Self.at(2), event: .system(.suspendedApp)),
+        ]
+        let resumed = Self.replay(
+            script: suspend + [ScriptedDeviceEvent(time: Self.at(8), event: .user(.movedAppToForeground))])
+        #expect(resumed.client.timers.map(\.now) == [Self.at(8)])
+        #expect(resumed.lifecycleTimeline.contains { $0.phase == .suspended })
+        let quit = Self.replay(
+            script: suspend + [
+                ScriptedDeviceEvent(time: Self.at(6), event: .user(.forceQuitApp)),
+                ScriptedDeviceEvent(time: Self.at(8), event: .user(.launchedApp)),
+            ], launched: true)
+        #expect(quit.client.timers.isEmpty)
+        // No motion reached the suspended app between 2 s and 8 s.
+        #expect(!resumed.client.motion.contains { $0.now > Self.at(2) && $0.now < Self.at(8) })
+    }
+
+    @Test("suspendedAppUpdatesQueued: the queue comes in one call at the resume, each fix with its own timestamp")
+    func queuedDeliveries() throws {
+        var configuration = Device.Configuration()
+        configuration.authorization.storedStatus = .authorizedAlways
+        // In use for 3 s after the lock at 2 s: suspended at 5 s with its updates running.
+        configuration.parameters.whenInUseLockCutoffSeconds = 3
+        var replay = Replay(device: Device(configuration: configuration), client: RecordingClient())
+        replay.run(
+            Self.trace,
+            script: [
+                ScriptedDeviceEvent(time: Self.at(2), event: .user(.lockedScreen)),
+                ScriptedDeviceEvent(time: Self.at(10.5), event: .user(.unlockedScreen)),
+            ])
+        let resume = try #require(replay.client.calls.first { $0.now == Self.at(10.5) })
+        #expect(resume.deliveries.map(\.fix.timestamp) == (5...10).map { Self.at(Double($0)) })
+        #expect(resume.deliveries.allSatisfy { $0.time == Self.at(10.5) })
+        #expect(!replay.client.calls.contains { $0.now > Self.at(4) && $0.now < Self.at(10.5) })
+        #expect(replay.lifecycleTimeline.contains { $0.phase == .suspended && $0.time == Self.at(5) })
     }
 
     @Test("a client with only the required callbacks and no timers replays, and counts every delivered fix")

@@ -24,6 +24,22 @@ struct ScenarioFileTests {
         }
     }
 
+    @Test("device.parameters in a scenario file sets the OS profile, the relaunch overrides and the switches")
+    func deviceParameters() throws {
+        let scenario = try parse(
+            #"{"name": "n", "summary": "s", "device": {"osProfile": "ios18", "parameters": {"regionRelaunchAfterForceQuit": false, "significantChangeRelaunchAfterForceQuit": "profile", "lowPowerMode": true, "memoryPressureKillsPerHour": 2}}}"#
+        ).scenario
+        let parameters = scenario.device.parameters
+        #expect(parameters.osProfile == .ios18)
+        #expect(parameters.regionRelaunchAfterForceQuit == false && parameters.significantChangeRelaunchAfterForceQuit == nil)
+        #expect(!parameters.relaunchesAfterForceQuit(for: .regionEvent))
+        #expect(parameters.relaunchesAfterForceQuit(for: .significantChange))
+        #expect(parameters.lowPowerMode && parameters.memoryPressureKillsPerHour == 2)
+        #expect(
+            message(#"{"name": "n", "summary": "s", "device": {"parameters": {"lowPowerMode": 1}}}"#)
+                .contains("$.device.parameters.lowPowerMode"))
+    }
+
     @Test("the documented example reads every section")
     func example() throws {
         let bytes = try Array(Data(contentsOf: Self.example))
@@ -36,6 +52,8 @@ struct ScenarioFileTests {
         #expect(scenario.engine.motion.stopTimeoutSeconds == 300)
         #expect(scenario.engine.gate.maximumAccuracyMeters == 100)
         #expect(scenario.seed == 7)
+        #expect(scenario.device.parameters.osProfile == .ios26)
+        #expect(scenario.device.parameters.regionRelaunchAfterForceQuit == nil)
         #expect(parsed.geofences == "fences.geojson")
         guard case .fixed = scenario.authorization else {
             Issue.record("expected fixed authorization")
@@ -60,6 +78,21 @@ struct ScenarioFileTests {
         #expect(parsed.scenario.timeline.first?.when == .fraction(1))
     }
 
+    @Test("the engine's countermeasures and automatic pause: off by default, set by the engine section")
+    func countermeasures() throws {
+        let parsed = try parse(
+            """
+            {"name": "keep_alive", "engine": {"preventSuspend": true, "heartbeatInterval": 60,
+             "pausesLocationUpdatesAutomatically": false}}
+            """)
+        #expect(parsed.scenario.engine.preventSuspend)
+        #expect(parsed.scenario.engine.heartbeatIntervalSeconds == 60)
+        #expect(!parsed.scenario.engine.locationOptions.pausesLocationUpdatesAutomatically)
+        let defaults = try parse("{\"name\": \"plain\"}").scenario.engine
+        #expect(!defaults.preventSuspend && defaults.heartbeatIntervalSeconds == nil)
+        #expect(defaults.locationOptions.pausesLocationUpdatesAutomatically)
+    }
+
     @Test(
         "bad input names the file, line, column and JSON path",
         arguments: [
@@ -78,6 +111,8 @@ struct ScenarioFileTests {
             ("{\"name\": \"a\", \"device\": {\"authorization\": {\"location\": \"yes\"}}}", "$.device.authorization.location"),
             ("{\"name\": \"a\", \"engine\": {\"gate\": {\"horizontalAccuracy\": 0}}}", "$.engine.gate.horizontalAccuracy"),
             ("{\"name\": \"a\", \"engine\": {\"turbo\": true}}", "$.engine.turbo"),
+            ("{\"name\": \"a\", \"engine\": {\"heartbeatInterval\": 0}}", "$.engine.heartbeatInterval"),
+            ("{\"name\": \"a\", \"engine\": {\"preventSuspend\": 1}}", "$.engine.preventSuspend"),
             ("{\"name\": \"a\", \"name\": \"b\"}", "appears twice"),
             ("\u{00}binary", "s.json"),
             (String(repeating: "{\"a\":", count: 5000), "s.json"),

@@ -27,14 +27,14 @@ struct CheckCommandTests {
         ])
         #expect(result.exitCode == 1)
         #expect(result.output.contains("FAIL \(Self.bike) · wheninuse-locked · timeCoverage = 0.0877, expected ≥ 0.2"), "\(result.output)")
-        // 2 traces × (1 threshold for wheninuse-locked + 1 for each of the 14 presets).
-        #expect(result.output.hasSuffix("30 checks, 2 failed\n"), "\(result.output)")
+        // 2 traces × (1 threshold for wheninuse-locked + 1 for each of the 17 presets).
+        #expect(result.output.hasSuffix("36 checks, 2 failed\n"), "\(result.output)")
         let xml = try String(contentsOf: junit, encoding: .utf8)
-        #expect(xml.components(separatedBy: "<testcase ").count - 1 == 30)
+        #expect(xml.components(separatedBy: "<testcase ").count - 1 == 36)
         #expect(xml.components(separatedBy: "<failure ").count - 1 == 2)
-        #expect(xml.contains(#"<testsuites name="tracesim check" tests="30" failures="2">"#))
+        #expect(xml.contains(#"<testsuites name="tracesim check" tests="36" failures="2">"#))
         let table = try String(contentsOf: markdown, encoding: .utf8)
-        #expect(table.hasPrefix("### tracesim check: 2 of 30 checks fail"))
+        #expect(table.hasPrefix("### tracesim check: 2 of 36 checks fail"))
         #expect(table.components(separatedBy: "| ❌ |").count - 1 == 2)
     }
 

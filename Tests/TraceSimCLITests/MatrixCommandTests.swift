@@ -9,13 +9,14 @@ struct MatrixCommandTests {
     ).path
     static let bike = repositoryRoot.appendingPathComponent("Traces/gpsbabel/bike.tcx").path
 
-    @Test("scenarios lists the fifteen presets, ideal first, each with fact-sheet rows")
+    @Test("scenarios lists the eighteen presets, ideal first, each with its OS profile and fact-sheet rows")
     func scenarios() throws {
         let result = runCommand(["scenarios", "--format", "json"])
         #expect(result.exitCode == 0)
         let rows = try #require(JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [[String: Any]])
-        #expect(rows.count == 15)
+        #expect(rows.count == 18)
         #expect(rows.first?["name"] as? String == "ideal")
+        #expect(rows.allSatisfy { ["ios13", "ios18", "ios26"].contains(($0["osProfile"] as? String) ?? "") })
         #expect(rows.allSatisfy { !(($0["factRows"] as? [String]) ?? []).isEmpty })
         let names = Set(rows.compactMap { $0["name"] as? String })
         #expect(names.contains("wheninuse-locked") && names.contains("missing-usage-key") && names.contains("always-force-quit"))
@@ -107,14 +108,19 @@ struct MatrixCommandTests {
         #expect(lines.count == 6 + 1 + MetricsSummary.formulas.count, "\(matrix.output)")
         #expect(lines[1].hasPrefix("scenario") && lines[1].contains("collected") && lines[1].contains("coverage"))
         #expect(lines[3].hasPrefix("ideal") && lines[3].contains("100.0 %"))
-        #expect(lines[4].hasPrefix("always-precise") && lines[4].contains("100.0 %"))
+        // Parked and locked, the Always app is suspended and departs on the stationary region's
+        // exit, like motion-denied (issue 16 §1: 81.6 % and +280 s on this drive without the
+        // region latency; with the seeded latency the exit arrives later: 74.4 %, and the first
+        // fix recorded while moving 393 s after the ideal's, a second after the switch to moving).
+        #expect(lines[4].hasPrefix("always-precise") && lines[4].contains("74.4 %") && lines[4].contains("+393 s"))
         // Denied receives nothing, so it never departs.
         #expect(lines[5].hasPrefix("denied") && lines[5].contains("0.0 %") && lines[5].contains(" - "))
         #expect(lines[6].hasPrefix("ideal over 1 trace: "))
         #expect(lines.suffix(MetricsSummary.formulas.count).map(String.init) == MetricsSummary.formulas)
         let replay = runCommand(["replay", Self.drive, "--scenario", "always-motion-denied"])
         #expect(replay.exitCode == 0)
-        #expect(replay.output.contains("always-motion-denied") && replay.output.contains("+280 s"), "\(replay.output)")
+        // The stationary-region exit arrives a seeded region latency after the dwell.
+        #expect(replay.output.contains("always-motion-denied") && replay.output.contains("+478 s"), "\(replay.output)")
     }
 
     @Test("usage errors: unknown scenario with a suggestion, missing --scenario, bad seed; missing trace 66")

@@ -29,7 +29,22 @@ struct RulesCommandTests {
         #expect(byName["reducedHorizontalAccuracyMeters"]?["default"] as? Int == 2500)
         #expect(byName["wakeWindowSeconds"]?["default"] as? Int == 10)
         #expect(byName["osProfile"]?["default"] as? String == "ios26")
-        #expect(byName["regionRelaunchAfterForceQuit"]?["default"] as? Bool == true)
+        #expect(byName["regionRelaunchAfterForceQuit"]?["default"] as? String == "profile")
+        #expect(byName["significantChangeRelaunchAfterForceQuit"]?["default"] as? String == "profile")
+        #expect(byName["lowPowerMode"]?["default"] as? Bool == false)
+        #expect(byName["backgroundAppRefresh"]?["default"] as? Bool == true)
+        #expect(byName["startsBeforeFirstUnlock"]?["default"] as? Bool == false)
+        #expect(byName["memoryPressureKillsPerHour"]?["default"] as? Int == 0)
+        #expect(byName["memoryPressureKillsPerHour"]?["unit"] as? String == "per hour")
+        #expect(byName["regionRelaunchAfterForceQuit"]?["values"] as? String == #"true, false, "profile""#)
+        #expect(parameters.allSatisfy { !(($0["values"] as? String) ?? "").isEmpty })
+        let profiles = try #require(object["profiles"] as? [[String: Any]])
+        let rulesByProfile = Dictionary(
+            uniqueKeysWithValues: profiles.compactMap { entry in
+                (entry["name"] as? String).map { ($0, (entry["rules"] as? [String]) ?? []) }
+            })
+        #expect(rulesByProfile["ios18"] == ["forceQuitRelaunchOnLocationEvents"])
+        #expect(rulesByProfile["ios26"] == ["forceQuitNoRelaunchOnIOS26"])
     }
 
     @Test("text lists every rule with its evidence and source")
@@ -38,7 +53,10 @@ struct RulesCommandTests {
         for rule in DeviceRule.allCases {
             #expect(output.contains("\(rule.rawValue)  [\(rule.info.evidence.rawValue); \(rule.info.source)]"))
         }
-        #expect(output.contains("whenInUseLockCutoffSeconds            70 s"))
+        let cutoff = output.split(separator: "\n").first { $0.hasPrefix("whenInUseLockCutoffSeconds ") }
+        #expect(cutoff?.hasSuffix(" 70 s") == true)
+        let relaunch = output.split(separator: "\n").first { $0.hasPrefix("regionRelaunchAfterForceQuit ") }
+        #expect(relaunch?.hasSuffix(" profile") == true)
     }
 
     @Test("the committed Documentation/Design/DeviceRules.md is what rules --format markdown prints")

@@ -47,8 +47,20 @@ struct TrackCommandTests {
         #expect(fixes["accepted"]! + rejections.values.reduce(0, +) == fixes["delivered"]!)
         let odometer = try #require(object["odometerMeters"] as? Double)
         #expect(odometer > 8000 && odometer < 9000)
+        // The drive passes customer-17 (150 m) without staying 100 m deep for 20 s, the OS's
+        // entry cushion (regionHysteresis): no entry. Without the cushion it enters.
         let geofences = try #require(object["geofences"] as? [[String: Any]])
-        #expect(geofences.contains { $0["identifier"] as? String == "customer-17" && $0["action"] as? String == "enter" })
+        #expect(!geofences.contains { $0["identifier"] as? String == "customer-17" && $0["action"] as? String == "enter" })
+        let noCushion = try temporary(
+            #"{"parameters": {"regionEntryCushionMeters": 0}, "authorization": {"location": "authorizedAlways", "motion": "authorized"}}"#,
+            "json")
+        defer { try? FileManager.default.removeItem(at: noCushion) }
+        let shallow = runCommand([
+            "track", Self.drive, "--starts-moving", "--fences", Self.fences, "--device", noCushion.path, "--format", "json",
+        ])
+        let shallowObject = try #require(JSONSerialization.jsonObject(with: Data(shallow.output.utf8)) as? [String: Any])
+        let shallowFences = try #require(shallowObject["geofences"] as? [[String: Any]])
+        #expect(shallowFences.contains { $0["identifier"] as? String == "customer-17" && $0["action"] as? String == "enter" })
         // GPS-on time never exceeds the trace's span (no timers fire after the last fix).
         let gpsOn = try #require(object["gpsOnSeconds"] as? Double)
         #expect(gpsOn <= 1727)

@@ -17,12 +17,16 @@ public struct AuthorizationStateMachine: Sendable {
         public var hasTemporaryFullAccuracy = false
         /// The current When-In-Use grant is Allow Once.
         public var isAllowOnce = false
-        /// The one Always request of this install has been used.
+        /// The one Always request has been used (since the status last became notDetermined:
+        /// an Allow Once lapse or Ask Next Time makes it available again).
         public var hasUsedAlwaysRequest = false
         /// `authorizedAlways` is provisional (ios13 profile) until the deferred prompt is answered.
         public var isProvisionalAlways = false
         /// The deferred upgrade prompt may still be shown, once.
         public var isDeferredUpgradePending = false
+        /// An Always-requiring event asked for the deferred upgrade prompt while the screen was
+        /// locked: it appears when the person next has the phone unlocked.
+        public var isDeferredUpgradeAwaitingUser = false
         /// Motion & Fitness.
         public var motionStatus: MotionAuthorizationStatus = .notDetermined
         /// Motion hardware is present.
@@ -74,15 +78,20 @@ public struct AuthorizationStateMachine: Sendable {
         case appLaunched
         /// Core Location is about to deliver an event that requires Always.
         case alwaysRequiringEventOccurred
+        /// The person has the phone unlocked in front of them (an unlock, a launch, a switch).
+        case userCanSeeScreen
     }
 
     /// What the caller knows about the app at the time of the event.
     package struct Context: Sendable, Equatable {
         /// The app is in the foreground.
         package var isInForeground: Bool
+        /// The screen is locked: nobody can answer a prompt.
+        package var isScreenLocked: Bool
 
-        package init(isInForeground: Bool) {
+        package init(isInForeground: Bool, isScreenLocked: Bool = false) {
             self.isInForeground = isInForeground
+            self.isScreenLocked = isScreenLocked
         }
     }
 
@@ -130,10 +139,12 @@ public struct AuthorizationStateMachine: Sendable {
         case .promptAnswered(let answer): actions = apply(answer)
         case .settingsChanged(let change): actions = apply(change)
         case .appStoppedBeingInUse:
-            // Models Allow Once lapsing "when the app is no longer in use" (a1 #12).
+            // Models Allow Once lapsing "when the app is no longer in use" (a1 #12); the status
+            // is notDetermined again, so the one Always request is available again.
             if state.isAllowOnce {
                 state.isAllowOnce = false
                 state.storedStatus = .notDetermined
+                state.hasUsedAlwaysRequest = false
             }
             actions = []
         case .appLaunched:
@@ -142,14 +153,14 @@ public struct AuthorizationStateMachine: Sendable {
             actions = []
         case .alwaysRequiringEventOccurred:
             // Models the one-shot deferred upgrade prompt (a1 #10); it may appear while the
-            // app is not running, so no foreground check.
-            if state.isDeferredUpgradePending, state.promptOnScreen == nil, state.status == storedAlwaysOrWhenInUse {
-                state.isDeferredUpgradePending = false
-                state.promptOnScreen = .deferredAlwaysUpgrade
-                actions = [.showPrompt(.deferredAlwaysUpgrade)]
-            } else {
-                actions = []
+            // app is not running, so no foreground check. On a locked screen it waits for the
+            // person (WWDC19 705: shown when the user is not busy; the event is not held here).
+            if state.isDeferredUpgradePending, state.status == storedAlwaysOrWhenInUse {
+                state.isDeferredUpgradeAwaitingUser = true
             }
+            actions = showDeferredUpgradeIfPossible(context)
+        case .userCanSeeScreen:
+            actions = showDeferredUpgradeIfPossible(context)
         }
         let after = (state.status, state.accuracy)
         // Models every app's delegate being called when the device-wide switch moves, even
@@ -158,6 +169,18 @@ public struct AuthorizationStateMachine: Sendable {
         if case .settingsChanged(.setLocationServices) = event { isServicesToggle = true }
         if after != before || isServicesToggle { actions.append(.notifyAuthorizationChanged(after.0, after.1)) }
         return actions
+    }
+
+    /// Shows the deferred upgrade prompt an Always-requiring event asked for, once the screen
+    /// is unlocked and no other prompt is up.
+    private mutating func showDeferredUpgradeIfPossible(_ context: Context) -> [Action] {
+        guard state.isDeferredUpgradeAwaitingUser, state.isDeferredUpgradePending, !context.isScreenLocked,
+            state.promptOnScreen == nil, state.status == storedAlwaysOrWhenInUse
+        else { return [] }
+        state.isDeferredUpgradeAwaitingUser = false
+        state.isDeferredUpgradePending = false
+        state.promptOnScreen = .deferredAlwaysUpgrade
+        return [.showPrompt(.deferredAlwaysUpgrade)]
     }
 
     /// The status a pending deferred upgrade is compatible with (provisional Always under
@@ -188,7 +211,7 @@ public struct AuthorizationStateMachine: Sendable {
         if state.hasUsedAlwaysRequest { return [.suppressPrompt(kind, .alwaysRequestOncePerInstall)] }
         switch state.storedStatus {
         case .denied: return [.suppressPrompt(kind, .dontAllowIsFinal)]
-        case .authorizedAlways: return [.suppressPrompt(kind, .alwaysUpgradeFromWhenInUse)]
+        case .authorizedAlways: return [.suppressPrompt(kind, .alwaysRequestWhenAlwaysDoesNothing)]
         case .restricted: return [.suppressPrompt(kind, .restrictedCannotChange)]
         case .notDetermined, .authorizedWhenInUse: break
         }
@@ -350,7 +373,11 @@ public struct AuthorizationStateMachine: Sendable {
         case .setAlways: setStoredStatus(.authorizedAlways)
         case .setWhileUsing: setStoredStatus(.authorizedWhenInUse)
         case .setNever: setStoredStatus(.denied)
-        case .setAskNextTime: setStoredStatus(.notDetermined)
+        case .setAskNextTime:
+            // Models Ask Next Time as the state Allow Once leaves: notDetermined, with the one
+            // Always request available again (a1 #12).
+            setStoredStatus(.notDetermined)
+            if state.storedStatus == .notDetermined { state.hasUsedAlwaysRequest = false }
         case .setMotion(let isOn):
             guard state.motionStatus != .restricted else { return [] }
             state.motionStatus = isOn ? .authorized : .denied
@@ -370,6 +397,7 @@ public struct AuthorizationStateMachine: Sendable {
         state.isAllowOnce = false
         state.isProvisionalAlways = false
         state.isDeferredUpgradePending = false
+        state.isDeferredUpgradeAwaitingUser = false
         state.storedStatus = status
     }
 }

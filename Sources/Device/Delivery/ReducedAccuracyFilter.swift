@@ -17,18 +17,36 @@ struct ReducedAccuracyFilter: Sendable, Equatable {
         let period = 3600 / max(parameters.reducedFixesPerHour, 1e-9)
         if let last = lastDeliveredAt, now.seconds(since: last) < period { return nil }
         lastDeliveredAt = now
+        return coarsen(fix, parameters: parameters, random: &random)
+    }
+
+    /// `fix` as a reduced-accuracy service reports it: displaced by the displacement that holds
+    /// now, with the reduced accuracy and no speed, course or altitude. Significant changes use
+    /// it without the standard updates' rate limit: their own 500 m / 5 min rule already spaces
+    /// them, and the place they report changes only as often as the held displacement (a2 #7).
+    mutating func coarsen(_ fix: Fix, parameters: DeviceParameters, random: inout SplitMix64) -> Fix {
+        let now = fix.timestamp
+        let displaced = displace(
+            Coordinate(latitude: fix.latitude, longitude: fix.longitude), at: now, parameters: parameters,
+            random: &random)
+        return Fix(
+            timestamp: now, latitude: displaced.latitude, longitude: displaced.longitude,
+            horizontalAccuracy: .meters(parameters.reducedHorizontalAccuracyMeters), provider: fix.provider)
+    }
+
+    /// `position` moved by the displacement that holds at `now`, drawing a new one when the
+    /// last has been held long enough. Visits use it without the rate limit: a visit carries
+    /// its own dates, and Apple documents visits under reduced accuracy (a2 #8).
+    mutating func displace(
+        _ position: Coordinate, at now: SimInstant, parameters: DeviceParameters, random: inout SplitMix64
+    ) -> Coordinate {
         if offsetDrawnAt.map({ now.seconds(since: $0) >= parameters.reducedDisplacementHoldSeconds }) ?? true {
             offsetDrawnAt = now
             offsetBearingDegrees = random.uniform(0...360)
             offsetMeters = random.uniform(
                 parameters.reducedDisplacementMinimumMeters...parameters.reducedDisplacementMaximumMeters)
         }
-        let displaced = Geodesy.destination(
-            from: Coordinate(latitude: fix.latitude, longitude: fix.longitude),
-            bearingDegrees: offsetBearingDegrees, distanceMeters: offsetMeters)
-        return Fix(
-            timestamp: now, latitude: displaced.latitude, longitude: displaced.longitude,
-            horizontalAccuracy: .meters(parameters.reducedHorizontalAccuracyMeters), provider: fix.provider)
+        return Geodesy.destination(from: position, bearingDegrees: offsetBearingDegrees, distanceMeters: offsetMeters)
     }
 }
 

@@ -77,22 +77,31 @@ public struct LifecycleStateMachine: Sendable, Equatable {
     /// ignored. Never reset: a timer of an earlier process is stale too.
     package private(set) var cutoffGeneration = 0
     package private(set) var wakeGeneration = 0
+    package private(set) var suspensionGeneration = 0
+    /// When the armed suspension timer comes due, `nil` when none is armed.
+    package private(set) var suspensionDue: SimInstant?
 
     private let cutoffSeconds: Double
     private let wakeWindowSeconds: Double
-    private let relaunchesForRegionAfterForceQuit: Bool
+    private let suspensionGraceSeconds: Double
+    /// Why a region or significant-change event does not relaunch a force-quit app (`nil`: it
+    /// does), from the OS profile and its overrides.
+    private let regionForceQuitRefusal: DeviceRule?
+    private let significantChangeForceQuitRefusal: DeviceRule?
     private let hasLocationBackgroundMode: Bool
 
     /// A machine for an app that has not been launched.
     /// - Parameters:
-    ///   - parameters: the When-In-Use cutoff, the wake window, and whether a region event
-    ///     relaunches a force-quit app.
+    ///   - parameters: the When-In-Use cutoff, the wake window, and whether region and
+    ///     significant-change events relaunch a force-quit app.
     ///   - hasLocationBackgroundMode: the Info.plist declares the `location` background mode,
     ///     which a background session needs (a4 #4, #8).
     package init(parameters: DeviceParameters, hasLocationBackgroundMode: Bool) {
         cutoffSeconds = parameters.whenInUseLockCutoffSeconds
         wakeWindowSeconds = parameters.wakeWindowSeconds
-        relaunchesForRegionAfterForceQuit = parameters.regionRelaunchAfterForceQuit
+        suspensionGraceSeconds = parameters.backgroundSuspensionGraceSeconds
+        regionForceQuitRefusal = parameters.forceQuitRelaunchRefusal(for: .regionEvent)
+        significantChangeForceQuitRefusal = parameters.forceQuitRelaunchRefusal(for: .significantChange)
         self.hasLocationBackgroundMode = hasLocationBackgroundMode
     }
 
@@ -147,6 +156,18 @@ public struct LifecycleStateMachine: Sendable, Equatable {
         }
     }
 
+    /// Standard updates run and are not paused: what keeps the receiver on for the app, also
+    /// while it is suspended, since Core Location enqueues the updates for it (a4 #2). Paused
+    /// updates power the hardware down (a4 #7).
+    @inlinable public var hasRunningLocationUpdates: Bool {
+        switch state {
+        case .foreground(let process), .background(let process, _, _), .suspended(let process, _):
+            if case .running = process.locationUpdates { true } else { false }
+        case .notRunning, .terminatedBySystem, .forceQuit:
+            false
+        }
+    }
+
     /// Motion-activity updates were started by the current process.
     package var isMotionRunning: Bool { process?.isMotionRunning ?? false }
 
@@ -192,12 +213,37 @@ public struct LifecycleStateMachine: Sendable, Equatable {
         return process.hasActivitySession
     }
 
-    /// Whether a background process keeps running instead of being suspended: a When-In-Use
-    /// session, or Always (`hasFullAlways`: not provisional) with background updates running.
+    /// Whether a background process keeps running indefinitely instead of being suspended: a
+    /// When-In-Use session, or Always (`hasFullAlways`: not provisional) with background updates
+    /// running.
     private func keepsRunning(_ process: AppProcess, hasFullAlways: Bool) -> Bool {
         if hasBackgroundSession(process) { return true }
         guard hasFullAlways, case .running(let options, _) = process.locationUpdates else { return false }
         return options.allowsBackgroundLocationUpdates
+    }
+
+    /// How long a background process is kept running.
+    private enum KeepAlive {
+        /// Nothing keeps it: it is suspended after the grace.
+        case nothing
+        /// Running location updates keep it while it is in use, until this instant (the
+        /// When-In-Use cutoff after leaving the foreground).
+        case until(SimInstant)
+        /// A service keeps it running until the service ends.
+        case indefinitely
+    }
+
+    /// Models what keeps a backgrounded app from suspension (a4 #2, #4, #8): a service that
+    /// keeps it running, or standard updates while the app is still in use (the grace period in
+    /// which Apple says an app still receives its updates, a4 #3).
+    private func keepAlive(
+        _ process: AppProcess, left: SimInstant?, hasFullAlways: Bool, at now: SimInstant
+    ) -> KeepAlive {
+        if keepsRunning(process, hasFullAlways: hasFullAlways) { return .indefinitely }
+        if case .running = process.locationUpdates, let left, isWithinCutoff(since: left, at: now) {
+            return .until(left.advanced(byNanoseconds: Int64(cutoffSeconds * 1e9)))
+        }
+        return .nothing
     }
 
     // MARK: The person
@@ -282,6 +328,46 @@ public struct LifecycleStateMachine: Sendable, Equatable {
         return nil
     }
 
+    /// Arms, moves or disarms the automatic suspension of a background process (a4 #2): due
+    /// `backgroundSuspensionGraceSeconds` after nothing keeps it running, or when the in-use
+    /// period that keeps its updates running ends. A process in a wake window is left to that
+    /// window's timer. Returns the timer to schedule when a new one is armed.
+    /// - Parameter hasFullAlways: Always that is not provisional.
+    package mutating func armSuspension(hasFullAlways: Bool, at now: SimInstant) -> ScheduledTimer? {
+        guard case .background(let process, let left, nil) = state else {
+            suspensionDue = nil
+            return nil
+        }
+        let due: SimInstant
+        switch keepAlive(process, left: left, hasFullAlways: hasFullAlways, at: now) {
+        case .indefinitely:
+            suspensionDue = nil
+            return nil
+        case .until(let end):
+            due = end
+        case .nothing:
+            let graceEnd = now.advanced(byNanoseconds: Int64(suspensionGraceSeconds * 1e9))
+            if let armed = suspensionDue, armed <= graceEnd { return nil }
+            due = graceEnd
+        }
+        if suspensionDue == due { return nil }
+        suspensionGeneration += 1
+        suspensionDue = due
+        return ScheduledTimer(timer: .suspensionDue(generation: suspensionGeneration), due: due)
+    }
+
+    /// The automatic suspension timer fired: a background process that nothing keeps running
+    /// any more is suspended. A stale generation changes nothing.
+    package mutating func suspensionTimerFired(generation: Int, hasFullAlways: Bool, at now: SimInstant) -> Action? {
+        guard generation == suspensionGeneration, suspensionDue != nil else { return nil }
+        suspensionDue = nil
+        guard case .background(let process, let left, nil) = state,
+            case .nothing = keepAlive(process, left: left, hasFullAlways: hasFullAlways, at: now)
+        else { return nil }
+        state = .suspended(process, leftForegroundAt: left)
+        return nil
+    }
+
     /// The When-In-Use cutoff timer fired. A stale generation, or an app still in use, changes
     /// nothing.
     package mutating func cutoffTimerFired(generation: Int, at now: SimInstant) -> Action? {
@@ -289,16 +375,17 @@ public struct LifecycleStateMachine: Sendable, Equatable {
         return .stopBeingInUse
     }
 
-    /// The wake window timer fired: the background process is suspended unless something keeps
-    /// it running. Applies only to a process launched into the background (no
-    /// `leftForegroundAt`); a process woken after leaving the foreground stays in the
-    /// background, as the replay has always done.
-    package mutating func wakeWindowEnded(generation: Int, hasFullAlways: Bool) -> Action? {
-        guard generation == wakeGeneration, case .background(let process, nil, _) = state else { return nil }
-        if keepsRunning(process, hasFullAlways: hasFullAlways) {
-            state = .background(process, leftForegroundAt: nil, wakeWindowEndsAt: nil)
-        } else {
-            state = .suspended(process, leftForegroundAt: nil)
+    /// The wake window timer fired: the background process is suspended again unless something
+    /// keeps it running (a4 #11), whether it was launched into the background or woken after
+    /// leaving the foreground earlier. A woken app that started a service keeping it running
+    /// (Always with background updates, a4 #5, d 14) stays in the background.
+    package mutating func wakeWindowEnded(generation: Int, hasFullAlways: Bool, at now: SimInstant) -> Action? {
+        guard generation == wakeGeneration, case .background(let process, let left, .some) = state else { return nil }
+        switch keepAlive(process, left: left, hasFullAlways: hasFullAlways, at: now) {
+        case .indefinitely, .until:
+            state = .background(process, leftForegroundAt: left, wakeWindowEndsAt: nil)
+        case .nothing:
+            state = .suspended(process, leftForegroundAt: left)
         }
         return nil
     }
@@ -306,8 +393,9 @@ public struct LifecycleStateMachine: Sendable, Equatable {
     /// A region, significant-change or visit event needs an app the device may deliver to in
     /// the background (the device checked Always first). A running app just takes it; a
     /// suspended one is woken (a4 #11); one without a process is relaunched (a6 #7, a5 #5),
-    /// except after a force quit, where only a region event may relaunch it and only when the
-    /// parameters say so. Anything but `.refuseEvent` means the event is delivered.
+    /// except after a force quit, where a visit never relaunches it and a region or
+    /// significant-change event only as the OS profile (or its override) says (a4 #13, d 6).
+    /// Anything but `.refuseEvent` means the event is delivered.
     package mutating func eventNeedsApp(_ reason: LaunchReason, at now: SimInstant) -> Action? {
         switch state {
         case .foreground, .background:
@@ -318,8 +406,8 @@ public struct LifecycleStateMachine: Sendable, Equatable {
             let wakeWindow = makeWakeWindow(at: now)
             state = .background(process, leftForegroundAt: left, wakeWindowEndsAt: wakeWindow.due)
             return .schedule(wakeWindow)
-        case .forceQuit where !relaunchesForRegionAfterForceQuit || reason != .regionEvent:
-            return .refuseEvent(.forceQuitStopsEverything)
+        case .forceQuit where forceQuitRefusal(for: reason) != nil:
+            return .refuseEvent(forceQuitRefusal(for: reason) ?? .forceQuitStopsEverything)
         case .forceQuit, .terminatedBySystem, .notRunning:
             cutoffGeneration += 1
             wakeGeneration += 1
@@ -332,9 +420,10 @@ public struct LifecycleStateMachine: Sendable, Equatable {
     // MARK: The app's own services (app code runs only in a running phase)
 
     /// `startUpdatingLocation()` passed the device's checks; the updates remember whether they
-    /// started in the foreground.
-    package mutating func locationUpdatesStarted(_ options: LocationUpdateOptions) {
-        let startedInForeground = phase == .foreground
+    /// started while the app was in use (the foreground or the grace after it, as issue 16
+    /// reads a4 #4; Apple's page says "in the foreground").
+    package mutating func locationUpdatesStarted(_ options: LocationUpdateOptions, at now: SimInstant) {
+        let startedInForeground = startsWhileInUse(at: now)
         modifyProcess { $0.locationUpdates = .running(options, startedInForeground: startedInForeground) }
     }
 
@@ -353,12 +442,21 @@ public struct LifecycleStateMachine: Sendable, Equatable {
         modifyProcess { $0.isMotionRunning = true }
     }
 
-    /// Models `CLBackgroundActivitySession`: only from the foreground, with the background mode
-    /// (a4 #8); the device checks the authorization.
-    package mutating func activitySessionStarted() {
-        guard hasLocationBackgroundMode, case .foreground(var process) = state else { return }
-        process.hasActivitySession = true
-        state = .foreground(process)
+    /// Models `CLBackgroundActivitySession`: only while the app is in use, with the background
+    /// mode (a4 #8); the device checks the authorization. The header says "foregrounded and in
+    /// direct use"; issue 16 counts the grace after leaving the foreground as in use too.
+    package mutating func activitySessionStarted(at now: SimInstant) {
+        guard hasLocationBackgroundMode, startsWhileInUse(at: now) else { return }
+        modifyProcess { $0.hasActivitySession = true }
+    }
+
+    /// In the foreground, or running in the background within the cutoff after leaving it.
+    private func startsWhileInUse(at now: SimInstant) -> Bool {
+        switch state {
+        case .foreground: true
+        case .background(_, let left, _): isWithinCutoff(since: left, at: now)
+        case .notRunning, .suspended, .terminatedBySystem, .forceQuit: false
+        }
     }
 
     /// The session was invalidated.
@@ -382,6 +480,14 @@ public struct LifecycleStateMachine: Sendable, Equatable {
         cutoffGeneration += 1
         wakeGeneration += 1
         return .terminate(rule)
+    }
+
+    private func forceQuitRefusal(for reason: LaunchReason) -> DeviceRule? {
+        switch reason {
+        case .regionEvent: regionForceQuitRefusal
+        case .significantChange: significantChangeForceQuitRefusal
+        case .visit, .user: .forceQuitStopsEverything
+        }
     }
 
     private func makeWakeWindow(at now: SimInstant) -> ScheduledTimer {

@@ -27,8 +27,9 @@ public enum RegionCrossing: String, Sendable {
     case exit
 }
 
-/// The OS side of region monitoring: the 20-region limit and the hysteresis (fact sheet
-/// a6 #1, #4, #6). Whether an event may reach the app is `Device`'s decision.
+/// The OS side of region monitoring: the 20-region limit, the hysteresis and the delivery
+/// latency (fact sheet a6 #1, #4, #5, #6). Whether an event may reach the app is `Device`'s
+/// decision, made when the event comes due.
 struct RegionMonitor: Sendable, Equatable {
     private struct Tracked: Sendable, Equatable {
         var region: MonitoredRegion
@@ -38,14 +39,25 @@ struct RegionMonitor: Sendable, Equatable {
         var pendingSince: SimInstant?
     }
 
+    /// A crossing the OS has decided on, waiting out its latency (a6 #5).
+    private struct Due: Sendable, Equatable {
+        var time: SimInstant
+        var identifier: String
+        var crossing: RegionCrossing
+    }
+
     private var tracked: [Tracked] = []
+    /// In due order; crossings with the same due time keep the order they were found in.
+    private var due: [Due] = []
 
     var identifiers: [String] { tracked.map(\.region.identifier) }
 
-    /// Registers a region, or returns the rule that refuses it.
+    /// Registers a region, or returns the rule that refuses it. Replacing a region drops the
+    /// old one's undelivered crossings.
     mutating func register(_ region: MonitoredRegion, limit: Int) -> DeviceRule? {
         if let index = tracked.firstIndex(where: { $0.region.identifier == region.identifier }) {
             tracked[index] = Tracked(region: region)
+            due.removeAll { $0.identifier == region.identifier }
             return nil
         }
         guard tracked.count < limit else { return .regionLimit }
@@ -55,34 +67,46 @@ struct RegionMonitor: Sendable, Equatable {
 
     mutating func remove(_ identifier: String) {
         tracked.removeAll { $0.region.identifier == identifier }
+        due.removeAll { $0.identifier == identifier }
     }
 
     mutating func removeAll() {
         tracked.removeAll()
+        due.removeAll()
     }
 
-    /// Feeds the device's true position; returns the crossings the OS reports now.
+    /// Feeds the device's true position. A crossing the hysteresis accepts now is queued to
+    /// come due after a latency drawn from `random` (only when the latency has a range, so a
+    /// fixed latency leaves the generator untouched), with a timer for its due time appended
+    /// to `actions`; `nextDue(at:)` hands it over.
     ///
-    /// Entry: within the effective radius (at least the minimum effective radius) for the
-    /// dwell time. Exit: beyond the radius plus the cushion for the dwell time.
+    /// The cushion works on both sides of the boundary (a6 #4): an exit needs the position
+    /// beyond the radius plus the cushion, an entry within the effective radius (at least the
+    /// minimum effective radius, a6 #6) less the cushion, for the dwell time. A region too small
+    /// to hold the cushion needs half its effective radius instead: taken literally, the
+    /// archived guide's 200 m would make every region up to 200 m unenterable, and entries on
+    /// such regions are observed (a6 #6).
     mutating func observe(
-        _ position: Coordinate, at now: SimInstant, parameters: DeviceParameters
-    ) -> [(identifier: String, crossing: RegionCrossing)] {
-        var crossings: [(String, RegionCrossing)] = []
+        _ position: Coordinate, at now: SimInstant, parameters: DeviceParameters, random: inout SplitMix64,
+        into actions: inout [DeviceAction]
+    ) {
         for index in tracked.indices {
             let region = tracked[index].region
             let distance = DistanceComparison(region.center, position)
-            let entryDistance = max(region.radiusMeters, parameters.regionMinimumEffectiveRadiusMeters)
-            let exitDistance = region.radiusMeters + parameters.regionCushionMeters
-            let isWellInside = distance.isAtMost(entryDistance)
-            let isWellOutside = distance.isAtLeast(exitDistance)
+            let effectiveRadius = max(region.radiusMeters, parameters.regionMinimumEffectiveRadiusMeters)
             guard let isInside = tracked[index].isInside else {
-                // The initial state uses the same effective radius as entry: a small region
-                // registered just after the device moved a few metres still holds it.
-                tracked[index].isInside = isWellInside
+                // The initial state uses the effective radius without the cushion: a small
+                // region registered just after the device moved a few metres still holds it.
+                tracked[index].isInside = distance.isAtMost(effectiveRadius)
                 continue
             }
-            let wantsCrossing = isInside ? isWellOutside : isWellInside
+            let wantsCrossing: Bool
+            if isInside {
+                wantsCrossing = distance.isAtLeast(region.radiusMeters + parameters.regionCushionMeters)
+            } else {
+                let depth = min(parameters.regionEntryCushionMeters, effectiveRadius / 2)
+                wantsCrossing = distance.isAtMost(effectiveRadius - depth)
+            }
             guard wantsCrossing else {
                 tracked[index].pendingSince = nil
                 continue
@@ -92,10 +116,23 @@ struct RegionMonitor: Sendable, Equatable {
             if now.seconds(since: since) >= parameters.regionDwellSeconds {
                 tracked[index].isInside = !isInside
                 tracked[index].pendingSince = nil
-                crossings.append((region.identifier, isInside ? .exit : .enter))
+                let latency =
+                    parameters.regionLatencyMaximumSeconds > parameters.regionLatencyMinimumSeconds
+                    ? random.uniform(parameters.regionLatencyMinimumSeconds...parameters.regionLatencyMaximumSeconds)
+                    : parameters.regionLatencyMinimumSeconds
+                let time = now.advanced(bySeconds: latency)
+                let crossing = Due(time: time, identifier: region.identifier, crossing: isInside ? .exit : .enter)
+                due.insert(crossing, at: due.firstIndex { time < $0.time } ?? due.endIndex)
+                if time > now { actions.append(.schedule(.regionEventsDue, at: time)) }
             }
         }
-        return crossings
+    }
+
+    /// The next queued crossing due at `now`, removed from the queue.
+    mutating func nextDue(at now: SimInstant) -> (identifier: String, crossing: RegionCrossing)? {
+        guard let first = due.first, !(now < first.time) else { return nil }
+        due.removeFirst()
+        return (first.identifier, first.crossing)
     }
 }
 
@@ -148,12 +185,19 @@ public struct VisitEvent: Sendable, Equatable {
     public var arrival: SimInstant
     /// When it left, for a departure.
     public var departure: SimInstant?
+    /// Models `CLVisit.horizontalAccuracy` when it is reduced (a2 #8); `nil` for a precise visit,
+    /// whose accuracy the device does not model.
+    public var reducedHorizontalAccuracyMeters: Double?
 
-    public init(kind: Kind, coordinate: Coordinate, arrival: SimInstant, departure: SimInstant? = nil) {
+    public init(
+        kind: Kind, coordinate: Coordinate, arrival: SimInstant, departure: SimInstant? = nil,
+        reducedHorizontalAccuracyMeters: Double? = nil
+    ) {
         self.kind = kind
         self.coordinate = coordinate
         self.arrival = arrival
         self.departure = departure
+        self.reducedHorizontalAccuracyMeters = reducedHorizontalAccuracyMeters
     }
 }
 

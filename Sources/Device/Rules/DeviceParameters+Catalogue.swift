@@ -13,6 +13,8 @@ public struct DeviceParameterInfo: Sendable {
     public var source: String
     /// How strong that source is.
     public var evidence: Evidence
+    /// The values DEVICE.json accepts, as text (`0...1`, `true, false, "profile"`).
+    public var values: String
 }
 
 /// How one `DeviceParameters` property is described, printed, validated and set. The table
@@ -24,6 +26,8 @@ public struct DeviceParameterDescriptor: Sendable {
         case number(Double)
         case integer(Int)
         case flag(Bool)
+        /// A flag that may be left to the OS profile (`nil`, printed `profile`).
+        case optionalFlag(Bool?)
         case profile(OSBehaviourProfile)
     }
 
@@ -35,6 +39,8 @@ public struct DeviceParameterDescriptor: Sendable {
         case integer(ClosedRange<Int>)
         /// `true` or `false`.
         case flag
+        /// `true`, `false`, or `"profile"` to follow `osProfile`.
+        case optionalFlag
         /// An `OSBehaviourProfile` name.
         case profile
     }
@@ -65,9 +71,9 @@ public struct DeviceParameterDescriptor: Sendable {
             guard range.contains(number) else { throw DeviceParameterError(name: name, reason: "outside \(range)") }
         case (.integer(let range), .integer(let integer)):
             guard range.contains(integer) else { throw DeviceParameterError(name: name, reason: "outside \(range)") }
-        case (.flag, .flag), (.profile, .profile):
+        case (.flag, .flag), (.optionalFlag, .optionalFlag), (.profile, .profile):
             break
-        case (.number, _), (.integer, _), (.flag, _), (.profile, _):
+        case (.number, _), (.integer, _), (.flag, _), (.optionalFlag, _), (.profile, _):
             throw DeviceParameterError(name: name, reason: "wrong kind of value")
         }
         write(&parameters, value)
@@ -107,6 +113,18 @@ public struct DeviceParameterDescriptor: Sendable {
             write: { parameters, value in if case .flag(let flag) = value { parameters[keyPath: keyPath] = flag } })
     }
 
+    static func optionalFlag(
+        _ name: String, _ keyPath: WritableKeyPath<DeviceParameters, Bool?> & Sendable, _ summary: String,
+        source: String, _ evidence: Evidence
+    ) -> DeviceParameterDescriptor {
+        DeviceParameterDescriptor(
+            name: name, unit: "", summary: summary, source: source, evidence: evidence, kind: .optionalFlag,
+            read: { .optionalFlag($0[keyPath: keyPath]) },
+            write: { parameters, value in
+                if case .optionalFlag(let flag) = value { parameters[keyPath: keyPath] = flag }
+            })
+    }
+
     static func profile(
         _ name: String, _ keyPath: WritableKeyPath<DeviceParameters, OSBehaviourProfile> & Sendable, _ summary: String,
         source: String, _ evidence: Evidence
@@ -129,6 +147,9 @@ public struct DeviceParameterError: Error, Sendable, Equatable {
 }
 
 extension DeviceParameterDescriptor.Value {
+    /// How an optional flag left to the OS profile is written in DEVICE.json and printed.
+    public static let followsProfile = "profile"
+
     /// The value as `tracesim rules` prints it: whole numbers without a fraction.
     public var text: String {
         switch self {
@@ -136,6 +157,7 @@ extension DeviceParameterDescriptor.Value {
             value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)
         case .integer(let value): String(value)
         case .flag(let value): String(value)
+        case .optionalFlag(let value): value.map { String($0) } ?? Self.followsProfile
         case .profile(let profile): profile.rawValue
         }
     }
@@ -152,7 +174,25 @@ extension DeviceParameters {
         Self.descriptors.map { descriptor in
             DeviceParameterInfo(
                 name: descriptor.name, value: descriptor.value(in: self).text, unit: descriptor.unit,
-                summary: descriptor.summary, source: descriptor.source, evidence: descriptor.evidence)
+                summary: descriptor.summary, source: descriptor.source, evidence: descriptor.evidence,
+                values: descriptor.kind.valuesText)
+        }
+    }
+}
+
+extension DeviceParameterDescriptor.Kind {
+    /// The accepted values as `tracesim rules --format json` prints them.
+    public var valuesText: String {
+        switch self {
+        case .number(let range):
+            range.upperBound == .greatestFiniteMagnitude
+                ? "≥ \(DeviceParameterDescriptor.Value.number(range.lowerBound).text)"
+                : "\(DeviceParameterDescriptor.Value.number(range.lowerBound).text)..."
+                    + DeviceParameterDescriptor.Value.number(range.upperBound).text
+        case .integer(let range): "\(range.lowerBound)...\(range.upperBound)"
+        case .flag: "true, false"
+        case .optionalFlag: "true, false, \"\(DeviceParameterDescriptor.Value.followsProfile)\""
+        case .profile: OSBehaviourProfile.names.map(\.0).joined(separator: ", ")
         }
     }
 }

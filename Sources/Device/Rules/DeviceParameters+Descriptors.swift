@@ -11,14 +11,42 @@ extension DeviceParameters {
             .profile(
                 "osProfile", \.osProfile, "iOS generation: ios13, ios14-17, ios18, ios26 (current = newest)",
                 source: "d 17", .product),
+            .optionalFlag(
+                "regionRelaunchAfterForceQuit", \.regionRelaunchAfterForceQuit,
+                "a region event relaunches a force-quit Always app; profile: yes up to ios18, no on ios26",
+                source: "a4 #13, d 6; Apple forums 826964 (2026)", .observed),
+            .optionalFlag(
+                "significantChangeRelaunchAfterForceQuit", \.significantChangeRelaunchAfterForceQuit,
+                "a significant change relaunches a force-quit Always app; profile: yes up to ios18, no on ios26",
+                source: "a4 #13, d 6; Apple forums 826964 (2026)", .observed),
+            .flag(
+                "lowPowerMode", \.lowPowerMode,
+                "Low Power Mode: background activity paused, so no region, significant-change or visit wakes",
+                source: "a4 #15; ProcessInfo.isLowPowerModeEnabled; a6 #8", .appleArchived),
+            .flag(
+                "backgroundAppRefresh", \.backgroundAppRefresh,
+                "Background App Refresh on; off, region, significant-change and visit events wake nothing",
+                source: "a6 #8, d 7 (archived guide only)", .appleArchived),
+            .flag(
+                "startsBeforeFirstUnlock", \.startsBeforeFirstUnlock,
+                "restarted and not yet unlocked: no region, significant-change or visit events until unlocked",
+                source: "a4 #14, a6 #10, d 16", .apple),
+            .number(
+                "memoryPressureKillsPerHour", \.memoryPressureKillsPerHour, unit: "per hour", in: 0...3_600,
+                "system kills of a background or suspended app, seeded; 0 = off",
+                source: "a4 #12 (rate: simulator knob)", .simulator),
             .number(
                 "wakeWindowSeconds", \.wakeWindowSeconds, unit: "s",
                 "background run time after a region or significant-change wake",
                 source: "a4 #11", .appleArchived),
-            .flag(
-                "regionRelaunchAfterForceQuit", \.regionRelaunchAfterForceQuit,
-                "a region exit relaunches a force-quit Always app",
-                source: "a4 #13, d 6", .sdk),
+            .number(
+                "backgroundSuspensionGraceSeconds", \.backgroundSuspensionGraceSeconds, unit: "s",
+                "background run time of an app holding no service before suspension",
+                source: "a4 #2; Apple, Extending your app's background execution time (five seconds)", .apple),
+            .integer(
+                "suspendedLocationQueueLimit", \.suspendedLocationQueueLimit, unit: "fixes", in: 0...100_000,
+                "location updates kept for a suspended app until it runs again (newest kept)",
+                source: "a4 #2 (queued, no bound documented)", .simulator),
             .number(
                 "autoPauseAfterStationarySeconds", \.autoPauseAfterStationarySeconds, unit: "s",
                 "stillness before pausesLocationUpdatesAutomatically pauses",
@@ -52,7 +80,8 @@ extension DeviceParameters {
                 "regions one app may monitor",
                 source: "a6 #1", .apple),
             .number(
-                "regionCushionMeters", \.regionCushionMeters, unit: "m", "distance past the boundary before an exit",
+                "regionCushionMeters", \.regionCushionMeters, unit: "m",
+                "distance past the boundary before an exit",
                 source: "a6 #4", .appleArchived),
             .number(
                 "regionDwellSeconds", \.regionDwellSeconds, unit: "s", "time past the boundary before a crossing",
@@ -61,6 +90,26 @@ extension DeviceParameters {
                 "regionMinimumEffectiveRadiusMeters", \.regionMinimumEffectiveRadiusMeters, unit: "m",
                 "smaller regions behave as this large",
                 source: "a6 #6", .sdk),
+            .number(
+                "regionEntryCushionMeters", \.regionEntryCushionMeters, unit: "m",
+                "depth inside the effective boundary before an entry (at most half the radius)",
+                source: "a6 #4 (the cushion on both sides)", .appleArchived),
+            .number(
+                "regionLatencyMinimumSeconds", \.regionLatencyMinimumSeconds, unit: "s",
+                "shortest delay of a region event after the dwell",
+                source: "a6 #5, d 8 (Apple: 3-5 min on average, if not sooner)", .apple),
+            .number(
+                "regionLatencyMaximumSeconds", \.regionLatencyMaximumSeconds, unit: "s",
+                "longest delay of a region event after the dwell (uniform draw)",
+                source: "a6 #5, d 8 (Apple: 3-5 min on average; uniform 0-300 s is SIM)", .apple),
+            .number(
+                "deferredUpgradeEventHoldSeconds", \.deferredUpgradeEventHoldSeconds, unit: "s",
+                "the event behind the deferred upgrade prompt is delivered if Always is granted this soon",
+                source: "a1 #10, d 3 (WWDC19 705: kept for a limited time; length undocumented)", .simulator),
+            .number(
+                "allowOnceLapseSeconds", \.allowOnceLapseSeconds, unit: "s",
+                "Allow Once survives this long after the app stops being in use",
+                source: "a1 #12, d 2 (Apple: when no longer in use)", .apple),
             .number(
                 "significantChangeDistanceMeters", \.significantChangeDistanceMeters, unit: "m",
                 "movement between significant-change events",

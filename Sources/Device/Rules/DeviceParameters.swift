@@ -7,10 +7,32 @@ public struct DeviceParameters: Sendable, Equatable {
     public var whenInUseLockCutoffSeconds = 70.0
     /// The iOS generation whose behaviour the device follows where iOS changed.
     public var osProfile = OSBehaviourProfile.current
+    /// Whether a region event relaunches an Always app the user force-quit; `nil` follows
+    /// `osProfile` (yes up to ios18, no on ios26).
+    public var regionRelaunchAfterForceQuit: Bool? = nil
+    /// Whether a significant-change event relaunches an Always app the user force-quit; `nil`
+    /// follows `osProfile` (yes up to ios18, no on ios26).
+    public var significantChangeRelaunchAfterForceQuit: Bool? = nil
+    /// Low Power Mode is on: the system pauses background activity, so region,
+    /// significant-change and visit events no longer wake or relaunch the app.
+    public var lowPowerMode = false
+    /// Background App Refresh is on for the app (Settings); off, region, significant-change and
+    /// visit events no longer wake or relaunch it.
+    public var backgroundAppRefresh = true
+    /// The phone was restarted before the replay and has not been unlocked since: regions,
+    /// significant changes and visits are not monitored until the person first unlocks it.
+    public var startsBeforeFirstUnlock = false
+    /// How often the system ends the app under memory pressure while it is in the background or
+    /// suspended, drawn from the device's seeded generator; 0 turns it off.
+    public var memoryPressureKillsPerHour = 0.0
     /// Seconds a relaunched or woken app runs in the background to handle an event.
     public var wakeWindowSeconds = 10.0
-    /// Whether a region exit may relaunch an app the user force-quit (under Always).
-    public var regionRelaunchAfterForceQuit = true
+    /// Seconds a backgrounded app that holds nothing keeping it running still runs before the
+    /// system suspends it.
+    public var backgroundSuspensionGraceSeconds = 5.0
+    /// The most location updates kept for a suspended app, delivered when it runs again; the
+    /// oldest are dropped first.
+    public var suspendedLocationQueueLimit = 100
     /// Seconds the device must stay put before pausesLocationUpdatesAutomatically pauses updates.
     public var autoPauseAfterStationarySeconds = 900.0
     /// How far the device may wander and still count as staying put, for the automatic pause.
@@ -33,6 +55,18 @@ public struct DeviceParameters: Sendable, Equatable {
     public var regionDwellSeconds = 20.0
     /// Regions smaller than this behave as if this large.
     public var regionMinimumEffectiveRadiusMeters = 200.0
+    /// How far inside a region's effective boundary the device must go before an entry (at
+    /// most half the effective radius).
+    public var regionEntryCushionMeters = 200.0
+    /// Shortest delay between a region crossing (after the dwell) and its delivery.
+    public var regionLatencyMinimumSeconds = 0.0
+    /// Longest delay between a region crossing (after the dwell) and its delivery.
+    public var regionLatencyMaximumSeconds = 300.0
+    /// Seconds the event that raised the deferred upgrade prompt is kept for the answer; 0
+    /// drops it at once.
+    public var deferredUpgradeEventHoldSeconds = 600.0
+    /// Seconds Allow Once survives after the app stops being in use (0: it lapses at the cutoff).
+    public var allowOnceLapseSeconds = 0.0
     /// Distance from the last significant-change event before the next one.
     public var significantChangeDistanceMeters = 500.0
     /// Minimum seconds between significant-change events.
@@ -56,4 +90,30 @@ public struct DeviceParameters: Sendable, Equatable {
 
     /// Every parameter at its default, as `tracesim rules` lists them with their sources.
     public init() {}
+
+    /// Whether an event of this kind relaunches an Always app the user force-quit: the
+    /// override when set, otherwise the OS profile's rule. Visits never do (no source says they
+    /// relaunch a force-quit app).
+    public func relaunchesAfterForceQuit(for reason: LaunchReason) -> Bool {
+        switch reason {
+        case .regionEvent: regionRelaunchAfterForceQuit ?? osProfile.relaunchesForceQuitAppForLocationEvents
+        case .significantChange:
+            significantChangeRelaunchAfterForceQuit ?? osProfile.relaunchesForceQuitAppForLocationEvents
+        case .visit, .user: false
+        }
+    }
+
+    /// The rule that keeps an event of this kind from relaunching a force-quit app, or `nil`
+    /// when it relaunches it: the profile's rule when the profile decided, otherwise the
+    /// general force-quit rule.
+    func forceQuitRelaunchRefusal(for reason: LaunchReason) -> DeviceRule? {
+        if relaunchesAfterForceQuit(for: reason) { return nil }
+        let override: Bool?
+        switch reason {
+        case .regionEvent: override = regionRelaunchAfterForceQuit
+        case .significantChange: override = significantChangeRelaunchAfterForceQuit
+        case .visit, .user: return .forceQuitStopsEverything
+        }
+        return override == nil ? .forceQuitNoRelaunchOnIOS26 : .forceQuitStopsEverything
+    }
 }

@@ -17,6 +17,10 @@ public enum DeviceRule: String, CaseIterable, Sendable {
     case alwaysUpgradeFromWhenInUse
     case firstAlwaysRequestFollowsProfile
     case deferredUpgradePrompt
+    case deferredUpgradePromptWaitsForUnlock
+    case deferredUpgradeHoldsTriggeringEvent
+    case alwaysRequestWhenAlwaysDoesNothing
+    case alwaysRequestResetsWhenNotDetermined
     case allowOnceIgnoresAlwaysRequests
     case allowOnceLapsesWhenNotInUse
     case defaultAccuracyReduced
@@ -35,7 +39,19 @@ public enum DeviceRule: String, CaseIterable, Sendable {
     case backgroundUpdatesWithoutModeCrash
     case suspendedAppsReceiveNothing
     case forceQuitStopsEverything
+    case forceQuitRelaunchOnLocationEvents
+    case forceQuitNoRelaunchOnIOS26
+    case backgroundAppRefreshOffStopsWakes
+    case lowPowerModeStopsWakes
+    case locationEventsWaitForFirstUnlock
+    case memoryPressureKillsInBackground
     case wakeWindowAfterRelaunch
+    case backgroundAppSuspendedAfterGrace
+    case suspendedAppGetsNoMotionOrTimers
+    case wokenAppSuspendedAfterWakeWindow
+    case suspendedAppUpdatesQueued
+    case receiverRunsOnlyForRunningUpdates
+    case backgroundSessionFormsWhileInUse
     // Delivery (a2, a4, a8, d1)
     case noDeliveryWithoutAuthorization
     case updatesMustBeRunning
@@ -50,6 +66,8 @@ public enum DeviceRule: String, CaseIterable, Sendable {
     case regionUnavailableWithReducedAccuracy
     case regionHysteresis
     case regionEventsWhenNotInUseNeedAlways
+    case regionEventLatency
+    case reducedAccuracyAppliesToEveryService
     case significantChangeService
     case visitService
     // Motion coprocessor (a7)
@@ -130,14 +148,46 @@ extension DeviceRule {
                 "After a first Always request settled on While Using, the one-shot upgrade prompt appears when an "
                     + "Always-requiring event (background region, significant change) occurs.",
                 "provisional Always", "a1 #10, d 17", .apple)
+        case .deferredUpgradePromptWaitsForUnlock:
+            entry(
+                "The deferred upgrade prompt is not shown on a locked screen: it appears when the person next has the "
+                    + "phone unlocked (an unlock, a launch, a switch).",
+                "requestAlwaysAuthorization() second prompt",
+                "a1 #10, d 3; Apple requestAlwaysAuthorization (iOS 13 text: second prompt after an Always-requiring "
+                    + "event); WWDC19 705 notes (prompt waits until the user is not busy; old events dropped)",
+                .wwdc)
+        case .deferredUpgradeHoldsTriggeringEvent:
+            entry(
+                "The background event that raised the deferred upgrade prompt is held: if the answer grants Always "
+                    + "within the hold time it reaches the app (waking or relaunching it), otherwise it is dropped.",
+                "requestAlwaysAuthorization() second prompt",
+                "a1 #10, d 3; WWDC19 705 notes (the event is stored for a limited time; old events are dropped)",
+                .wwdc, ["deferredUpgradeEventHoldSeconds"])
+        case .alwaysRequestWhenAlwaysDoesNothing:
+            entry(
+                "An Always request from an app that already has Always shows nothing and changes nothing.",
+                "requestAlwaysAuthorization()", "a1 #7", .apple)
+        case .alwaysRequestResetsWhenNotDetermined:
+            entry(
+                "The one Always request is available again once the status is back at `notDetermined`: after "
+                    + "Allow Once lapses and after Ask Next Time in Settings.",
+                "requestAlwaysAuthorization(), Allow Once, Settings > Ask Next Time",
+                "a1 #7, a1 #12; Apple requestAlwaysAuthorization (Allow Once ignores it for the temporary grant); "
+                    + "Medium 'Location Permission in iOS 13' (2020-05-15: Allow Once reads Ask Next Time and "
+                    + "returns to notDetermined)",
+                .observed)
         case .allowOnceIgnoresAlwaysRequests:
             entry(
                 "While Allow Once holds, Always requests are ignored.", "requestAlwaysAuthorization()",
                 "a1 #11", .apple)
         case .allowOnceLapsesWhenNotInUse:
             entry(
-                "Allow Once lapses back to `notDetermined` when the app is no longer in use.",
-                "temporary When-In-Use authorization", "a1 #12, d 2", .apple, ["whenInUseLockCutoffSeconds"])
+                "Allow Once lapses back to `notDetermined` a lapse delay after the app stops being in use (the "
+                    + "When-In-Use cutoff), and at once when the app is terminated.",
+                "temporary When-In-Use authorization",
+                "a1 #12, d 2; Apple requestAlwaysAuthorization (expires when no longer in use); Expo location docs "
+                    + "(revoked when the app is closed)", .apple,
+                ["whenInUseLockCutoffSeconds", "allowOnceLapseSeconds"])
         case .defaultAccuracyReduced:
             entry(
                 "With NSLocationDefaultAccuracyReduced the prompt starts with Precise off.",
@@ -183,7 +233,7 @@ extension DeviceRule {
                 "When-In-Use \"in use\" grace period", "a4 #3, d 1", .product, ["whenInUseLockCutoffSeconds"])
         case .backgroundSessionKeepsInUse:
             entry(
-                "Updates started in the foreground with the location background mode and "
+                "Updates started while in use with the location background mode and "
                     + "allowsBackgroundLocationUpdates, or a background activity session, keep a When-In-Use app in use.",
                 "allowsBackgroundLocationUpdates, CLBackgroundActivitySession", "a4 #4, a4 #8", .apple)
         case .startingUpdatesInBackgroundFails:
@@ -195,16 +245,95 @@ extension DeviceRule {
                 "allowsBackgroundLocationUpdates without `location` in UIBackgroundModes terminates the app.",
                 "allowsBackgroundLocationUpdates", "a3", .apple)
         case .suspendedAppsReceiveNothing:
-            entry("A suspended or terminated app receives no locations.", "app suspension", "a4 #2", .apple)
+            entry(
+                "A suspended app runs no code and gets nothing while suspended (running updates wait in a queue); "
+                    + "a terminated app receives nothing.",
+                "app suspension", "a4 #2", .apple)
         case .forceQuitStopsEverything:
             entry(
-                "After a user force-quit nothing is delivered until relaunch; a region exit may relaunch it "
-                    + "under Always.",
-                "user force-quit", "a4 #13, d 6", .observed, ["regionRelaunchAfterForceQuit"])
+                "After a user force-quit nothing is delivered until relaunch; a visit never relaunches it, and a "
+                    + "region or significant-change event only as the profile or its override says.",
+                "user force-quit", "a4 #13, d 6", .observed,
+                ["regionRelaunchAfterForceQuit", "significantChangeRelaunchAfterForceQuit"])
+        case .forceQuitRelaunchOnLocationEvents:
+            entry(
+                "Up to iOS 18 a region or significant-change event relaunches a force-quit Always app into the "
+                    + "background (location apps are the exception to no relaunch after a force quit).",
+                "UIApplication.LaunchOptionsKey.location after a force quit",
+                "a4 #13, d 6; App Programming Guide via Apple forums 15808; Apple forums 826964 (2026)", .appleArchived,
+                ["regionRelaunchAfterForceQuit", "significantChangeRelaunchAfterForceQuit"],
+                profiles: OSBehaviourProfile.relaunchingForceQuitApps)
+        case .forceQuitNoRelaunchOnIOS26:
+            entry(
+                "On iOS 26 neither a region nor a significant-change event relaunches a force-quit app; it stays "
+                    + "gone until the person opens it.",
+                "UIApplication.LaunchOptionsKey.location after a force quit",
+                "d 6; Apple forums 826964 (2026); flutter_background_geolocation #1650, #1551", .observed,
+                ["regionRelaunchAfterForceQuit", "significantChangeRelaunchAfterForceQuit"],
+                profiles: OSBehaviourProfile.notRelaunchingForceQuitApps)
+        case .backgroundAppRefreshOffStopsWakes:
+            entry(
+                "With Background App Refresh off, region, significant-change and visit events reach only a running "
+                    + "app; they neither wake a suspended one nor relaunch a terminated one.",
+                "Settings > General > Background App Refresh", "a6 #8, d 7", .appleArchived,
+                ["backgroundAppRefresh"])
+        case .lowPowerModeStopsWakes:
+            entry(
+                "Low Power Mode pauses background activity (Background App Refresh is off meanwhile): region, "
+                    + "significant-change and visit events reach only a running app.",
+                "ProcessInfo.isLowPowerModeEnabled", "a4 #15, a6 #8; ProcessInfo docs; Energy Efficiency Guide",
+                .appleArchived, ["lowPowerMode"])
+        case .locationEventsWaitForFirstUnlock:
+            entry(
+                "After a restart, regions, significant changes and visits are not monitored until the person first "
+                    + "unlocks the phone; crossings before that are lost.",
+                "CLMonitor / region monitoring after reboot", "a4 #14, a6 #10, d 16", .apple,
+                ["startsBeforeFirstUnlock"])
+        case .memoryPressureKillsInBackground:
+            entry(
+                "While in the background or suspended the app may be ended under memory pressure, at a seeded rate; "
+                    + "region, significant-change and visit events relaunch it under Always, whatever the profile.",
+                "app termination by the system", "a4 #12; Apple forums 815618, 775888", .simulator,
+                ["memoryPressureKillsPerHour"])
         case .wakeWindowAfterRelaunch:
             entry(
                 "A region or significant-change event relaunches or wakes the app into the background for a short window.",
                 "UIApplication.LaunchOptionsKey.location", "a4 #11", .appleArchived, ["wakeWindowSeconds"])
+        case .backgroundAppSuspendedAfterGrace:
+            entry(
+                "A backgrounded app is suspended a short grace after nothing keeps it running: no background "
+                    + "updates under Always, no background session, no updates while still in use.",
+                "app suspension (applicationDidEnterBackground, UIBackgroundModes location)",
+                "a4 #2; Apple: Extending your app's background execution time", .apple,
+                ["backgroundSuspensionGraceSeconds", "whenInUseLockCutoffSeconds"])
+        case .suspendedAppGetsNoMotionOrTimers:
+            entry(
+                "A suspended app gets no motion activity and its timers do not fire; a timer that came due "
+                    + "fires once when the same process runs again, and never after it ended.",
+                "app suspension, CMMotionActivityManager handler, Timer", "a4 #2", .apple)
+        case .wokenAppSuspendedAfterWakeWindow:
+            entry(
+                "A woken app is suspended again when its wake window ends, also one that had left the "
+                    + "foreground earlier, unless it started a service that keeps it running.",
+                "background wake for region, significant-change and visit events", "a4 #11, a4 #5, d 14",
+                .appleArchived, ["wakeWindowSeconds"])
+        case .suspendedAppUpdatesQueued:
+            entry(
+                "Standard updates recorded while the app is suspended are queued (the newest few) and "
+                    + "delivered in one call when it runs again; a When-In-Use app's wait once not in use.",
+                "Handling location updates in the background", "a4 #2, a4 #3", .apple,
+                ["suspendedLocationQueueLimit"])
+        case .receiverRunsOnlyForRunningUpdates:
+            entry(
+                "GPS runs for the app only while its standard updates run unpaused with precise location and "
+                    + "an authorization that delivers them now, also for a suspended app whose updates are queued.",
+                "startUpdatingLocation(), pausesLocationUpdatesAutomatically", "a4 #2, a4 #7", .apple)
+        case .backgroundSessionFormsWhileInUse:
+            entry(
+                "A background activity session, or background updates keeping a When-In-Use app in use, forms "
+                    + "only when started while the app is in use: in the foreground or within the cutoff after it.",
+                "CLBackgroundActivitySession, allowsBackgroundLocationUpdates", "a4 #4, a4 #8, issue 16 §2",
+                .apple, ["whenInUseLockCutoffSeconds"])
         case .noDeliveryWithoutAuthorization:
             entry(
                 "Denied, restricted, not determined or Location Services off: no location is delivered.",
@@ -255,14 +384,32 @@ extension DeviceRule {
                 "a2 #2, a6 #9, d 4", .apple)
         case .regionHysteresis:
             entry(
-                "A crossing is reported only after the position stays past the boundary plus a cushion for a dwell "
-                    + "time; small regions act as if at least the minimum effective radius.",
+                "A crossing is reported only after the position stays past the boundary by the cushion, on both "
+                    + "sides, for a dwell time: an exit beyond radius + cushion, an entry within the effective radius "
+                    + "(at least the minimum) less the entry cushion, but no deeper than half that radius.",
                 "region monitoring hysteresis", "a6 #4, a6 #6", .appleArchived,
-                ["regionCushionMeters", "regionDwellSeconds", "regionMinimumEffectiveRadiusMeters"])
+                [
+                    "regionCushionMeters", "regionDwellSeconds", "regionMinimumEffectiveRadiusMeters",
+                    "regionEntryCushionMeters",
+                ])
         case .regionEventsWhenNotInUseNeedAlways:
             entry(
                 "Region events reach an app that is not in use (and relaunch a terminated one) only under Always.",
                 "region monitoring relaunch", "a6 #7", .apple)
+        case .regionEventLatency:
+            entry(
+                "A region crossing reaches the app a latency after the dwell, drawn uniformly between a minimum "
+                    + "and a maximum from the seeded generator; the delivery rules apply when it arrives.",
+                "didEnterRegion / didExitRegion timing",
+                "a6 #5, d 8; Apple startMonitoring(for:) (3-5 min on average, if not sooner)", .apple,
+                ["regionLatencyMinimumSeconds", "regionLatencyMaximumSeconds"])
+        case .reducedAccuracyAppliesToEveryService:
+            entry(
+                "With reduced accuracy, significant-change locations and visits are coarse too: displaced like the "
+                    + "standard updates' fixes (the same held displacement) and reporting the reduced accuracy.",
+                "NSLocationDefaultAccuracyReduced, CLVisit.horizontalAccuracy",
+                "a2 #7, a2 #8, d 4", .apple,
+                ["reducedFixesPerHour", "reducedHorizontalAccuracyMeters", "reducedDisplacementHoldSeconds"])
         case .significantChangeService:
             entry(
                 "Significant-change events come after moving 500 m, at most every 5 minutes, and relaunch under Always.",

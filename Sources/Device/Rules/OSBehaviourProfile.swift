@@ -10,8 +10,8 @@ public enum OSBehaviourProfile: String, Sendable, CaseIterable {
     case ios14To17 = "ios14-17"
     /// iOS 18: `CLServiceSession` and implicit service sessions (a4 #9).
     case ios18
-    /// iOS 26: as iOS 18; field reports say a force-quit app is no longer relaunched by region
-    /// or significant-change events (d 6).
+    /// iOS 26: as iOS 18, except that a force-quit app is no longer relaunched by region or
+    /// significant-change events (a 2026 developer-forum report, d 6; see Device.md).
     case ios26
 
     /// The newest profile. An alias, not a profile of its own: it moves when iOS does, so
@@ -27,10 +27,37 @@ public enum OSBehaviourProfile: String, Sendable, CaseIterable {
     /// What changed in this generation, for `tracesim rules`.
     public var summary: String {
         switch self {
-        case .ios13: "first Always request grants provisional Always until the deferred upgrade prompt"
-        case .ios14To17: "first Always request settles on When-In-Use; Approximate location; activity sessions"
-        case .ios18: "service sessions (CLServiceSession) hold authorization goals"
-        case .ios26: "as ios18; force-quit apps are not relaunched by region or significant-change events"
+        case .ios13:
+            "first Always request grants provisional Always until the deferred upgrade prompt; region and "
+                + "significant-change events relaunch a force-quit app"
+        case .ios14To17:
+            "first Always request settles on When-In-Use; Approximate location; activity sessions; region and "
+                + "significant-change events relaunch a force-quit app"
+        case .ios18:
+            "service sessions (CLServiceSession) hold authorization goals; region and significant-change events "
+                + "relaunch a force-quit app"
+        case .ios26: "as ios18, but a force-quit app is relaunched by neither region nor significant-change events"
         }
+    }
+
+    /// Whether, on this generation, a region event or a significant change relaunches an Always
+    /// app the user force-quit. The App Programming Guide (iOS 8 on) made location apps the
+    /// exception to "no relaunch after a force quit"; a 2026 forum report finds neither
+    /// relaunching on iOS 26 while the same code did on iOS 18 (Device.md, "Issue 16: OS
+    /// profiles and switches"). `DeviceParameters` may override either.
+    public var relaunchesForceQuitAppForLocationEvents: Bool {
+        switch self {
+        case .ios13, .ios14To17, .ios18: true
+        case .ios26: false
+        }
+    }
+
+    /// The profiles on which a force-quit app is relaunched by region and significant-change
+    /// events, and those on which it is not, for the rule catalogue.
+    static var relaunchingForceQuitApps: [OSBehaviourProfile] {
+        allCases.filter(\.relaunchesForceQuitAppForLocationEvents)
+    }
+    static var notRelaunchingForceQuitApps: [OSBehaviourProfile] {
+        allCases.filter { !$0.relaunchesForceQuitAppForLocationEvents }
     }
 }

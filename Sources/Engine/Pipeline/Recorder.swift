@@ -46,6 +46,9 @@ public struct Recorder: Sendable {
     public private(set) var geofenceEvents: [GeofenceEvent] = []
     /// Silences between accepted fixes longer than `gapThresholdSeconds`.
     public private(set) var gaps: [Gap] = []
+    /// When the heartbeat fired (`EngineConfiguration.heartbeatIntervalSeconds`): each one is a
+    /// moment the app's code ran while nothing else happened.
+    public private(set) var heartbeatTimes: [SimInstant] = []
     /// Seconds of silence that count as a gap (10 s: ten missed 1 Hz fixes).
     public let gapThresholdSeconds: Double
     private var rejectionCounts = [Int](repeating: 0, count: RejectionReason.allCases.count)
@@ -91,6 +94,8 @@ public struct Recorder: Sendable {
     }
 
     mutating func geofence(_ event: GeofenceEvent) { geofenceEvents.append(event) }
+
+    mutating func heartbeat(at time: SimInstant) { heartbeatTimes.append(time) }
 
     private static func slot(_ reason: RejectionReason) -> Int {
         RejectionReason.allCases.firstIndex(of: reason) ?? 0

@@ -17,10 +17,23 @@ public struct EngineConfiguration: Sendable {
     public var motion = MotionStateMachine.Configuration()
     /// Geofence proximity ranking.
     public var geofencing = GeofenceManager.Configuration()
-    /// How standard updates are started: background updates allowed, no automatic pause
-    /// (the engine pauses GPS itself).
+    /// How standard updates are started: background updates allowed, and iOS's automatic pause
+    /// left on, as Transistorsoft does unless `pausesLocationUpdatesAutomatically` is set (its
+    /// docs: leave it undefined; its own stop detection turns GPS off after `stopTimeout`, and
+    /// with stop detection disabled it falls back to iOS's pause, fact sheet b1). A pause is
+    /// taken as a stop (`MotionStateMachine.Event.locationUpdatesPaused`).
     public var locationOptions = LocationUpdateOptions(
-        allowsBackgroundLocationUpdates: true, pausesLocationUpdatesAutomatically: false)
+        allowsBackgroundLocationUpdates: true, pausesLocationUpdatesAutomatically: true)
+    /// Transistorsoft's `preventSuspend` (b1, a4 #16; default false): while stationary keep a
+    /// standard-updates service running (without automatic pause) so iOS does not suspend the
+    /// app, which keeps motion activity arriving. Its fixes are ignored while stationary, and
+    /// the phone counts it as GPS time: the countermeasure's price.
+    public var preventSuspend = false
+    /// Transistorsoft's `heartbeatInterval` (b1: 60 s, on iOS only with `preventSuspend`);
+    /// `nil` (the default here) schedules none. A heartbeat is a client timer: it fires only
+    /// while the app runs (once on resume if it came due during a suspension) and records its
+    /// time in `Recorder.heartbeatTimes`.
+    public var heartbeatIntervalSeconds: Double?
     /// Start in the moving state with GPS on, as an app calling `changePace(true)` at launch
     /// does; otherwise the first fix places a stationary region and GPS waits for a departure.
     public var startsMoving = false
@@ -41,6 +54,9 @@ public struct EngineConfiguration: Sendable {
 public enum EngineTimer: Sendable, Equatable {
     /// The motion state machine's stop timer.
     case stop(MotionStateMachine.StopTimer)
+    /// The periodic heartbeat (`EngineConfiguration.heartbeatIntervalSeconds`); stale when a
+    /// relaunch started a new chain.
+    case heartbeat(generation: Int)
 }
 
 /// The tracking SDK under test, a `LocationClient`. It sees only what the device delivers and
@@ -72,6 +88,12 @@ public final class TrackingEngine: LocationClient {
     private let geofences: GeofenceManager?
     private var lastRecorded: Fix?
     private var wantsGPS = false
+    /// The `preventSuspend` keep-alive service holds location updates while stationary.
+    private var isKeepAliveRunning = false
+    private var heartbeatGeneration = 0
+    /// When tracking GPS last replaced the keep-alive: a fix handed over in that same instant
+    /// is the keep-alive's (low-accuracy in an SDK), not the new request's.
+    private var keepAliveEndedAt: SimInstant?
     private var isStarted = false
     private var movingRegionCenter: Coordinate?
 
@@ -103,6 +125,7 @@ public final class TrackingEngine: LocationClient {
         if configuration.requestsMotionActivity { requests.append(.device(.startedMotionUpdates)) }
         requests.append(.device(.startedSignificantChanges))
         if configuration.startsBackgroundSession { requests.append(.device(.startedBackgroundSession)) }
+        scheduleHeartbeat(after: now, into: &requests)
         if configuration.startsMoving {
             apply(motion.handle(.paceChangedToMoving, at: now), at: now, into: &requests)
         } else {
@@ -114,7 +137,11 @@ public final class TrackingEngine: LocationClient {
     public func didUpdateLocations(
         _ locations: [LocationDelivery], at now: SimInstant, into requests: inout [LocationClientRequest<EngineTimer>]
     ) {
-        for delivery in locations { location(delivery.fix, at: delivery.time, into: &requests) }
+        for delivery in locations {
+            // The keep-alive's fixes only keep the app running; they are not tracking.
+            if isKeepAliveRunning && !wantsGPS || keepAliveEndedAt == delivery.time { continue }
+            location(delivery.fix, at: delivery.time, into: &requests)
+        }
     }
 
     /// A wake-up while parked; with GPS on, the same position arrives as a standard update.
@@ -162,7 +189,17 @@ public final class TrackingEngine: LocationClient {
         if configuration.requestsMotionActivity { requests.append(.device(.startedMotionUpdates)) }
         if wantsGPS {
             requests.append(.device(.startedLocationUpdates(configuration.locationOptions)))
+        } else if isKeepAliveRunning {
+            requests.append(.device(.startedLocationUpdates(keepAliveOptions)))
         }
+        heartbeatGeneration += 1
+        scheduleHeartbeat(after: now, into: &requests)
+    }
+
+    /// iOS paused the updates: the SDK takes it as a stop, and restarts them on departure.
+    public func didPauseLocationUpdates(at now: SimInstant, into requests: inout [LocationClientRequest<EngineTimer>]) {
+        isKeepAliveRunning = false
+        apply(motion.handle(.locationUpdatesPaused, at: now), at: now, into: &requests)
     }
 
     /// A timer the engine scheduled came due.
@@ -171,6 +208,10 @@ public final class TrackingEngine: LocationClient {
     ) {
         switch timer {
         case .stop(let stop): apply(motion.handle(.stopTimerFired(stop), at: now), at: now, into: &requests)
+        case .heartbeat(let generation):
+            guard generation == heartbeatGeneration else { return }
+            recorder.heartbeat(at: now)
+            scheduleHeartbeat(after: now, into: &requests)
         }
     }
 
@@ -270,6 +311,12 @@ public final class TrackingEngine: LocationClient {
             case .stopGPS:
                 wantsGPS = false
                 requests.append(.device(.stoppedLocationUpdates))
+                if configuration.preventSuspend {
+                    // Transistorsoft's preventSuspend: a service that keeps iOS from suspending
+                    // the stationary app (b1, a4 #16).
+                    isKeepAliveRunning = true
+                    requests.append(.device(.startedLocationUpdates(keepAliveOptions)))
+                }
             case .monitorStationaryRegion(let center, let radius):
                 let region = MonitoredRegion(
                     identifier: Self.stationaryRegionIdentifier, center: center, radiusMeters: radius)
@@ -289,6 +336,21 @@ public final class TrackingEngine: LocationClient {
 
     private func startGPS(at now: SimInstant, into requests: inout [LocationClientRequest<EngineTimer>]) {
         wantsGPS = true
+        if isKeepAliveRunning { keepAliveEndedAt = now }
+        isKeepAliveRunning = false
         requests.append(.device(.startedLocationUpdates(configuration.locationOptions)))
+    }
+
+    /// The keep-alive's updates: the tracking options without iOS's automatic pause, which
+    /// would end the keep-alive after a stationary quarter of an hour.
+    private var keepAliveOptions: LocationUpdateOptions {
+        var options = configuration.locationOptions
+        options.pausesLocationUpdatesAutomatically = false
+        return options
+    }
+
+    private func scheduleHeartbeat(after now: SimInstant, into requests: inout [LocationClientRequest<EngineTimer>]) {
+        guard let interval = configuration.heartbeatIntervalSeconds else { return }
+        requests.append(.schedule(.heartbeat(generation: heartbeatGeneration), at: now.advanced(bySeconds: interval)))
     }
 }

@@ -177,17 +177,24 @@ extension DoorstepAI {
             DoorstepDeferralReason(
                 code: "notDeclared", message: "NSMotionUsageDescription is missing; iOS terminates the app")
         case .servicesOnRestoresPreviousState, .whenInUseRequestOnlyFromNotDetermined, .alwaysUpgradeFromWhenInUse,
-            .firstAlwaysRequestFollowsProfile, .deferredUpgradePrompt, .allowOnceLapsesWhenNotInUse,
+            .firstAlwaysRequestFollowsProfile, .deferredUpgradePrompt, .deferredUpgradePromptWaitsForUnlock,
+            .deferredUpgradeHoldsTriggeringEvent,
+            .alwaysRequestWhenAlwaysDoesNothing, .alwaysRequestResetsWhenNotDetermined, .allowOnceLapsesWhenNotInUse,
             .defaultAccuracyReduced, .temporaryFullAccuracyNeedsPurposeKey, .temporaryFullAccuracyFailsInBackground,
             .temporaryFullAccuracyLastsUntilRelaunch, .temporaryFullAccuracyNotNeededWhenPrecise,
             .motionRequestPrompts, .motionUnavailableWithoutHardware, .bluetoothPromptsOnCentralManager,
             .inUseIncludesCutoffAfterForeground, .backgroundSessionKeepsInUse, .startingUpdatesInBackgroundFails,
             .backgroundUpdatesWithoutModeCrash, .suspendedAppsReceiveNothing, .forceQuitStopsEverything,
-            .wakeWindowAfterRelaunch, .noDeliveryWithoutAuthorization, .updatesMustBeRunning,
+            .forceQuitRelaunchOnLocationEvents, .forceQuitNoRelaunchOnIOS26, .backgroundAppRefreshOffStopsWakes,
+            .lowPowerModeStopsWakes, .locationEventsWaitForFirstUnlock, .memoryPressureKillsInBackground,
+            .wakeWindowAfterRelaunch, .backgroundAppSuspendedAfterGrace, .suspendedAppGetsNoMotionOrTimers,
+            .wokenAppSuspendedAfterWakeWindow, .suspendedAppUpdatesQueued, .receiverRunsOnlyForRunningUpdates,
+            .backgroundSessionFormsWhileInUse, .noDeliveryWithoutAuthorization, .updatesMustBeRunning,
             .whenInUseStopsAfterCutoff, .alwaysContinuesInBackground, .automaticPause,
             .reducedAccuracyFewFixesPerHour, .reducedAccuracyDisplacedPosition, .regionLimit,
             .regionRequiresAuthorization, .regionUnavailableWithReducedAccuracy, .regionHysteresis,
-            .regionEventsWhenNotInUseNeedAlways, .significantChangeService, .visitService,
+            .regionEventsWhenNotInUseNeedAlways, .regionEventLatency, .reducedAccuracyAppliesToEveryService,
+            .significantChangeService, .visitService,
             .motionDeliversRecordedActivity, .motionDerivedFromSpeed:
             // No CLServiceSession diagnostic matches: the rule's own name and catalogue summary.
             DoorstepDeferralReason(code: rule.rawValue, message: rule.info.summary)

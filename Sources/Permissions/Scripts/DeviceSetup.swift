@@ -7,7 +7,8 @@ import Traces
 ///
 /// ```
 /// {"osProfile": "ios26",
-///  "parameters": {"whenInUseLockCutoffSeconds": 13, "wakeWindowSeconds": 10},
+///  "parameters": {"whenInUseLockCutoffSeconds": 13, "wakeWindowSeconds": 10,
+///                 "regionRelaunchAfterForceQuit": "profile", "lowPowerMode": false},
 ///  "simulatorClassDevice": false,
 ///  "infoPlist": {"whenInUseUsageDescription": true, "alwaysAndWhenInUseUsageDescription": true,
 ///                "motionUsageDescription": true, "bluetoothUsageDescription": true,
@@ -18,7 +19,9 @@ import Traces
 /// ```
 ///
 /// `parameters` sets any `DeviceParameters` value by the name and unit `tracesim rules`
-/// prints; `osProfile` may be given there or at the top level, not both.
+/// prints; `osProfile` may be given there or at the top level, not both. A flag the OS profile
+/// decides (`regionRelaunchAfterForceQuit`, `significantChangeRelaunchAfterForceQuit`) takes
+/// `true`, `false` or `"profile"`, the default, to follow `osProfile`.
 public struct DeviceSetup: Sendable {
     /// The device configuration.
     public var configuration = Device.Configuration()
@@ -141,6 +144,16 @@ public struct DeviceSetup: Sendable {
                 value = .integer(Int(number))
             case .flag:
                 value = .flag(try reader.bool(node, path))
+            case .optionalFlag:
+                let followsProfile = DeviceParameterDescriptor.Value.followsProfile
+                switch node.value {
+                case .bool(let flag):
+                    value = .optionalFlag(flag)
+                case .string(let text) where text == followsProfile:
+                    value = .optionalFlag(nil)
+                case .string, .number, .null, .array, .object:
+                    throw reader.fail(node, path, "expected true, false or \"\(followsProfile)\"")
+                }
             case .profile:
                 value = .profile(try reader.token(node, path, OSBehaviourProfile.names))
             }

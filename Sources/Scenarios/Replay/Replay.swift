@@ -60,6 +60,9 @@ public struct Replay<Client: LocationClient> {
     private var spareActionBuffers: [[DeviceAction]] = []
     private var isReceiverRunning = false
     private var isClientStarted = false
+    /// Client timers that came due while the process was suspended, in the order they came
+    /// due: they fire when the same process runs again, and are forgotten when it ends.
+    private var overdueClientTimers: [Client.Timer] = []
 
     /// What waits in the queue.
     private enum Pending {
@@ -183,10 +186,18 @@ public struct Replay<Client: LocationClient> {
         case .deviceTimer(let timer): send(.system(.timerFired(timer)), at: now)
         case .answer(let answer): send(.user(.answeredPrompt(answer)), at: now)
         case .clientTimer(let timer):
-            // App timers do not run in a suspended or terminated process.
-            guard device.lifecycle.phase.isRunning else { return }
-            client.timerFired(timer, at: now, into: &requests)
-            flushRequests(at: now)
+            // Models app timers under suspension (rule suspendedAppGetsNoMotionOrTimers): a
+            // suspended process runs no code, so a timer due then fires once it runs again, as an
+            // overdue Foundation timer does; a terminated process's timers are gone.
+            switch device.lifecycle.phase {
+            case .foreground, .background:
+                client.timerFired(timer, at: now, into: &requests)
+                flushRequests(at: now)
+            case .suspended:
+                overdueClientTimers.append(timer)
+            case .notRunning, .terminatedBySystem, .forceQuit:
+                return
+            }
         }
     }
 
@@ -217,7 +228,23 @@ public struct Replay<Client: LocationClient> {
             deliver(action, at: now)
         }
         handOverLocations(at: now)
+        if !overdueClientTimers.isEmpty { fireOverdueClientTimers(phase: phase, at: now) }
         flushRequests(at: now)
+    }
+
+    /// Fires the timers that came due during a suspension once the process runs again, or
+    /// forgets them when the process ended.
+    private mutating func fireOverdueClientTimers(phase: AppPhase, at now: SimInstant) {
+        switch phase {
+        case .foreground, .background:
+            let due = overdueClientTimers
+            overdueClientTimers.removeAll()
+            for timer in due { client.timerFired(timer, at: now, into: &requests) }
+        case .suspended:
+            return
+        case .notRunning, .terminatedBySystem, .forceQuit:
+            overdueClientTimers.removeAll()
+        }
     }
 
     /// Hands one device action to whoever it is for: the client, the queue, the user.

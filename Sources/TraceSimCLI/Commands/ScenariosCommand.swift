@@ -12,7 +12,7 @@ enum ScenariosCommand: Command {
         options: [
             .choice(
                 "format", ["text", "json"],
-                help: #"text (default) or one JSON array of {"name", "summary", "factRows"}."#)
+                help: #"text (default) or one JSON array of {"name", "osProfile", "summary", "factRows"}."#)
         ])
 
     static func run(_ parsed: ParsedArguments, console: Console) throws -> ExitCode {
