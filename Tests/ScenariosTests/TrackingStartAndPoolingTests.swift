@@ -73,9 +73,9 @@ struct TrackingStartAndPoolingTests {
         let run = try ScenarioRunner.run(Self.drive, scenario)
         #expect(run.flowSeconds >= 1)
         // The lifecycle shows the lock at 1 s, once: it was not re-sent at the tracking start.
-        let locks = run.lifecycle.filter(\.isScreenLocked)
+        let locks = zip(run.lifecycle, run.lifecycle.dropFirst()).filter { !$0.0.isScreenLocked && $0.1.isScreenLocked }
         #expect(locks.count == 1)
-        #expect(locks.first.map { Self.seconds($0.time) } == 1)
+        #expect(locks.first.map { Self.seconds($0.1.time) } == 1)
         #expect(run.lifecycle.first?.phase == .notRunning && run.lifecycle.first.map { Self.seconds($0.time) } == 0)
     }
 
@@ -148,8 +148,8 @@ struct TrackingStartAndPoolingTests {
         // lenient one as more than 100 %), though the phone delivered everything.
         var engine = EngineConfiguration()
         engine.gate.maximumAccuracyMeters = 8
-        var scenario = try #require(Scenario.preset(named: "always-precise"))
-        scenario.name = "lenient-gate"
+        var scenario = try #require(Scenario.preset(named: "ideal"))
+        scenario.name = "strict-gate"
         scenario.engine = engine
         scenario.seed = 3
         let result = try Matrix(
@@ -197,16 +197,19 @@ struct TrackingStartAndPoolingTests {
             name: "suspended", summary: "",
             timeline: [.init(.seconds(30), .user(.lockedScreen)), .init(.seconds(40), .system(.suspendedApp))])
         let run = try ScenarioRunner.run(Self.drive, suspended)
+        // Locked at 30 s, the app holding nothing is suspended after the grace, by 40 s at the latest.
         let suspension = try #require(run.authorization.first { $0.kind == .suspended })
-        #expect(Self.seconds(suspension.time) == 40)
+        #expect(Self.seconds(suspension.time) > 30 && Self.seconds(suspension.time) <= 40)
         // Always: the departure from the stationary region wakes the suspended app.
         let wake = try #require(run.authorization.first { $0.kind == .woken })
-        #expect(Self.seconds(wake.time) > 40)
+        #expect(wake.time > suspension.time)
         let forceQuit = try ScenarioRunner.run(Self.drive, try #require(Scenario.preset(named: "always-force-quit")))
         let terminated = try #require(forceQuit.authorization.firstIndex { $0.kind == .terminated(.forceQuitStopsEverything) })
+        // On ios18 a region exit or a significant change relaunches it in the background.
         #expect(
             forceQuit.authorization[(terminated + 1)...].contains {
-                $0.kind == .launched(.regionEvent, inBackground: true)
+                if case .launched(_, inBackground: true) = $0.kind { return true }
+                return false
             })
     }
 
