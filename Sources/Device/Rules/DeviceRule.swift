@@ -132,7 +132,8 @@ extension DeviceRule {
                 "CLAuthorizationStatus.denied", "a1 #6", .apple)
         case .alwaysRequestOncePerInstall:
             entry(
-                "requestAlwaysAuthorization has an effect once per install; later calls do nothing.",
+                "requestAlwaysAuthorization has an effect once; later calls do nothing until the status returns to "
+                    + "`notDetermined` (see alwaysRequestResetsWhenNotDetermined).",
                 "requestAlwaysAuthorization()", "a1 #7", .apple)
         case .alwaysUpgradeFromWhenInUse:
             entry(
@@ -145,8 +146,8 @@ extension DeviceRule {
                 "requestAlwaysAuthorization()", "a1 #9, d 17", .product, ["osProfile"])
         case .deferredUpgradePrompt:
             entry(
-                "After a first Always request settled on While Using, the one-shot upgrade prompt appears when an "
-                    + "Always-requiring event (background region, significant change) occurs.",
+                "After a first Always request settled on While Using, an Always-requiring event (background region, "
+                    + "significant change) raises the one-shot upgrade prompt, shown when the person can answer it.",
                 "provisional Always", "a1 #10, d 17", .apple)
         case .deferredUpgradePromptWaitsForUnlock:
             entry(
@@ -297,14 +298,16 @@ extension DeviceRule {
                 ["memoryPressureKillsPerHour"])
         case .wakeWindowAfterRelaunch:
             entry(
-                "A region or significant-change event relaunches or wakes the app into the background for a short window.",
+                "A region, significant-change or visit event relaunches or wakes the app into the background for a short "
+                    + "window.",
                 "UIApplication.LaunchOptionsKey.location", "a4 #11", .appleArchived, ["wakeWindowSeconds"])
         case .backgroundAppSuspendedAfterGrace:
             entry(
                 "A backgrounded app is suspended a short grace after nothing keeps it running: no background "
                     + "updates under Always, no background session, no updates while still in use.",
                 "app suspension (applicationDidEnterBackground, UIBackgroundModes location)",
-                "a4 #2; Apple: Extending your app's background execution time", .apple,
+                "a4 #2; Apple: Extending your app's background execution time (5 s); running updates kept to the "
+                    + "cutoff: product decision", .product,
                 ["backgroundSuspensionGraceSeconds", "whenInUseLockCutoffSeconds"])
         case .suspendedAppGetsNoMotionOrTimers:
             entry(
@@ -320,20 +323,22 @@ extension DeviceRule {
         case .suspendedAppUpdatesQueued:
             entry(
                 "Standard updates recorded while the app is suspended are queued (the newest few) and "
-                    + "delivered in one call when it runs again; a When-In-Use app's wait once not in use.",
+                    + "delivered in one call when it runs again; a When-In-Use app gets none recorded after it stops being in use.",
                 "Handling location updates in the background", "a4 #2, a4 #3", .apple,
                 ["suspendedLocationQueueLimit"])
         case .receiverRunsOnlyForRunningUpdates:
             entry(
                 "GPS runs for the app only while its standard updates run unpaused with precise location and "
                     + "an authorization that delivers them now, also for a suspended app whose updates are queued.",
-                "startUpdatingLocation(), pausesLocationUpdatesAutomatically", "a4 #2, a4 #7", .apple)
+                "startUpdatingLocation(), pausesLocationUpdatesAutomatically",
+                "a4 #2, a4 #7; GPS kept on for queued updates: simulator decision", .simulator)
         case .backgroundSessionFormsWhileInUse:
             entry(
                 "A background activity session, or background updates keeping a When-In-Use app in use, forms "
                     + "only when started while the app is in use: in the foreground or within the cutoff after it.",
-                "CLBackgroundActivitySession, allowsBackgroundLocationUpdates", "a4 #4, a4 #8, issue 16 §2",
-                .apple, ["whenInUseLockCutoffSeconds"])
+                "CLBackgroundActivitySession, allowsBackgroundLocationUpdates",
+                "a4 #4, a4 #8 (header: foreground only); grace included by product decision", .product,
+                ["whenInUseLockCutoffSeconds"])
         case .noDeliveryWithoutAuthorization:
             entry(
                 "Denied, restricted, not determined or Location Services off: no location is delivered.",

@@ -24,25 +24,22 @@ public enum OSBehaviourProfile: String, Sendable, CaseIterable {
         allCases.map { ($0.rawValue, $0) } + [("current", .current)]
     }
 
-    /// What changed in this generation, for `tracesim rules`.
+    /// What this profile changes in the simulated device, for `tracesim rules`. Only what is
+    /// modelled: the iOS 14 to 18 profiles behave alike today and are kept apart so presets and
+    /// scenario files can name the generation they mean.
     public var summary: String {
         switch self {
-        case .ios13:
-            "first Always request grants provisional Always until the deferred upgrade prompt; region and "
-                + "significant-change events relaunch a force-quit app"
-        case .ios14To17:
-            "first Always request settles on When-In-Use; Approximate location; activity sessions; region and "
-                + "significant-change events relaunch a force-quit app"
-        case .ios18:
-            "service sessions (CLServiceSession) hold authorization goals; region and significant-change events "
-                + "relaunch a force-quit app"
-        case .ios26: "as ios18, but a force-quit app is relaunched by neither region nor significant-change events"
+        case .ios13: "a first Always request grants provisional Always until the deferred upgrade prompt"
+        case .ios14To17: "a first Always request settles on When-In-Use; force-quit apps relaunched by location events"
+        case .ios18: "as ios14-17 (service sessions are not modelled)"
+        case .ios26: "as ios18, but force-quit apps are not relaunched by region or significant-change events"
         }
     }
 
     /// Whether, on this generation, a region event or a significant change relaunches an Always
     /// app the user force-quit. The App Programming Guide (iOS 8 on) made location apps the
-    /// exception to "no relaunch after a force quit"; a 2026 forum report finds neither
+    /// exception to "no relaunch after a force quit" (Apple DTS's "iOS Background Execution
+    /// Limits" post says a force quit blocks background launches); a 2026 forum report finds neither
     /// relaunching on iOS 26 while the same code did on iOS 18 (Device.md, "Issue 16: OS
     /// profiles and switches"). `DeviceParameters` may override either.
     public var relaunchesForceQuitAppForLocationEvents: Bool {
