@@ -29,8 +29,10 @@ enum PermissionsCommand: Command {
             .init(
                 name: "device", value: "<DEVICE.json>",
                 help: """
-                    The phone at the start: Info.plist, permissions, OS profile. Default: a
-                    fresh install with every key declared.
+                    The phone at the start: Info.plist, permissions, OS profile, and any
+                    device parameter by the name 'tracesim rules' prints ("parameters":
+                    {"whenInUseLockCutoffSeconds": 13}). Default: a fresh install with
+                    every key declared.
                     """),
             .init(
                 name: "request", value: "<buckets>",

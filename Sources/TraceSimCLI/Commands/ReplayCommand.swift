@@ -38,7 +38,8 @@ enum ReplayCommand: Command {
                     text (default); json: one object with the keys in the README; html:
                     one self-contained page with the track map (accepted, rejected and
                     never-delivered fixes, geofences) and timeline bands (app state,
-                    lock, motion, GPS, deliveries, the 70 s cutoff) against the ideal run.
+                    lock, motion, GPS, deliveries, authorization, the When-In-Use cutoff)
+                    against the ideal run.
                     With --tracks each, one report per track: text blocks in turn, or
                     one JSON object per line; html refuses a file of several tracks.
                     """),
