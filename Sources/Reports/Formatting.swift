@@ -27,6 +27,12 @@ package enum Formatting {
     /// A share as a percentage with one decimal: `0.1234` is `12.3 %`.
     package static func percent(_ share: Double) -> String { fixed(share * 100, 1) + " %" }
 
+    /// A difference with its sign: `+10`, `-10`, and `+0` for what rounds to zero.
+    package static func signed(_ value: Double, _ digits: Int) -> String {
+        let text = fixed(value, digits)
+        return text.hasPrefix("-") ? text : "+" + text
+    }
+
     /// A short decimal: integers without a fraction, otherwise up to four places, no trailing zeros.
     package static func short(_ value: Double) -> String {
         if value == value.rounded() && abs(value) < 1e15 { return String(Int64(value)) }

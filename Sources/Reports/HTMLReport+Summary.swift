@@ -6,7 +6,7 @@ extension HTMLReport {
     static func summary(_ metrics: Metrics) -> String {
         func percent(_ value: Double?) -> String { value.map(Formatting.percent) ?? "–" }
         let items = [
-            ("collected", percent(metrics.collectionRatio)), ("coverage", percent(metrics.timeCoverage)),
+            ("collected", percent(metrics.collectionRatio)), ("of the trace covered", percent(metrics.timeCoverage)),
             ("distance", percent(metrics.distanceRatio)), ("longest gap", Formatting.duration(metrics.maxGapSeconds)),
             ("GPS on", Formatting.duration(metrics.gpsOnSeconds)),
             ("accepted / delivered", "\(metrics.acceptedFixes) / \(metrics.deliveredFixes)"),

@@ -1,10 +1,12 @@
+import Device
 import Scenarios
 import SimulationCore
 
 extension HTMLReport {
-    /// Bands over the trace's time: app state, screen lock, motion, GPS, deliveries, for this
-    /// run and the ideal one; the When-In-Use cutoff (the run's own cutoff after each lock) as a
-    /// dashed line.
+    /// Bands over the trace's time: the authorization timeline (location status, reduced
+    /// accuracy, prompts on screen, wakes and relaunches), app state, screen lock, motion, GPS,
+    /// deliveries, for this run and the ideal one; the When-In-Use cutoff (the run's own cutoff
+    /// after each lock) as a dashed line; a legend under it.
     static func timeline(run: ScenarioRun, ideal: ScenarioRun) -> String {
         let width = 900.0
         let left = 150.0
@@ -36,6 +38,10 @@ extension HTMLReport {
         func deliveries(_ run: ScenarioRun) -> [Span] {
             run.deliveryTimes.map { ($0, $0.advanced(byNanoseconds: 1), "delivery") }
         }
+        bands.append(("location", authorization(run).status))
+        bands.append(("reduced accuracy", authorization(run).reduced))
+        bands.append(("prompts", prompts(run)))
+        bands.append(("wakes, lapses", wakes(run)))
         bands.append(("app (\(run.scenario))", phases(run)))
         bands.append(("screen locked", locks(run)))
         bands.append(("moving", motion(run)))
@@ -82,6 +88,78 @@ extension HTMLReport {
                 "text", [("class", "tick"), ("text-anchor", anchor), ("x", f(position)), ("y", f(height - 4))],
                 content: Formatting.clock(seconds))
         }
-        return svg.finished
+        return svg.finished + legend
+    }
+
+    /// The classes the timeline draws, with what each means, in band order.
+    static let legendEntries: [(kind: String, meaning: String)] = [
+        ("auth-authorizedAlways", "Always"), ("auth-provisional", "provisional Always (behaves as When-In-Use)"),
+        ("auth-authorizedWhenInUse", "When-In-Use"),
+        ("auth-notDetermined", "not determined (incl. an Allow Once lapse)"),
+        ("auth-denied", "denied"), ("auth-restricted", "restricted"), ("reduced", "reduced accuracy"),
+        ("prompt", "prompt on screen"), ("suppressed", "request showed no prompt"), ("wake", "woken or relaunched"),
+        ("lapse", "Allow Once lapsed"),
+        ("terminated", "terminated"), ("phase-foreground", "foreground"), ("phase-background", "background"),
+        ("phase-suspended", "suspended"), ("locked", "screen locked"), ("moving", "engine moving"), ("gps", "GPS on"),
+        ("delivery", "fix delivered"),
+    ]
+
+    private static var legend: String {
+        "<p class=\"legend\">"
+            + legendEntries.map { "<span class=\"key \($0.kind)\"></span>\(escape($0.meaning))" }.joined(separator: " ")
+            + "</p>"
+    }
+
+    /// The location status as spans from each change to the next, and the reduced-accuracy spans.
+    private static func authorization(_ run: ScenarioRun) -> (
+        status: [(start: SimInstant, end: SimInstant, kind: String)],
+        reduced: [(start: SimInstant, end: SimInstant, kind: String)]
+    ) {
+        let changes = run.authorization.compactMap {
+            change -> (SimInstant, AuthorizationStatus, AccuracyAuthorization, Bool)? in
+            if case .location(let status, let accuracy, let provisional) = change.kind {
+                return (change.time, status, accuracy, provisional)
+            }
+            return nil
+        }
+        var status: [(start: SimInstant, end: SimInstant, kind: String)] = []
+        var reduced: [(start: SimInstant, end: SimInstant, kind: String)] = []
+        for (index, change) in changes.enumerated() {
+            let end = index + 1 < changes.count ? changes[index + 1].0 : run.traceEnd
+            status.append((change.0, end, change.3 ? "auth-provisional" : "auth-" + change.1.name))
+            if change.2 == .reducedAccuracy { reduced.append((change.0, end, "reduced")) }
+        }
+        return (status, reduced)
+    }
+
+    /// Each prompt from shown to answered (to the end when never answered); a suppressed request
+    /// as a tick.
+    private static func prompts(_ run: ScenarioRun) -> [(start: SimInstant, end: SimInstant, kind: String)] {
+        var spans: [(start: SimInstant, end: SimInstant, kind: String)] = []
+        var shown: SimInstant?
+        for entry in run.promptLog {
+            switch entry.outcome {
+            case .shown: shown = entry.time
+            case .answered:
+                spans.append(
+                    (shown ?? entry.time, max(entry.time, (shown ?? entry.time).advanced(byNanoseconds: 1)), "prompt"))
+                shown = nil
+            case .suppressed: spans.append((entry.time, entry.time.advanced(byNanoseconds: 1), "suppressed"))
+            }
+        }
+        if let shown { spans.append((shown, run.traceEnd, "prompt")) }
+        return spans
+    }
+
+    /// Wakes, background relaunches, Allow Once lapses and terminations as ticks.
+    private static func wakes(_ run: ScenarioRun) -> [(start: SimInstant, end: SimInstant, kind: String)] {
+        run.authorization.compactMap { change in
+            switch change.kind {
+            case .woken, .launched(_, inBackground: true): (change.time, change.time.advanced(byNanoseconds: 1), "wake")
+            case .terminated: (change.time, change.time.advanced(byNanoseconds: 1), "terminated")
+            case .allowOnceLapsed: (change.time, change.time.advanced(byNanoseconds: 1), "lapse")
+            case .location, .motion, .suspended, .launched(_, inBackground: false): nil
+            }
+        }
     }
 }

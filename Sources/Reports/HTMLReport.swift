@@ -29,14 +29,23 @@ public enum HTMLReport {
     }
 
     /// The page for a matrix (`MatrixReport.html`): the heatmap of scenarios (a row each, with
-    /// the metrics of its runs on every trace) against metrics.
-    static func matrix(rows: [ScenarioMetrics], traceCount: Int) -> String {
-        page(
+    /// the metrics of its runs pooled over every trace) against metrics, a heatmap per trace when
+    /// `perTrace` has some, and the `footer` lines (the ideal totals and the formulas).
+    static func matrix(
+        rows: [ScenarioMetrics], traceCount: Int, perTrace: [(trace: String, rows: [ScenarioMetrics])] = [],
+        footer: [String] = []
+    ) -> String {
+        let traces = perTrace.map { "<h2>\(escape($0.trace))</h2>\n" + heatmap($0.rows) }.joined(separator: "\n")
+        let notes =
+            footer.isEmpty ? "" : "<ul class=\"formulas\">" + footer.map { "<li>\(escape($0))</li>" }.joined() + "</ul>"
+        return page(
             title: "TraceSim permission matrix",
             body: """
                 <h1>What each permission level costs</h1>
-                <p class="sub">\(traceCount) trace\(traceCount == 1 ? "" : "s") · each run against the ideal run of the same trace · greener is closer to ideal</p>
+                <p class="sub">\(traceCount) trace\(traceCount == 1 ? "" : "s") · each scenario pooled over traces against the ideal run of the same trace · greener is closer to ideal</p>
                 \(heatmap(rows))
+                \(notes)
+                \(traces)
                 """)
     }
 

@@ -3,24 +3,64 @@ import Scenarios
 /// What a matrix prints: the degradation table (text, Markdown), a CSV row per run, the
 /// heatmap page, and the JSON of every run, which for a shard is the part `Matrix.merge` reads.
 public enum MatrixReport {
-    /// A line naming the traces, scenarios and seeds, then the degradation table: a row per
-    /// scenario with metrics averaged over traces. Empty for a matrix of no trace.
-    public static func text(_ result: MatrixResult) -> String {
+    /// A line naming the traces, scenarios and seeds, then the degradation table: the ideal
+    /// row and a row per scenario with metrics pooled over traces, and the formulas under it.
+    /// With `perTrace`, a table per trace follows. Empty for a matrix of no trace.
+    public static func text(_ result: MatrixResult, perTrace: Bool = false) -> String {
         let matrix = result.matrix
         guard !matrix.traces.isEmpty else { return "" }
         let (traces, scenarios) = (matrix.traces.count, matrix.scenarios.count)
         let seeds = Set(matrix.scenarios.map { matrix.seed ?? $0.scenario.seed })
         let seedLabel = seeds.count == 1 ? "seed \(seeds.first ?? 0)" : "seeds per scenario"
-        return "\(traces) trace\(traces == 1 ? "" : "s") × \(scenarios) scenario\(scenarios == 1 ? "" : "s"), "
-            + "\(seedLabel); ratios against the ideal run\n" + RunReport.table(result.metricsByScenario)
+        var text =
+            "\(traces) trace\(traces == 1 ? "" : "s") × \(scenarios) scenario\(scenarios == 1 ? "" : "s"), "
+            + "\(seedLabel); ratios pooled over traces against the ideal run\n"
+            + RunReport.table(result.idealMetrics + result.metricsByScenario)
+        if perTrace {
+            for trace in result.metricsByTrace {
+                text += "\n\n" + trace.trace + "\n" + RunReport.table(trace.ideal + trace.scenarios)
+            }
+        }
+        return text + "\n\n" + footer(result).joined(separator: "\n")
     }
 
-    /// The degradation table in Markdown, for a pull request or a design review.
-    public static func markdown(_ result: MatrixResult) -> String { RunReport.markdownTable(result.metricsByScenario) }
+    /// The degradation table in Markdown, for a pull request or a design review: the ideal row,
+    /// a row per scenario, the formulas under it, and with `perTrace` a table per trace.
+    public static func markdown(_ result: MatrixResult, perTrace: Bool = false) -> String {
+        var text = RunReport.markdownTable(result.idealMetrics + result.metricsByScenario)
+        if perTrace {
+            for trace in result.metricsByTrace {
+                text += "\n\n**\(trace.trace)**\n\n" + RunReport.markdownTable(trace.ideal + trace.scenarios)
+            }
+        }
+        return text + "\n\n" + footer(result).map { "- " + $0 }.joined(separator: "\n")
+    }
 
-    /// A self-contained page with the degradation table as a heatmap.
-    public static func html(_ result: MatrixResult) -> String {
-        HTMLReport.matrix(rows: result.metricsByScenario, traceCount: result.matrix.traces.count)
+    /// A self-contained page with the degradation table as a heatmap, the formulas under it,
+    /// and with `perTrace` a heatmap per trace.
+    public static func html(_ result: MatrixResult, perTrace: Bool = false) -> String {
+        HTMLReport.matrix(
+            rows: result.idealMetrics + result.metricsByScenario, traceCount: result.matrix.traces.count,
+            perTrace: perTrace ? result.metricsByTrace.map { ($0.trace, $0.ideal + $0.scenarios) } : [],
+            footer: footer(result))
+    }
+
+    /// Under every table: what the ideal runs add up to (the denominators), then one line per
+    /// column saying how it is pooled.
+    static func footer(_ result: MatrixResult) -> [String] {
+        var lines: [String] = []
+        for row in result.idealMetrics {
+            let metrics = row.metrics
+            let accepted = metrics.reduce(0) { $0 + $1.acceptedFixes }
+            let meters = metrics.reduce(0) { $0 + $1.distanceMeters }
+            let covered = metrics.reduce(0) { $0 + $1.coveredSeconds }
+            let gps = metrics.reduce(0) { $0 + $1.gpsOnSeconds }
+            lines.append(
+                "\(row.scenario) over \(metrics.count) trace\(metrics.count == 1 ? "" : "s"): \(accepted) accepted fixes, "
+                    + "\(Formatting.fixed(meters / 1000, 2)) km, \(Formatting.duration(covered)) covered, "
+                    + "\(Formatting.duration(gps)) GPS on")
+        }
+        return lines + MetricsSummary.formulas
     }
 
     /// A row per trace and scenario with every numeric metric.

@@ -6,8 +6,12 @@ import SimulationCore
 /// How runs are printed: the stable JSON object per run and the degradation table.
 public enum RunReport {
     /// The `schemaVersion` of run JSON and matrix JSON: bumped when a key changes meaning or
-    /// disappears.
-    public static let schemaVersion = 1
+    /// disappears. 2: `departureDelaySeconds` and `arrivalDelaySeconds` count a departure only
+    /// at the first fix recorded while moving (an app that receives no location never
+    /// departs); added the pooled table's sums (`idealAcceptedFixes`, `coveredSeconds`,
+    /// `idealCoveredSeconds`, `idealDistanceMeters`, `idealGpsOnSeconds`) and the run's
+    /// `authorization` timeline.
+    public static let schemaVersion = 2
 
     /// One run as the documented JSON object (`replay --format json`, one element of a matrix's
     /// `runs`), times in seconds from the trace's first fix. `trace` is the name the object gives.
@@ -41,6 +45,11 @@ public enum RunReport {
             ("gpsOnSeconds", .number(rounded(metrics.gpsOnSeconds, 3))),
             ("positionErrorMedianMeters", optional(metrics.positionErrorMedianMeters)),
             ("positionErrorP95Meters", optional(metrics.positionErrorP95Meters)),
+            ("idealAcceptedFixes", .integer(metrics.idealAcceptedFixes)),
+            ("coveredSeconds", .number(rounded(metrics.coveredSeconds, 3))),
+            ("idealCoveredSeconds", .number(rounded(metrics.idealCoveredSeconds, 3))),
+            ("idealDistanceMeters", .number(rounded(metrics.idealDistanceMeters, 2))),
+            ("idealGpsOnSeconds", .number(rounded(metrics.idealGpsOnSeconds, 3))),
         ])
         return .object([
             ("trace", .string(trace)),
@@ -64,7 +73,24 @@ public enum RunReport {
             ),
             ("deliveredTimes", .array(run.deliveryTimes.map(seconds))),
             ("promptLog", PermissionsReport.promptLog(run.promptLog, since: start)),
+            ("authorization", .array(run.authorization.map { authorization($0, seconds: seconds) })),
         ])
+    }
+
+    /// One row of the authorization timeline: `{"t", "event", ...}` with what the event carries.
+    static func authorization(_ change: AuthorizationChange, seconds: (SimInstant) -> JSONText) -> JSONText {
+        var members: [(String, JSONText)] = [("t", seconds(change.time)), ("event", .string(change.name))]
+        switch change.kind {
+        case .location(let status, let accuracy, let provisional):
+            members += [("status", .string(status.name)), ("accuracy", .string(accuracy.name))]
+            if provisional { members.append(("provisional", .bool(true))) }
+        case .motion(let status): members.append(("status", .string(PermissionsReport.motionName(status))))
+        case .suspended, .woken, .allowOnceLapsed: break
+        case .launched(let reason, let inBackground):
+            members += [("reason", .string(reason.rawValue)), ("inBackground", .bool(inBackground))]
+        case .terminated(let rule): members.append(("rule", .string(rule.rawValue)))
+        }
+        return .object(members)
     }
 
     /// One run for a terminal (`replay --format text`): a line naming the trace, scenario and
@@ -82,9 +108,9 @@ public enum RunReport {
         return text
     }
 
-    /// The degradation table: a row per scenario. Ratios (GPS time too: the battery cost) are
-    /// averaged over the traces where the ideal run had some; the gap is the median over traces
-    /// of each trace's longest gap.
+    /// The degradation table: a row per scenario, pooled over traces as `MetricsSummary` says
+    /// (ratios are sums over sums, GPS time too: the battery cost; the gap is the median over
+    /// traces of each trace's longest gap).
     public static func table(_ rows: [ScenarioMetrics]) -> String {
         let lines = tableCells(rows)
         var table = TextTable(lines, alignments: [.left] + Array(repeating: .right, count: lines[0].count - 1))
@@ -128,7 +154,7 @@ public enum RunReport {
         var lines: [[String]] = [header]
         for row in rows {
             let summary = MetricsSummary(row.metrics)
-            let departure = summary.departureDelaySeconds.map { "+" + Formatting.fixed($0, 0) + " s" } ?? "-"
+            let departure = summary.departureDelaySeconds.map { Formatting.signed($0, 0) + " s" } ?? "-"
             lines.append([
                 row.scenario, ratio(summary.collected), percent(summary.coverage ?? 0), ratio(summary.distance),
                 Formatting.duration(summary.medianLongestGapSeconds), departure, ratio(summary.gpsVsIdeal),

@@ -26,6 +26,7 @@ public struct TrackReport {
     private var start: SimInstant { trace.fixes.first?.timestamp ?? SimInstant(nanosecondsSinceEpoch: 0) }
     private var end: SimInstant { trace.fixes.last?.timestamp ?? start }
     private var recorder: Recorder { engine.recorder }
+    private var departure: SimInstant? { Metrics.departure(in: recorder) }
 
     private func offset(_ instant: SimInstant) -> Double { instant.seconds(since: start) }
 
@@ -55,6 +56,13 @@ public struct TrackReport {
                     + "\(gpsOn.intervals.count) interval\(gpsOn.intervals.count == 1 ? "" : "s")"))
         let motion = recorder.motionTransitions.map { "\($0.state.rawValue) \(Formatting.clock(offset($0.time)))" }
         lines.append(row("motion", motion.isEmpty ? "no transitions" : motion.joined(separator: " · ")))
+        // The engine may switch to moving on motion activity alone; the app departed only when a
+        // fix was recorded while moving.
+        lines.append(
+            row(
+                "departure",
+                departure.map { Formatting.clock(offset($0)) + " (first fix recorded while moving)" }
+                    ?? "none (no fix recorded while moving)"))
         if fenceCount > 0 {
             let events = recorder.geofenceEvents
             let counts = [GeofenceEvent.Action.enter, .exit, .dwell].map { action in
@@ -111,6 +119,7 @@ public struct TrackReport {
                         ])
                     })
             ),
+            ("departureSeconds", departure.map { .number(Formatting.rounded(offset($0), 3)) } ?? .null),
             (
                 "geofences",
                 .array(

@@ -202,6 +202,11 @@ extension Metrics {
         ("gpsOnSeconds", { $0.gpsOnSeconds }),
         ("positionErrorMedianMeters", { $0.positionErrorMedianMeters }),
         ("positionErrorP95Meters", { $0.positionErrorP95Meters }),
+        ("idealAcceptedFixes", { Double($0.idealAcceptedFixes) }),
+        ("coveredSeconds", { $0.coveredSeconds }),
+        ("idealCoveredSeconds", { $0.idealCoveredSeconds }),
+        ("idealDistanceMeters", { $0.idealDistanceMeters }),
+        ("idealGpsOnSeconds", { $0.idealGpsOnSeconds }),
     ]
 
     /// The numeric metric keys, in report order.

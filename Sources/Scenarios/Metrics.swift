@@ -10,10 +10,16 @@ public struct Metrics: Sendable, Equatable {
     public var deliveredFixes: Int
     /// Fixes the gate accepted.
     public var acceptedFixes: Int
+    /// The ideal run's accepted fixes: the denominator a pooled table sums.
+    public var idealAcceptedFixes: Int
     /// Accepted ÷ the ideal run's accepted; `nil` when the ideal accepted none (nothing to lose).
     public var collectionRatio: Double?
     /// Share of the trace's time within 30 s of an accepted fix.
     public var timeCoverage: Double
+    /// Seconds of the trace within 30 s of an accepted fix (`timeCoverage` × the trace's span).
+    public var coveredSeconds: Double
+    /// The ideal run's covered seconds, the denominator of pooled coverage.
+    public var idealCoveredSeconds: Double
     /// The longest stretch of the trace without an accepted fix, and where it starts (seconds
     /// from the first fix).
     public var maxGapSeconds: Double
@@ -21,6 +27,8 @@ public struct Metrics: Sendable, Equatable {
     public var maxGapStartSeconds: Double
     /// Odometer distance.
     public var distanceMeters: Double
+    /// The ideal run's odometer distance.
+    public var idealDistanceMeters: Double
     /// Distance ÷ the ideal run's distance; `nil` when the ideal moved none.
     public var distanceRatio: Double?
     /// A rejection reason code and how often it occurred.
@@ -43,9 +51,12 @@ public struct Metrics: Sendable, Equatable {
     public var geofenceMeanDelaySeconds: Double
     /// The largest delay of a matched event.
     public var geofenceMaxDelaySeconds: Double
-    /// First departure here minus the ideal run's; `nil` when either never departed.
+    /// Departure here minus the ideal run's; `nil` when either never departed. A departure is
+    /// what the app could know: the first fix recorded in the moving state
+    /// (`Metrics.departure(in:)`), so an app that receives no location never departs.
     public var departureDelaySeconds: Double?
-    /// First arrival here minus the ideal run's; `nil` when either never arrived.
+    /// Arrival here minus the ideal run's; `nil` when either never arrived. An arrival is the
+    /// first stop after the departure (`Metrics.arrival(in:)`).
     public var arrivalDelaySeconds: Double?
     /// Seconds the phone ran GPS for the app.
     public var gpsOnSeconds: Double
@@ -70,12 +81,20 @@ public struct Metrics: Sendable, Equatable {
         deliveredFixes = recorder.deliveredFixCount
         acceptedFixes = recorder.acceptedFixCount
         let idealAccepted = ideal.recorder.acceptedFixCount
+        idealAcceptedFixes = idealAccepted
         collectionRatio = idealAccepted == 0 ? nil : Double(acceptedFixes) / Double(idealAccepted)
         let accepted = recorder.acceptedTimes.map { $0.seconds(since: run.traceStart) }
         let span = run.traceEnd.seconds(since: run.traceStart)
         timeCoverage = Self.coverage(of: accepted, span: span, reach: 30)
+        coveredSeconds = timeCoverage * span
+        let idealSpan = ideal.traceEnd.seconds(since: ideal.traceStart)
+        idealCoveredSeconds =
+            Self.coverage(
+                of: ideal.recorder.acceptedTimes.map { $0.seconds(since: ideal.traceStart) }, span: idealSpan,
+                reach: 30) * idealSpan
         (maxGapSeconds, maxGapStartSeconds) = Self.longestGap(accepted, span: span)
         distanceMeters = run.odometerMeters
+        idealDistanceMeters = ideal.odometerMeters
         distanceRatio = ideal.odometerMeters <= 0 ? nil : run.odometerMeters / ideal.odometerMeters
         rejectedByReason = recorder.rejections.map { ReasonCount(reason: $0.reason.rawValue, count: $0.count) }
         geofenceEvents = recorder.geofenceEvents.count
@@ -97,8 +116,8 @@ public struct Metrics: Sendable, Equatable {
         geofenceSpurious = unmatched.count
         geofenceMeanDelaySeconds = delays.isEmpty ? 0 : delays.reduce(0, +) / Double(delays.count)
         geofenceMaxDelaySeconds = delays.max() ?? 0
-        departureDelaySeconds = Self.delay(of: .moving, run, ideal)
-        arrivalDelaySeconds = Self.delay(of: .stationary, run, ideal)
+        departureDelaySeconds = Self.delay(Self.departure(in: run.recorder), Self.departure(in: ideal.recorder))
+        arrivalDelaySeconds = Self.delay(Self.arrival(in: run.recorder), Self.arrival(in: ideal.recorder))
         gpsOnSeconds = run.gpsOn.seconds(closingAt: run.traceEnd)
         idealGpsOnSeconds = ideal.gpsOn.seconds(closingAt: ideal.traceEnd)
     }
@@ -128,10 +147,30 @@ public struct Metrics: Sendable, Equatable {
         return best
     }
 
-    private static func delay(of state: MotionStateMachine.State, _ run: ScenarioRun, _ ideal: ScenarioRun) -> Double? {
-        guard let here = run.recorder.motionTransitions.first(where: { $0.state == state }),
-            let reference = ideal.recorder.motionTransitions.first(where: { $0.state == state })
-        else { return nil }
-        return here.time.seconds(since: reference.time)
+    private static func delay(_ here: SimInstant?, _ reference: SimInstant?) -> Double? {
+        guard let here, let reference else { return nil }
+        return here.seconds(since: reference)
+    }
+
+    /// When the app departed as far as it could know: the first fix recorded while the engine
+    /// was in the moving state (at or after a switch to moving, before the next stop). A switch
+    /// to moving with no fix behind it (motion activity alone, an app that receives no
+    /// location) is no departure; `nil` when there is none.
+    public static func departure(in recorder: Recorder) -> SimInstant? {
+        let recorded = recorder.recordedTimes
+        let transitions = recorder.motionTransitions
+        for (index, transition) in transitions.enumerated() where transition.state == .moving {
+            let next = transitions[(index + 1)...].first { $0.state != .moving }?.time
+            if let fix = recorded.first(where: { time in time >= transition.time && next.map { time < $0 } ?? true }) {
+                return fix
+            }
+        }
+        return nil
+    }
+
+    /// The first stop after `departure(in:)`: an app that never departed never arrives.
+    public static func arrival(in recorder: Recorder) -> SimInstant? {
+        guard let departure = departure(in: recorder) else { return nil }
+        return recorder.motionTransitions.first { $0.state == .stationary && $0.time > departure }?.time
     }
 }

@@ -13,37 +13,59 @@ public struct ScenarioMetrics: Sendable {
 
 /// One scenario's metrics over several traces, as the matrix tables and heatmap show them.
 ///
-/// Ratios are averaged over the traces where they exist (the ideal run had something); the gap
-/// is the median of each trace's longest gap; departure delay is averaged over traces where
-/// both runs departed; rejections are summed.
+/// Pooled, not averaged per trace, so a 30 s trace weighs what its fixes weigh and a long drive
+/// is not outvoted by short ones (`Documentation/Design/Scenarios.md`, `formulas`):
+/// collected = Σ accepted ÷ Σ ideal accepted; distance = Σ distance ÷ Σ ideal distance;
+/// coverage = Σ covered seconds ÷ Σ ideal covered seconds; GPS = Σ GPS-on ÷ Σ ideal GPS-on;
+/// the longest gap is the median over traces of each trace's longest gap; the departure delay is
+/// the mean over the traces where both runs departed; rejections are summed. A ratio is `nil`
+/// when its denominator is zero (the ideal run had nothing, so there is nothing to lose).
 public struct MetricsSummary: Sendable, Equatable {
-    /// Mean collection ratio.
+    /// Σ accepted ÷ Σ the ideal runs' accepted.
     public var collected: Double?
-    /// Mean time coverage.
+    /// Σ covered seconds ÷ Σ the ideal runs' covered seconds (relative to ideal).
     public var coverage: Double?
-    /// Mean distance ratio.
+    /// Σ distance ÷ Σ the ideal runs' distance.
     public var distance: Double?
-    /// Mean GPS time against the ideal run's.
+    /// Σ GPS-on seconds ÷ Σ the ideal runs' GPS-on seconds.
     public var gpsVsIdeal: Double?
     /// Median over traces of the longest gap, seconds.
     public var medianLongestGapSeconds: Double
-    /// Mean departure delay, seconds.
+    /// Mean departure delay over the traces where both runs departed, seconds.
     public var departureDelaySeconds: Double?
+    /// How many traces the departure delay is the mean of.
+    public var departedTraces: Int
     /// Rejections over all traces.
     public var rejected: Int
 
+    /// The formulas, one line each, for the footer of every table that shows a summary.
+    public static let formulas = [
+        "collected = Σ accepted fixes ÷ Σ ideal accepted fixes",
+        "coverage = Σ seconds within 30 s of an accepted fix ÷ the same Σ for the ideal runs",
+        "distance = Σ odometer distance ÷ Σ ideal odometer distance",
+        "longest gap = median over traces of each trace's longest stretch without an accepted fix",
+        "departure = mean over traces where both runs departed of (first fix recorded while moving − ideal's)",
+        "GPS vs ideal = Σ seconds GPS ran for the app ÷ Σ ideal GPS seconds",
+        "rejected = Σ fixes the accuracy gate rejected",
+    ]
+
     /// Summarises one scenario's per-trace metrics.
     public init(_ metrics: [Metrics]) {
-        func mean(_ values: [Double]) -> Double? { values.isEmpty ? nil : values.reduce(0, +) / Double(values.count) }
-        collected = mean(metrics.compactMap(\.collectionRatio))
-        coverage = mean(metrics.map(\.timeCoverage))
-        distance = mean(metrics.compactMap(\.distanceRatio))
-        gpsVsIdeal = mean(metrics.filter { $0.idealGpsOnSeconds > 0 }.map { $0.gpsOnSeconds / $0.idealGpsOnSeconds })
+        func pooled(_ part: (Metrics) -> Double, _ whole: (Metrics) -> Double) -> Double? {
+            let denominator = metrics.reduce(0) { $0 + whole($1) }
+            return denominator > 0 ? metrics.reduce(0) { $0 + part($1) } / denominator : nil
+        }
+        collected = pooled({ Double($0.acceptedFixes) }, { Double($0.idealAcceptedFixes) })
+        coverage = pooled(\.coveredSeconds, \.idealCoveredSeconds)
+        distance = pooled(\.distanceMeters, \.idealDistanceMeters)
+        gpsVsIdeal = pooled(\.gpsOnSeconds, \.idealGpsOnSeconds)
         let gaps = metrics.map(\.maxGapSeconds).sorted()
         medianLongestGapSeconds =
             gaps.isEmpty
             ? 0 : gaps.count % 2 == 1 ? gaps[gaps.count / 2] : (gaps[gaps.count / 2 - 1] + gaps[gaps.count / 2]) / 2
-        departureDelaySeconds = mean(metrics.compactMap(\.departureDelaySeconds))
+        let delays = metrics.compactMap(\.departureDelaySeconds)
+        departedTraces = delays.count
+        departureDelaySeconds = delays.isEmpty ? nil : delays.reduce(0, +) / Double(delays.count)
         rejected = metrics.reduce(0) { $0 + $1.rejectedByReason.reduce(0) { $0 + $1.count } }
     }
 }

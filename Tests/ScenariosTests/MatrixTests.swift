@@ -12,11 +12,17 @@ struct MatrixTests {
 
     static func preset(_ name: String) throws -> Scenario { try #require(Scenario.preset(named: name)) }
 
-    @Test("scenarios of the same seed and geofences share one ideal run; a scenario's own geofences get their own")
+    @Test(
+        "scenarios of the same seed, geofences and engine settings share one ideal run; own geofences or engine get their own"
+    )
     func idealRunsAreShared() throws {
-        let names = ["always-precise", "wheninuse-locked", "denied"]
+        let names = ["always-precise", "restricted", "denied"]
         let shared = Matrix(traces: Self.traces, scenarios: try names.map { Matrix.Entry(try Self.preset($0)) })
         #expect(shared.replayCount() == 3 * (3 + 1))
+        // wheninuse-locked starts updates without the background flag: an engine of its own.
+        let engines = Matrix(
+            traces: Self.traces, scenarios: try (names + ["wheninuse-locked"]).map { Matrix.Entry(try Self.preset($0)) })
+        #expect(engines.replayCount() == 3 * (4 + 2))
         var reseeded = try Self.preset("denied")
         reseeded.seed = 5
         var entries = try names.map { Matrix.Entry(try Self.preset($0)) }

@@ -2,6 +2,7 @@
 @testable import Scenarios
 import SimulationCore
 import Testing
+import Traces
 
 /// The geofence and motion comparisons of `Metrics` on small hand-made runs, at the boundary
 /// where an event here falls at the same instant as the ideal one: exact values, so a match
@@ -14,15 +15,21 @@ struct MetricsEventMatchingTests {
         SimInstant(nanosecondsSinceEpoch: origin + Int64(seconds * 1e9))
     }
 
-    /// A run whose recorder holds `events` (fence, action, second) and `motion` (state, second).
+    /// A run whose recorder holds `events` (fence, action, second), `motion` (state, second)
+    /// and fixes accepted and recorded at `recorded` (seconds).
     static func run(
-        _ events: [(String, GeofenceEvent.Action, Double)], motion: [(MotionStateMachine.State, Double)] = []
+        _ events: [(String, GeofenceEvent.Action, Double)], motion: [(MotionStateMachine.State, Double)] = [],
+        recorded: [Double] = []
     ) -> ScenarioRun {
         var recorder = Recorder()
         for (fence, action, seconds) in events {
             recorder.geofence(GeofenceEvent(identifier: fence, action: action, time: at(seconds)))
         }
         for (state, seconds) in motion { recorder.motionChanged(to: state, at: at(seconds)) }
+        for seconds in recorded {
+            recorder.accepted(Fix(timestamp: at(seconds), latitude: 0, longitude: 0))
+            recorder.recordedLastAccepted()
+        }
         return ScenarioRun(
             scenario: "test", seed: 0, traceStart: at(0), traceEnd: at(600), flowSeconds: 0, recorder: recorder,
             gpsOn: GPSOnTime(),
@@ -73,19 +80,40 @@ struct MetricsEventMatchingTests {
         #expect(metrics.geofenceSpurious == 2)
     }
 
-    @Test("departure and arrival delays are the first transitions here minus the ideal run's, nil when either lacks one")
+    @Test("departure is the first fix recorded while moving, arrival the first stop after it, nil when either lacks one")
     func motionDelays() {
-        let ideal = Self.run([], motion: [(.moving, 100), (.stationary, 200), (.moving, 250)])
-        let late = Metrics(Self.run([], motion: [(.moving, 130), (.stationary, 190)]), ideal: ideal)
-        #expect(late.departureDelaySeconds == 30)
+        let ideal = Self.run([], motion: [(.moving, 100), (.stationary, 200), (.moving, 250)], recorded: [100, 150])
+        let late = Metrics(
+            Self.run([], motion: [(.moving, 130), (.stationary, 190)], recorded: [135]), ideal: ideal)
+        #expect(late.departureDelaySeconds == 35)
         #expect(late.arrivalDelaySeconds == -10)
-        let sameInstant = Metrics(Self.run([], motion: [(.moving, 100), (.stationary, 200)]), ideal: ideal)
+        let sameInstant = Metrics(
+            Self.run([], motion: [(.moving, 100), (.stationary, 200)], recorded: [100]), ideal: ideal)
         #expect(sameInstant.departureDelaySeconds == 0)
         #expect(sameInstant.arrivalDelaySeconds == 0)
-        let never = Metrics(Self.run([], motion: [(.moving, 100)]), ideal: ideal)
-        #expect(never.departureDelaySeconds == 0)
-        #expect(never.arrivalDelaySeconds == nil)
-        let idealStill = Metrics(Self.run([], motion: [(.moving, 5)]), ideal: Self.run([]))
+        let neverStops = Metrics(Self.run([], motion: [(.moving, 100)], recorded: [100]), ideal: ideal)
+        #expect(neverStops.departureDelaySeconds == 0)
+        #expect(neverStops.arrivalDelaySeconds == nil)
+        let idealStill = Metrics(Self.run([], motion: [(.moving, 5)], recorded: [5]), ideal: Self.run([]))
         #expect(idealStill.departureDelaySeconds == nil)
+    }
+
+    @Test("an app that receives no location never departs: moving with no fix recorded is no departure")
+    func noFixNoDeparture() {
+        let ideal = Self.run([], motion: [(.moving, 100), (.stationary, 200)], recorded: [100])
+        // Motion activity alone switches the engine to moving at 22 s; no fix ever arrives.
+        let blind = Metrics(Self.run([], motion: [(.moving, 22), (.stationary, 400)]), ideal: ideal)
+        #expect(blind.departureDelaySeconds == nil)
+        #expect(blind.arrivalDelaySeconds == nil)
+        // A fix recorded just before the switch to moving is not a departure; one at the switch is.
+        let before = Self.run([], motion: [(.moving, 120), (.stationary, 300)], recorded: [119.999])
+        #expect(Metrics.departure(in: before.recorder) == nil)
+        let at = Self.run([], motion: [(.moving, 120), (.stationary, 300)], recorded: [120])
+        #expect(Metrics.departure(in: at.recorder) == Self.at(120))
+        // A fix at the stop belongs to the stationary state; the next moving stretch counts.
+        let later = Self.run(
+            [], motion: [(.moving, 10), (.stationary, 50), (.moving, 80)], recorded: [50, 90])
+        #expect(Metrics.departure(in: later.recorder) == Self.at(90))
+        #expect(Metrics(later, ideal: ideal).departureDelaySeconds == -10)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Scenarios
 import Testing
 
 @Suite("tracesim scenarios, replay and matrix")
@@ -36,14 +37,43 @@ struct MatrixCommandTests {
             for key in [
                 "recordedFixes", "deliveredFixes", "acceptedFixes", "collectionRatio", "timeCoverage", "maxGapSeconds",
                 "distanceMeters", "distanceRatio", "rejectedByReason", "geofenceEvents", "geofenceMissed", "geofenceSpurious",
-                "departureDelaySeconds", "gpsOnSeconds",
+                "departureDelaySeconds", "gpsOnSeconds", "idealAcceptedFixes", "coveredSeconds", "idealCoveredSeconds",
+                "idealDistanceMeters", "idealGpsOnSeconds",
             ] {
                 #expect(metrics.keys.contains(key), "\(key)")
             }
             #expect(run["lifecycle"] is [[String: Any]] && run["deliveredTimes"] is [Double] && run["promptLog"] is [Any])
+            // The authorization timeline opens with the status the phone started in.
+            let authorization = try #require(run["authorization"] as? [[String: Any]])
+            #expect(authorization.first?["event"] as? String == "location" && authorization.first?["t"] as? Double == 0)
         }
         let denied = try #require(runs[0]["metrics"] as? [String: Any])
         #expect(denied["acceptedFixes"] as? Int == 0)
+        #expect(denied["departureDelaySeconds"] is NSNull)
+        #expect(object["schemaVersion"] as? Int == 2)
+        // The pooled table's sums are in each run: collected is their quotient.
+        let locked = try #require(runs[1]["metrics"] as? [String: Any])
+        let (accepted, ideal) = (try #require(locked["acceptedFixes"] as? Int), try #require(locked["idealAcceptedFixes"] as? Int))
+        #expect(abs(Double(accepted) / Double(ideal) - (locked["collectionRatio"] as? Double ?? -1)) < 1e-4)
+    }
+
+    @Test("matrix --per-trace: the pooled table, then a table per trace with its ideal row; not for json or csv")
+    func perTrace() {
+        let result = runCommand(["matrix", Self.drive, Self.bike, "--scenarios", "denied", "--per-trace"])
+        #expect(result.exitCode == 0, "\(result.error)")
+        let blocks = result.output.components(separatedBy: "\n\n")
+        #expect(blocks.count == 4, "\(result.output)")
+        #expect(blocks[1].hasPrefix(Self.drive + "\nscenario") && blocks[2].hasPrefix(Self.bike + "\nscenario"))
+        #expect(
+            blocks[1].split(separator: "\n").map { $0.split(separator: " ").first ?? "" } == [
+                Substring(Self.drive), "scenario", Substring(String(repeating: "-", count: blocks[1].split(separator: "\n")[2].count)),
+                "ideal", "denied",
+            ])
+        // Running the ideal preset itself shows it once.
+        let explicit = runCommand(["matrix", Self.bike, "--scenarios", "ideal,denied"])
+        #expect(explicit.output.split(separator: "\n").filter { $0.hasPrefix("ideal ") }.count == 1, "\(explicit.output)")
+        let json = runCommand(["matrix", Self.bike, "--per-trace", "--format", "json"])
+        #expect(json.exitCode == 64 && json.error.contains("--per-trace is for text, markdown and html"), "\(json.error)")
     }
 
     @Test("matrix --jobs: one, two or three workers print exactly what every core prints; zero is a usage error")
@@ -70,18 +100,23 @@ struct MatrixCommandTests {
         #expect(runCommand(arguments).output == first.output)
     }
 
-    @Test("matrix text is the degradation table; replay compares one scenario with the ideal run")
+    @Test("matrix text is the degradation table with the ideal row and the formulas; replay compares one scenario")
     func text() {
         let matrix = runCommand(["matrix", Self.drive, "--scenarios", "always-precise,denied"])
         #expect(matrix.exitCode == 0)
         let lines = matrix.output.split(separator: "\n")
-        #expect(lines.count == 5, "\(matrix.output)")
+        #expect(lines.count == 6 + 1 + MetricsSummary.formulas.count, "\(matrix.output)")
         #expect(lines[1].hasPrefix("scenario") && lines[1].contains("collected") && lines[1].contains("coverage"))
+        #expect(lines[3].hasPrefix("ideal") && lines[3].contains("100.0 %"))
         // Parked and locked, the Always app is suspended and departs on the stationary region's
         // exit, like motion-denied (issue 16 §1: 81.6 % and +280 s on this drive without the
-        // region latency; with the seeded latency the exit arrives later: 74.4 % and +392 s).
-        #expect(lines[3].hasPrefix("always-precise") && lines[3].contains("74.4 %") && lines[3].contains("+392 s"))
-        #expect(lines[4].hasPrefix("denied") && lines[4].contains("0.0 %"))
+        // region latency; with the seeded latency the exit arrives later: 74.4 %, and the first
+        // fix recorded while moving 393 s after the ideal's, a second after the switch to moving).
+        #expect(lines[4].hasPrefix("always-precise") && lines[4].contains("74.4 %") && lines[4].contains("+393 s"))
+        // Denied receives nothing, so it never departs.
+        #expect(lines[5].hasPrefix("denied") && lines[5].contains("0.0 %") && lines[5].contains(" - "))
+        #expect(lines[6].hasPrefix("ideal over 1 trace: "))
+        #expect(lines.suffix(MetricsSummary.formulas.count).map(String.init) == MetricsSummary.formulas)
         let replay = runCommand(["replay", Self.drive, "--scenario", "always-motion-denied"])
         #expect(replay.exitCode == 0)
         // The stationary-region exit arrives a seeded region latency after the dwell.
@@ -151,10 +186,12 @@ struct MatrixFormatTests {
         let result = runCommand(["matrix", Self.bike, "--scenarios", "denied,wheninuse-locked", "--format", "markdown"])
         #expect(result.exitCode == 0)
         let lines = result.output.split(separator: "\n")
-        #expect(lines.count == 4)
+        #expect(lines.count == 5 + 1 + MetricsSummary.formulas.count)
         #expect(lines[0].hasPrefix("| scenario | collected | coverage |"))
         #expect(lines[1] == "|---|---:|---:|---:|---:|---:|---:|---:|")
-        #expect(lines[2].hasPrefix("| denied | 0.0 % |"))
+        #expect(lines[2].hasPrefix("| ideal | 100.0 % |"))
+        #expect(lines[3].hasPrefix("| denied | 0.0 % |"))
+        #expect(lines[6] == "- " + MetricsSummary.formulas[0])
         #expect(runCommand(["matrix", Self.bike, "--format", "pdf"]).exitCode == 64)
     }
 }

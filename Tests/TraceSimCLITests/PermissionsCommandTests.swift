@@ -24,6 +24,31 @@ struct PermissionsCommandTests {
         #expect(device["backgroundCollectionPossible"] as? Bool == false)
     }
 
+    @Test("population: provisional Always (iOS 13) is not Always + Precise + Motion until the upgrade is answered")
+    func provisionalAlwaysIsNotAlways() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tracesim-pop-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let population = folder.appendingPathComponent("pop.json")
+        try Data(
+            #"{"location": {"allowWhileUsing": 0.6, "dontAllow": 0.4}, "upgrade": {"changeToAlwaysAllow": 1}, "motion": {"allow": 1}}"#
+                .utf8
+        ).write(to: population)
+        let ios13 = folder.appendingPathComponent("ios13.json")
+        try Data(#"{"osProfile": "ios13"}"#.utf8).write(to: ios13)
+        let result = runCommand([
+            "permissions", "--compare", "--population", population.path, "--device", ios13.path, "--format", "json",
+        ])
+        #expect(result.exitCode == 0, "\(result.error)")
+        let rows = try #require(JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [[String: Any]])
+        let doorstep = try #require(rows.first { $0["sdk"] as? String == "doorstep" })
+        // The requester's first Always request on iOS 13 grants provisional Always to the 60 %
+        // who allow While Using; the upgrade prompt needs a background event no flow has.
+        #expect(doorstep["alwaysPreciseMotionShare"] as? Double == 0, "\(result.output)")
+        let wizard = try #require(rows.first { $0["sdk"] as? String == "wizard" })
+        #expect(wizard["alwaysPreciseMotionShare"] as? Double == 0.6, "\(result.output)")
+    }
+
     @Test("every SDK runs and prints its own result", arguments: ["doorstep", "bggeo", "airship", "wizard"])
     func everySDK(sdk: String) {
         let result = runCommand(["permissions", "--sdk", sdk, "--user", Self.user])

@@ -16,6 +16,20 @@ struct TrackCommandTests {
         return url
     }
 
+    @Test("a phone whose location is denied never departs: the engine's moving switch is not a departure")
+    func deniedNeverDeparts() throws {
+        let device = try temporary(#"{"authorization": {"location": "denied", "motion": "authorized"}}"#, "json")
+        let text = runCommand(["track", Self.drive, "--device", device.path])
+        #expect(text.exitCode == 0, "\(text.error)")
+        #expect(text.output.contains("  departure       none (no fix recorded while moving)"), "\(text.output)")
+        let json = runCommand(["track", Self.drive, "--device", device.path, "--format", "json"])
+        let object = try #require(JSONSerialization.jsonObject(with: Data(json.output.utf8)) as? [String: Any])
+        #expect(object["departureSeconds"] is NSNull)
+        let allowed = runCommand(["track", Self.drive, "--format", "json"])
+        let ideal = try #require(JSONSerialization.jsonObject(with: Data(allowed.output.utf8)) as? [String: Any])
+        #expect(ideal["departureSeconds"] is Double)
+    }
+
     @Test("the MTV drive: JSON keys in order, counts that add up, fences from the example file")
     func driveJSON() throws {
         let result = runCommand(["track", Self.drive, "--starts-moving", "--fences", Self.fences, "--format", "json"])
@@ -23,7 +37,8 @@ struct TrackCommandTests {
         let line = Substring(result.output.trimmingCharacters(in: .newlines))
         #expect(
             try line.firstMatchKeys() == [
-                "file", "fixes", "rejections", "odometerMeters", "gpsOnSeconds", "gpsIntervals", "motion", "geofences", "gaps",
+                "file", "fixes", "rejections", "odometerMeters", "gpsOnSeconds", "gpsIntervals", "motion", "departureSeconds",
+                "geofences", "gaps",
             ])
         let object = try #require(JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any])
         let fixes = try #require(object["fixes"] as? [String: Int])

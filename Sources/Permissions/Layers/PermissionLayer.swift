@@ -47,10 +47,13 @@ public enum PermissionLayer: String, CaseIterable, Sendable {
             let state = session.device.authorization.state
             return state.status == .authorizedAlways && !state.isProvisionalAlways
         }
-        /// Always + Precise + Motion: what every layer is trying to reach.
+        /// Always + Precise + Motion: what every layer is trying to reach. Provisional Always
+        /// does not count: the app is told Always but the phone treats it as When-In-Use until
+        /// the deferred upgrade prompt is answered (fact sheet a1 #10), which no flow sees.
         public func reachedAlwaysPreciseMotion(simulatorClassDevice: Bool) -> Bool {
-            PermissionsWizard.isAllRequiredPermissionsGranted(
-                session.device, isSimulatorClassDevice: simulatorClassDevice)
+            isBackgroundCollectionPossible
+                && PermissionsWizard.isAllRequiredPermissionsGranted(
+                    session.device, isSimulatorClassDevice: simulatorClassDevice)
         }
     }
 

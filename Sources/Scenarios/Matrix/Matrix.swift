@@ -139,7 +139,7 @@ public struct Matrix: Sendable {
     }
 
     /// The replays needed: every scenario once, and an ideal run per seed and geofences.
-    private struct Plan {
+    fileprivate struct Plan {
         var runs: [(scenario: Scenario, fences: [Geofence])] = []
         /// For each scenario, its run and its ideal run in `runs`.
         var scenarioRun: [Int] = []
@@ -147,19 +147,23 @@ public struct Matrix: Sendable {
 
         init(_ matrix: Matrix) {
             guard let idealPreset = Scenario.preset(named: "ideal") else { return }
-            // Every scenario is compared with an ideal run of the same seed and geofences;
-            // scenarios sharing both share that run.
+            // Every scenario is compared with an ideal run of the same seed, geofences and engine
+            // settings, so the ratios measure the permission level alone (a custom engine's
+            // ideal run is that engine's); scenarios sharing all three share that run.
             var idealKeys: [String: Int] = [:]
             for (index, entry) in matrix.scenarios.enumerated() {
                 var scenario = entry.scenario
                 if let seed = matrix.seed { scenario.seed = seed }
                 let fences = entry.fences ?? matrix.fences
-                let key = "\(scenario.seed)/" + (entry.fences == nil ? "shared" : String(index))
+                let key =
+                    "\(scenario.seed)/" + (entry.fences == nil ? "shared" : String(index)) + "/"
+                    + String(describing: scenario.engine)
                 if let existing = idealKeys[key] {
                     idealRun.append(existing)
                 } else {
                     var ideal = idealPreset
                     ideal.seed = scenario.seed
+                    ideal.engine = scenario.engine
                     runs.append((ideal, fences))
                     idealKeys[key] = runs.count - 1
                     idealRun.append(runs.count - 1)
@@ -192,12 +196,59 @@ public struct MatrixResult: Sendable {
     public var cells: [Matrix.Cell]
 
     /// Each scenario with the metrics of its runs, in trace order: what the degradation table
-    /// and the heatmap average.
+    /// and the heatmap pool.
     public var metricsByScenario: [ScenarioMetrics] {
         matrix.scenarios.indices.map { index in
             ScenarioMetrics(
                 scenario: matrix.scenarios[index].scenario.name,
                 metrics: cells.filter { $0.scenarioIndex == index }.map(\.metrics))
+        }
+    }
+
+    /// The reference rows: each ideal run measured against itself, in trace order, so a table
+    /// can show what 100 % is. Scenarios whose ideal runs measure the same (a different engine
+    /// setting that changes nothing in the foreground) share one row named `ideal`; when they
+    /// differ, each row names the first scenario it is the reference of. None when the matrix
+    /// runs the `ideal` preset itself and it measures the same.
+    public var idealMetrics: [ScenarioMetrics] {
+        let plan = Matrix.Plan(matrix)
+        var rows: [(first: Int, metrics: [Metrics])] = []
+        var seenRuns = Set<Int>()
+        for index in matrix.scenarios.indices where seenRuns.insert(plan.idealRun[index]).inserted {
+            let metrics = cells.filter { $0.scenarioIndex == index }.map { Metrics($0.ideal, ideal: $0.ideal) }
+            guard !metrics.isEmpty, !rows.contains(where: { $0.metrics == metrics }) else { continue }
+            rows.append((index, metrics))
+        }
+        // `--scenarios ideal,...` already has the row.
+        if rows.count == 1, let named = matrix.scenarios.firstIndex(where: { $0.scenario.name == "ideal" }),
+            cells.filter({ $0.scenarioIndex == named }).map(\.metrics) == rows[0].metrics
+        {
+            return []
+        }
+        return rows.map { row in
+            ScenarioMetrics(
+                scenario: rows.count == 1 ? "ideal" : "ideal for \(matrix.scenarios[row.first].scenario.name)",
+                metrics: row.metrics)
+        }
+    }
+
+    /// Each trace with a row per scenario holding that trace's run alone (`matrix --per-trace`),
+    /// and its reference rows first.
+    public var metricsByTrace: [(trace: String, ideal: [ScenarioMetrics], scenarios: [ScenarioMetrics])] {
+        let ideal = idealMetrics
+        let tracesRun = Array(Set(cells.map(\.traceIndex))).sorted()
+        return tracesRun.enumerated().map { offset, traceIndex in
+            let here = cells.filter { $0.traceIndex == traceIndex }
+            return (
+                matrix.traces[traceIndex].name,
+                ideal.compactMap { row in
+                    row.metrics.indices.contains(offset)
+                        ? ScenarioMetrics(scenario: row.scenario, metrics: [row.metrics[offset]]) : nil
+                },
+                here.map {
+                    ScenarioMetrics(scenario: matrix.scenarios[$0.scenarioIndex].scenario.name, metrics: [$0.metrics])
+                }
+            )
         }
     }
 }

@@ -36,6 +36,9 @@ public struct Replay<Client: LocationClient> {
     public private(set) var lifecycleTimeline: [LifecycleChange] = []
     /// When each fix reached the app (standard updates).
     public private(set) var deliveryTimes: [SimInstant] = []
+    /// What the app was allowed, and whether it could run, as it changed: status and accuracy,
+    /// motion, suspensions, wakes, launches and terminations (prompts are in the device's log).
+    public private(set) var authorizationTimeline: [AuthorizationChange] = []
     /// When the phone ran location updates for the app, measured from the device.
     public private(set) var gpsOn = GPSOnTime()
     /// The person answering prompts that appear during the replay (the deferred Always
@@ -200,7 +203,11 @@ public struct Replay<Client: LocationClient> {
 
     private mutating func send(_ event: DeviceEvent, at now: SimInstant) {
         var actions = spareActionBuffers.popLast() ?? []
+        let before = AuthorizationChange.Snapshot(device.lifecycle.phase, device.authorization.state)
         device.handle(event, at: now, into: &actions)
+        AuthorizationChange.record(
+            actions, since: before, phase: device.lifecycle.phase, state: device.authorization.state, at: now,
+            into: &authorizationTimeline)
         defer {
             actions.removeAll(keepingCapacity: true)
             spareActionBuffers.append(actions)

@@ -42,12 +42,19 @@ enum MatrixCommand: Command {
             .choice(
                 "format", ["text", "json", "csv", "markdown", "html"], value: "<format>",
                 help: """
-                    text (default): the degradation table, a row per scenario with
-                    metrics averaged over traces; markdown: the same table in Markdown;
+                    text (default): the degradation table, the ideal row and a row per
+                    scenario with metrics pooled over traces (sums over sums; the formulas
+                    are printed under it); markdown: the same table in Markdown;
                     csv: a row per trace and scenario with every numeric metric;
                     html: a self-contained page with the table as a heatmap;
                     json: {"schemaVersion", "seed", "runs": [...]} with one object per
                     trace and scenario, traces in the order given, scenarios in order.
+                    """),
+            .flag(
+                "per-trace",
+                help: """
+                    After the pooled table (text, markdown, html), a table per trace with
+                    that trace's runs alone.
                     """),
             .init(
                 name: "shard", value: "<K/N>",
@@ -78,6 +85,11 @@ enum MatrixCommand: Command {
         let shard = try parsed.value("shard").map { (text) throws(UsageError) in try Shard(text, command: name) }
         if shard != nil && format != "json" {
             throw UsageError("--shard writes a JSON part for 'tracesim merge'; add --format json", command: name)
+        }
+        let perTrace = parsed.flag("per-trace")
+        if perTrace && (format == "json" || format == "csv") {
+            throw UsageError(
+                "--per-trace is for text, markdown and html; \(format) already has one entry per run", command: name)
         }
         try StandardInputArguments.checkReadOnce(parsed.positionals, command: name)
         // A part's identity hashes each trace file again, and every part must read the same
@@ -146,9 +158,9 @@ enum MatrixCommand: Command {
         switch format {
         case "json": console.print(MatrixReport.json(result))
         case "csv": console.print(MatrixReport.csv(result))
-        case "markdown": console.print(MatrixReport.markdown(result))
-        case "html": console.print(MatrixReport.html(result))
-        default: if !traces.isEmpty { console.print(MatrixReport.text(result)) }
+        case "markdown": console.print(MatrixReport.markdown(result, perTrace: perTrace))
+        case "html": console.print(MatrixReport.html(result, perTrace: perTrace))
+        default: if !traces.isEmpty { console.print(MatrixReport.text(result, perTrace: perTrace)) }
         }
         return exitCode
     }
