@@ -164,6 +164,19 @@ struct TrackingStartAndPoolingTests {
         #expect(cell.metrics.collectionRatio == 1)
     }
 
+    @Test("preventSuspend is priced against an ideal run without it: more GPS time than the reference, same reference")
+    func countermeasuresArePriced() throws {
+        let presets = ["always-precise", "always-prevent-suspend"].compactMap(Scenario.preset(named:))
+        let result = try Matrix(
+            traces: [Matrix.NamedTrace(name: "drive", trace: Self.drive)], scenarios: presets.map { Matrix.Entry($0) }
+        ).run()
+        let precise = try #require(result.cells.first { $0.scenarioIndex == 0 })
+        let guarded = try #require(result.cells.first { $0.scenarioIndex == 1 })
+        #expect(guarded.metrics.idealGpsOnSeconds == precise.metrics.idealGpsOnSeconds)
+        #expect(guarded.metrics.gpsOnSeconds > guarded.metrics.idealGpsOnSeconds)
+        #expect(result.idealMetrics.map(\.scenario) == ["ideal"])
+    }
+
     @Test("the authorization timeline: the starting status, the flow's grant, the end of provisional Always, the lapse")
     func authorizationTimeline() throws {
         let provisional = try ScenarioRunner.run(Self.drive, try #require(Scenario.preset(named: "provisional-always")))

@@ -1,3 +1,4 @@
+import Engine
 import Geometry
 import SimulationCore
 import Synchronization
@@ -149,21 +150,24 @@ public struct Matrix: Sendable {
             guard let idealPreset = Scenario.preset(named: "ideal") else { return }
             // Every scenario is compared with an ideal run of the same seed, geofences and engine
             // settings, so the ratios measure the permission level alone (a custom engine's
-            // ideal run is that engine's); scenarios sharing all three share that run.
+            // ideal run is that engine's); scenarios sharing all three share that run. The
+            // countermeasures against suspension are left out of the ideal run: they are what
+            // a scenario pays for in GPS time, so the reference must not pay it too.
             var idealKeys: [String: Int] = [:]
             for (index, entry) in matrix.scenarios.enumerated() {
                 var scenario = entry.scenario
                 if let seed = matrix.seed { scenario.seed = seed }
                 let fences = entry.fences ?? matrix.fences
+                let idealEngine = Self.idealEngine(for: scenario.engine)
                 let key =
                     "\(scenario.seed)/" + (entry.fences == nil ? "shared" : String(index)) + "/"
-                    + String(describing: scenario.engine)
+                    + String(describing: idealEngine)
                 if let existing = idealKeys[key] {
                     idealRun.append(existing)
                 } else {
                     var ideal = idealPreset
                     ideal.seed = scenario.seed
-                    ideal.engine = scenario.engine
+                    ideal.engine = idealEngine
                     runs.append((ideal, fences))
                     idealKeys[key] = runs.count - 1
                     idealRun.append(runs.count - 1)
@@ -171,6 +175,15 @@ public struct Matrix: Sendable {
                 runs.append((scenario, fences))
                 scenarioRun.append(runs.count - 1)
             }
+        }
+
+        /// The engine of a scenario's ideal run: the scenario's own, without `preventSuspend` and
+        /// the heartbeat.
+        static func idealEngine(for engine: EngineConfiguration) -> EngineConfiguration {
+            var ideal = engine
+            ideal.preventSuspend = EngineConfiguration().preventSuspend
+            ideal.heartbeatIntervalSeconds = EngineConfiguration().heartbeatIntervalSeconds
+            return ideal
         }
 
         /// `trace × runs.count + run` for every replay the positions need, increasing.
@@ -227,9 +240,16 @@ public struct MatrixResult: Sendable {
         }
         return rows.map { row in
             ScenarioMetrics(
-                scenario: rows.count == 1 ? "ideal" : "ideal for \(matrix.scenarios[row.first].scenario.name)",
+                scenario: rows.count == 1 || usesDefaultEngine(row.first)
+                    ? "ideal" : "ideal for \(matrix.scenarios[row.first].scenario.name)",
                 metrics: row.metrics)
         }
+    }
+
+    /// Whether the scenario at `index` is compared with the built-in engine's default ideal run.
+    private func usesDefaultEngine(_ index: Int) -> Bool {
+        String(describing: Matrix.Plan.idealEngine(for: matrix.scenarios[index].scenario.engine))
+            == String(describing: EngineConfiguration())
     }
 
     /// Each trace with a row per scenario holding that trace's run alone (`matrix --per-trace`),
