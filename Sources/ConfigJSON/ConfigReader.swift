@@ -70,9 +70,24 @@ public struct ConfigReader: Sendable {
     {
         guard case .number(let value) = node.value else { throw fail(node, path(), "expected a number") }
         guard range.contains(value) else {
-            throw fail(node, path(), "\(value) is outside \(range.lowerBound)...\(range.upperBound)")
+            throw fail(node, path(), "must be \(Self.describe(range)), not \(Self.text(value))")
         }
         return value
+    }
+
+    /// A range in words: "between 0 and 31536000", or "≥ 0" / "≤ 0" when one side is open.
+    static func describe(_ range: ClosedRange<Double>) -> String {
+        switch (range.lowerBound == -.greatestFiniteMagnitude, range.upperBound == .greatestFiniteMagnitude) {
+        case (false, true): "≥ \(text(range.lowerBound))"
+        case (true, false): "≤ \(text(range.upperBound))"
+        case (true, true): "a finite number"
+        case (false, false): "between \(text(range.lowerBound)) and \(text(range.upperBound))"
+        }
+    }
+
+    /// A number as a person writes it: whole numbers without a fraction.
+    static func text(_ value: Double) -> String {
+        value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)
     }
 
     /// One of a fixed set of tokens.

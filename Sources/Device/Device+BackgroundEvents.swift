@@ -72,6 +72,9 @@ extension Device {
             return
         }
         if lifecycle.isRunning && isInUse(at: now) {
+            // A background app in use still gets a wake window when nothing keeps it running.
+            perform(
+                lifecycle.eventNeedsApp(reason, hasFullAlways: state.isFullAlways, at: now), at: now, into: &actions)
             actions.append(make(nil))
             return
         }
@@ -100,7 +103,7 @@ extension Device {
         _ reason: LaunchReason, _ delivered: DeviceAction, at now: SimInstant, into actions: inout [DeviceAction],
         refused: (DeviceRule) -> DeviceAction
     ) {
-        let wake = lifecycle.eventNeedsApp(reason, at: now)
+        let wake = lifecycle.eventNeedsApp(reason, hasFullAlways: authorization.state.isFullAlways, at: now)
         if case .refuseEvent(let rule)? = wake {
             actions.append(refused(rule))
             return
@@ -118,7 +121,7 @@ extension Device {
         guard authorization.state.isFullAlways, switchRefusal() == nil,
             now.seconds(since: held.time) <= parameters.deferredUpgradeEventHoldSeconds
         else { return }
-        let wake = lifecycle.eventNeedsApp(held.reason, at: now)
+        let wake = lifecycle.eventNeedsApp(held.reason, hasFullAlways: authorization.state.isFullAlways, at: now)
         // A refusal now (a force-quit app) discards it; it was logged as held when it happened.
         if case .refuseEvent? = wake { return }
         perform(wake, at: now, into: &actions)

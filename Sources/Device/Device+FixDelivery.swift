@@ -10,19 +10,23 @@ extension Device {
         if authorization.state.isLocationServicesEnabled {
             observeBackgroundServices(fix, at: position, now: now, into: &actions)
             // A wake for an event runs the app: it gets what was queued for it first.
-            deliverQueuedLocations(into: &actions)
+            handOverToRunningApp(into: &actions)
         }
 
         if lifecycle.isMotionRunning, !traceHasMotionSamples {
             let derived = motionDeriver.observe(fix, parameters: parameters, random: &random)
-            for sample in derived {
-                actions.append(motionRefusal.map { .dropMotion($0) } ?? .deliverMotion(sample))
-            }
+            for sample in derived { offerMotion(sample, into: &actions) }
         }
 
         if let rule = locationRefusal(at: now) {
-            if rule == .suspendedAppUpdatesQueued { enqueue(fix) }
             actions.append(.dropLocation(rule))
+            if rule == .suspendedAppUpdatesQueued {
+                enqueue(fix)
+                // Models the automatic pause also for the updates Core Location enqueues for a
+                // suspended app (a4 #2, #7): they run, so they pause after the stillness too,
+                // which turns the receiver off. The app learns of it when it runs again.
+                if pauseIfStill(after: fix) { pauseNoticePending = true }
+            }
             return
         }
         if authorization.state.accuracy == .reducedAccuracy {
@@ -34,14 +38,21 @@ extension Device {
         } else {
             actions.append(.deliverLocation(fix))
         }
-        if let options = lifecycle.runningUpdateOptions, options.pausesLocationUpdatesAutomatically,
-            autoPause.shouldPause(after: fix, parameters: parameters)
-        {
-            lifecycle.locationUpdatesPaused()
+        if pauseIfStill(after: fix) {
             actions.append(.locationUpdatesPaused)
             // Paused updates no longer keep the app running.
             settleLifecycle(at: now, into: &actions)
         }
+    }
+
+    /// Pauses running updates that ask for the automatic pause once the device stayed put
+    /// long enough (a4 #7); whether it paused them now.
+    private mutating func pauseIfStill(after fix: Fix) -> Bool {
+        guard let options = lifecycle.runningUpdateOptions, options.pausesLocationUpdatesAutomatically,
+            autoPause.shouldPause(after: fix, parameters: parameters)
+        else { return false }
+        lifecycle.locationUpdatesPaused()
+        return true
     }
 
     /// Models Core Location enqueuing an update for a suspended app (a4 #2): kept as the app

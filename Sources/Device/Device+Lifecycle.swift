@@ -59,16 +59,27 @@ extension Device {
         if let timer = lifecycle.armSuspension(hasFullAlways: authorization.state.isFullAlways, at: now) {
             actions.append(.schedule(timer.timer, at: timer.due))
         }
-        deliverQueuedLocations(into: &actions)
+        handOverToRunningApp(into: &actions)
     }
 
-    /// Models Core Location delivering the updates it enqueued for a suspended app when the app
-    /// runs again, in the foreground or the background (a4 #2): one `didUpdateLocations` with
-    /// every queued fix, handed over now.
-    mutating func deliverQueuedLocations(into actions: inout [DeviceAction]) {
-        guard !queuedLocations.isEmpty, lifecycle.isRunning else { return }
-        for fix in queuedLocations { actions.append(.deliverLocation(fix)) }
-        queuedLocations.removeAll(keepingCapacity: true)
+    /// What a suspended app missed, handed over when it runs again (in the foreground or the
+    /// background): Core Location's enqueued updates in one `didUpdateLocations` (a4 #2), then
+    /// the automatic pause that happened meanwhile, then the current motion activity
+    /// (`resumedAppGetsCurrentMotion`).
+    mutating func handOverToRunningApp(into actions: inout [DeviceAction]) {
+        guard lifecycle.isRunning else { return }
+        if !queuedLocations.isEmpty {
+            for fix in queuedLocations { actions.append(.deliverLocation(fix)) }
+            queuedLocations.removeAll(keepingCapacity: true)
+        }
+        if pauseNoticePending {
+            pauseNoticePending = false
+            actions.append(.locationUpdatesPaused)
+        }
+        if let sample = motionMissedWhileSuspended {
+            motionMissedWhileSuspended = nil
+            if motionRefusal == nil { actions.append(.deliverMotion(sample)) }
+        }
     }
 
     /// Carries out what the lifecycle asked for, in the order iOS does it.
@@ -90,6 +101,8 @@ extension Device {
         case .terminate(let rule):
             // The queue belongs to the process's location manager; a new process starts empty.
             queuedLocations.removeAll()
+            pauseNoticePending = false
+            motionMissedWhileSuspended = nil
             actions.append(.appTerminated(rule))
             // A terminated app is no longer in use: Allow Once lapses now (a1 #12).
             authorize(.appStoppedBeingInUse, at: now, into: &actions)

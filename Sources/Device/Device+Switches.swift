@@ -16,6 +16,16 @@ struct DeviceSwitchState: Sendable {
     /// Seconds of background or suspended time left before the next memory-pressure kill,
     /// drawn when the app is first seen in the background after a kill or at the start.
     var memoryPressureBudgetSeconds: Double?
+    /// The kills' own generator, seeded from the device seed, so the draws of other rules
+    /// (region latency, derived motion, reduced accuracy) never move a kill.
+    var memoryPressureRandom: SplitMix64
+
+    /// Mixed into the device seed for `memoryPressureRandom` (ASCII "mempress").
+    static let memoryPressureSeedMix: UInt64 = 0x6D65_6D70_7265_7373
+
+    init(seed: UInt64) {
+        memoryPressureRandom = SplitMix64(seed: seed ^ Self.memoryPressureSeedMix)
+    }
 }
 
 /// The phone-wide switches: which background events they hold back, and the seeded
@@ -47,8 +57,9 @@ extension Device {
 
     /// Models the system ending a background app under memory pressure (a4 #12) as a Poisson
     /// process over the time the app spends in the background or suspended: each kill comes
-    /// after an exponentially distributed stretch of such time, drawn from the device's seeded
-    /// generator, so a replay stays deterministic. The process ends as any system termination
+    /// after an exponentially distributed stretch of such time, drawn from a generator of its
+    /// own seeded from the device seed, so a replay stays deterministic and other rules' draws
+    /// do not move the kills. The process ends as any system termination
     /// does; region, significant-change and visit events relaunch it under Always.
     private mutating func applyMemoryPressure(at now: SimInstant, into actions: inout [DeviceAction]) {
         defer { switches.memoryPressureCheckedAt = now }
@@ -70,7 +81,7 @@ extension Device {
 
     /// Background seconds until the next kill: exponential with the configured rate.
     private mutating func nextMemoryPressureBudget() -> Double {
-        let unit = random.uniform(0...1)
+        let unit = switches.memoryPressureRandom.uniform(0...1)
         return -log(1 - unit) * 3_600 / parameters.memoryPressureKillsPerHour
     }
 }

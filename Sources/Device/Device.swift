@@ -51,8 +51,13 @@ public struct Device: Sendable {
     /// Location updates recorded for the suspended app, as it will see them, oldest first
     /// (a4 #2); handed over when it runs again.
     var queuedLocations: [Fix] = []
+    /// The suspended app's queued updates paused automatically; it is told when it runs again.
+    var pauseNoticePending = false
+    /// The newest motion activity the suspended app missed, handed over when it runs again
+    /// (`resumedAppGetsCurrentMotion`).
+    var motionMissedWhileSuspended: MotionSample?
     var random: SplitMix64
-    var switches = DeviceSwitchState()
+    var switches: DeviceSwitchState
 
     /// A phone with the app installed and not yet launched.
     public init(configuration: Configuration = Configuration()) {
@@ -65,6 +70,7 @@ public struct Device: Sendable {
         parameters = configuration.parameters
         traceHasMotionSamples = configuration.traceHasMotionSamples
         random = SplitMix64(seed: configuration.seed)
+        switches = DeviceSwitchState(seed: configuration.seed)
     }
 
     /// The identifiers of the regions the OS is monitoring for the app.
@@ -129,11 +135,18 @@ public struct Device: Sendable {
         case .sensor(.fixRecorded(let fix)):
             handleFix(fix, at: now, into: &actions)
         case .sensor(.motionSampleRecorded(let sample)):
-            if let rule = motionRefusal {
-                actions.append(.dropMotion(rule))
-            } else {
-                actions.append(.deliverMotion(sample))
-            }
+            offerMotion(sample, into: &actions)
         }
+    }
+
+    /// Delivers a motion sample, or drops it with the rule; one a suspended app misses is kept
+    /// (the newest only) for when it runs again.
+    mutating func offerMotion(_ sample: MotionSample, into actions: inout [DeviceAction]) {
+        guard let rule = motionRefusal else {
+            actions.append(.deliverMotion(sample))
+            return
+        }
+        if rule == .suspendedAppGetsNoMotionOrTimers { motionMissedWhileSuspended = sample }
+        actions.append(.dropMotion(rule))
     }
 }

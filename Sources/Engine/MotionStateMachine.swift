@@ -161,7 +161,7 @@ public struct MotionStateMachine: Sendable {
         return [
             .schedule(
                 StopTimer(generation: generation),
-                at: now.advanced(byNanoseconds: Int64(configuration.stopTimeoutSeconds * 1e9)))
+                at: now.advanced(bySeconds: configuration.stopTimeoutSeconds))
         ]
     }
 

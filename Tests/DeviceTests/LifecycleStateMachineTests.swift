@@ -52,7 +52,7 @@ struct LifecycleStateMachineTests {
         case suspended(hasFullAlways: Bool)
         case cutoffFired(generation: Int, atSeconds: Double)
         case wakeWindowEnded(generation: Int, hasFullAlways: Bool)
-        case eventNeedsApp(LaunchReason)
+        case eventNeedsApp(LaunchReason, hasFullAlways: Bool = false)
     }
 
     /// Inputs other than the timers arrive at 10 s.
@@ -72,7 +72,8 @@ struct LifecycleStateMachineTests {
         case .cutoffFired(let generation, let seconds): machine.cutoffTimerFired(generation: generation, at: time(seconds))
         case .wakeWindowEnded(let generation, let hasFullAlways):
             machine.wakeWindowEnded(generation: generation, hasFullAlways: hasFullAlways, at: now)
-        case .eventNeedsApp(let reason): machine.eventNeedsApp(reason, at: now)
+        case .eventNeedsApp(let reason, let hasFullAlways):
+            machine.eventNeedsApp(reason, hasFullAlways: hasFullAlways, at: now)
         }
     }
 
@@ -315,9 +316,20 @@ struct LifecycleStateMachineTests {
             rule: "event: a foreground app takes it as it is", start: .foreground(idle),
             input: .eventNeedsApp(.regionEvent), next: .foreground(idle)),
         Row(
-            rule: "event: a background app takes it as it is",
+            rule: "wakeWindowAfterRelaunch: a background app nothing keeps running gets a full window for the event",
             start: .background(idle, leftForegroundAt: left, wakeWindowEndsAt: nil), input: .eventNeedsApp(.visit),
-            next: .background(idle, leftForegroundAt: left, wakeWindowEndsAt: nil)),
+            next: .background(idle, leftForegroundAt: left, wakeWindowEndsAt: wakeTimer.due),
+            action: .schedule(wakeTimer)),
+        Row(
+            rule: "wakeWindowAfterRelaunch: an event inside a wake window starts a full one again",
+            start: .background(idle, leftForegroundAt: nil, wakeWindowEndsAt: wakeEnds), input: .eventNeedsApp(.visit),
+            next: .background(idle, leftForegroundAt: nil, wakeWindowEndsAt: wakeTimer.due),
+            action: .schedule(wakeTimer)),
+        Row(
+            rule: "event: a background app a service keeps running takes it as it is",
+            start: .background(alwaysUpdates, leftForegroundAt: left, wakeWindowEndsAt: nil),
+            input: .eventNeedsApp(.visit, hasFullAlways: true),
+            next: .background(alwaysUpdates, leftForegroundAt: left, wakeWindowEndsAt: nil)),
         Row(
             rule: "event: a suspended app is woken into the background for the window",
             start: .suspended(alwaysUpdates, leftForegroundAt: left), input: .eventNeedsApp(.significantChange),

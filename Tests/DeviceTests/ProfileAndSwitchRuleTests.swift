@@ -164,20 +164,25 @@ struct ProfileAndSwitchRuleTests {
         #expect(!DeviceParameters().startsBeforeFirstUnlock)
     }
 
-    /// Background seconds until the first memory-pressure kill for seed 0, as the device draws them.
+    /// Background seconds until the first memory-pressure kill for seed 0, as the device draws
+    /// them: from the kills' own generator, seeded with the device seed mixed with "mempress".
     static func firstKillBudget(killsPerHour: Double) -> Double {
-        var random = SplitMix64(seed: 0)
+        var random = SplitMix64(seed: 0 ^ 0x6D65_6D70_7265_7373)
         return -log(1 - random.uniform(0...1)) * 3_600 / killsPerHour
     }
 
-    /// An Always app kept running by background updates, locked at 10 s, with fixes every second.
-    static func memoryPressure(killsPerHour: Double, lockAt lock: Double? = 10, until end: Double) -> DeviceTimeline {
+    /// An Always app kept running by background updates, locked at 10 s, with fixes every second;
+    /// with `motion`, derived motion draws from the device's generator too.
+    static func memoryPressure(
+        killsPerHour: Double, lockAt lock: Double? = 10, until end: Double, motion: Bool = false
+    ) -> DeviceTimeline {
         var timeline = DeviceTimeline(
             Setup.authorized(
                 .authorizedAlways, parameters: parameters(.ios26) { $0.memoryPressureKillsPerHour = killsPerHour }))
         timeline.at(0, .user(.launchedApp))
         timeline.at(1, .app(.startedMonitoring(region)))
         timeline.at(1, .app(.startedLocationUpdates(backgroundUpdates)))
+        if motion { timeline.at(1, .app(.startedMotionUpdates)) }
         for second in stride(from: 2.0, through: end, by: 1) {
             if second == lock { timeline.at(second, .user(.lockedScreen)) }
             timeline.record(second)
@@ -204,6 +209,10 @@ struct ProfileAndSwitchRuleTests {
         #expect(DeviceParameters().memoryPressureKillsPerHour == 0)
         let foreground = Self.memoryPressure(killsPerHour: 3_600, lockAt: nil, until: 7_200)
         #expect(foreground.device.lifecycle.phase == .foreground)
+        // Other rules' draws (derived motion here) do not move the kill: it has its own generator.
+        let withMotion = Self.memoryPressure(killsPerHour: 60, until: killAt, motion: true)
+        #expect(withMotion.log.contains { if case .deliverMotion = $0.action { true } else { false } })
+        #expect(withMotion.log.first { $0.action == .appTerminated(.memoryPressureKillsInBackground) }?.time == withMotion.time(killAt))
         let off = Self.memoryPressure(killsPerHour: 0, until: 7_200)
         // Parked, its updates pause after 15 min and it is suspended (issue 16 §1), never killed.
         #expect(off.device.lifecycle.phase == .suspended)

@@ -50,10 +50,15 @@ struct CountermeasureTests {
             $0.heartbeatIntervalSeconds = 60
         }
         #expect(kept.recorder.heartbeatTimes.map(EngineHarness.seconds) == stride(from: 60.0, through: 1140, by: 60).map { $0 })
-        let (plain, _) = try Self.run { $0.heartbeatIntervalSeconds = 60 }
+        let (plain, plainReplay) = try Self.run { $0.heartbeatIntervalSeconds = 60 }
         let beats = plain.recorder.heartbeatTimes.map(EngineHarness.seconds)
-        // Suspended at 35 s: nothing until the departure wakes the app, then one overdue beat.
+        // Suspended at 35 s: nothing until the departure wakes the app, then exactly one overdue
+        // beat at the resume, and the next a full interval later.
         #expect(!beats.contains { $0 > 35 && $0 < 600 })
+        let resume = try #require(
+            plainReplay.lifecycleTimeline.first { EngineHarness.seconds($0.time) > 35 && $0.phase.isRunning })
+        let resumeSeconds = EngineHarness.seconds(resume.time)
+        #expect(beats.filter { $0 > 35 && $0 < resumeSeconds + 60 } == [resumeSeconds], "\(beats), resume \(resumeSeconds)")
         #expect(beats.count < kept.recorder.heartbeatTimes.count)
         #expect(EngineConfiguration().heartbeatIntervalSeconds == nil && !EngineConfiguration().preventSuspend)
     }

@@ -112,4 +112,76 @@ struct DeviceParametersFileTests {
         let message = Self.message(text)
         #expect(message.hasPrefix(prefix), "\(message)")
     }
+
+    @Test(
+        "a minimum above its maximum, or speeds out of order, is an error at the name or at the parameters object",
+        arguments: [
+            (
+                #"{"parameters": {"motionOnsetLatencyMinimumSeconds": 12, "motionOnsetLatencyMaximumSeconds": 10}}"#,
+                "DEVICE.json:1:53: $.parameters.motionOnsetLatencyMinimumSeconds: 12 is above "
+                    + "motionOnsetLatencyMaximumSeconds (10); it must be at most that"
+            ),
+            (
+                #"{"parameters": {"regionLatencyMinimumSeconds": 400}}"#,
+                "DEVICE.json:1:16: $.parameters: regionLatencyMinimumSeconds 400 is above "
+                    + "regionLatencyMaximumSeconds (300); it must be at most that"
+            ),
+            (
+                #"{"parameters": {"reducedDisplacementMaximumMeters": 500}}"#,
+                "DEVICE.json:1:16: $.parameters: reducedDisplacementMinimumMeters 1000 is above "
+                    + "reducedDisplacementMaximumMeters (500)"
+            ),
+            (
+                #"{"parameters": {"motionWalkingSpeedMetersPerSecond": 3}}"#,
+                "DEVICE.json:1:16: $.parameters: motionWalkingSpeedMetersPerSecond 3 is above "
+                    + "motionRunningSpeedMetersPerSecond (2.5)"
+            ),
+            (
+                #"{"parameters": {"motionAutomotiveSpeedMetersPerSecond": 2}}"#,
+                "DEVICE.json:1:16: $.parameters: motionRunningSpeedMetersPerSecond 2.5 is above "
+                    + "motionAutomotiveSpeedMetersPerSecond (2)"
+            ),
+            (#"{"parameters": {"regionLatencyMinimumSeconds": 300}}"#, "accepted"),
+        ])
+    func inconsistentPairs(text: String, prefix: String) {
+        let message = Self.message(text)
+        #expect(message.hasPrefix(prefix), "\(message)")
+    }
+
+    @Test(
+        "times stop at one year and distances at 40,000 km, said in words; unbounded values say ≥",
+        arguments: [
+            (#"{"parameters": {"wakeWindowSeconds": 31536000}}"#, "accepted"),
+            (
+                #"{"parameters": {"wakeWindowSeconds": 31536000.5}}"#,
+                "DEVICE.json:1:38: $.parameters.wakeWindowSeconds: must be between 0 and 31536000, not 31536000.5"
+            ),
+            (
+                #"{"parameters": {"whenInUseLockCutoffSeconds": 1e10}}"#,
+                "DEVICE.json:1:47: $.parameters.whenInUseLockCutoffSeconds: must be between 0 and 31536000, "
+                    + "not 10000000000"
+            ),
+            (#"{"parameters": {"regionCushionMeters": 40000000}}"#, "accepted"),
+            (
+                #"{"parameters": {"regionCushionMeters": 40000001}}"#,
+                "DEVICE.json:1:40: $.parameters.regionCushionMeters: must be between 0 and 40000000, not 40000001"
+            ),
+            (
+                #"{"parameters": {"reducedFixesPerHour": -1}}"#,
+                "DEVICE.json:1:40: $.parameters.reducedFixesPerHour: must be ≥ 0, not -1"
+            ),
+        ])
+    func bounds(text: String, prefix: String) {
+        let message = Self.message(text)
+        #expect(message == prefix || message.hasPrefix(prefix), "\(message)")
+    }
+
+    @Test("osProfile given twice names both places")
+    func osProfileTwice() {
+        let message = Self.message(#"{"osProfile": "ios13", "parameters": {"osProfile": "ios13"}}"#)
+        #expect(
+            message
+                == "DEVICE.json:1:52: $.parameters.osProfile: osProfile is already set at $.osProfile; "
+                + "set it in one place, beside parameters or in it", "\(message)")
+    }
 }

@@ -34,7 +34,7 @@ struct ScriptAndPopulationTests {
             (#"{"answers": [{"prompt": "camera", "answer": "allow"}]}"#, "USER.json:1:25: $.answers[0].prompt: 'camera' is not one of"),
             (#"{"answers": [{"prompt": "upgrade", "answer": "allow"}]}"#, "USER.json:1:46: $.answers[0].answer: 'allow' is not one of"),
             ("{\"answers\": [],\n \"mood\": 1}", "USER.json:2:10: $.mood: unknown key"),
-            (#"{"settings": [{"at": -5, "change": "preciseOn"}]}"#, "USER.json:1:22: $.settings[0].at: -5.0 is outside"),
+            (#"{"settings": [{"at": -5, "change": "preciseOn"}]}"#, "USER.json:1:22: $.settings[0].at: must be between 0 and"),
             (#"{"lifecycle": [{"event": "lock"}]}"#, "USER.json:1:16: $.lifecycle[0]: missing required key 'at'"),
             (#"{"answers": [{"prompt": "location", "answer": "allowOnce""#, "USER.json:1:58: file ends early"),
             ("", "USER.json: the file is empty"),

@@ -44,7 +44,8 @@ struct ReducedAccuracyFilter: Sendable, Equatable {
             offsetDrawnAt = now
             offsetBearingDegrees = random.uniform(0...360)
             offsetMeters = random.uniform(
-                parameters.reducedDisplacementMinimumMeters...parameters.reducedDisplacementMaximumMeters)
+                DeviceParameters.span(
+                    parameters.reducedDisplacementMinimumMeters, parameters.reducedDisplacementMaximumMeters))
         }
         return Geodesy.destination(from: position, bearingDegrees: offsetBearingDegrees, distanceMeters: offsetMeters)
     }

@@ -241,7 +241,7 @@ public struct LifecycleStateMachine: Sendable, Equatable {
     ) -> KeepAlive {
         if keepsRunning(process, hasFullAlways: hasFullAlways) { return .indefinitely }
         if case .running = process.locationUpdates, let left, isWithinCutoff(since: left, at: now) {
-            return .until(left.advanced(byNanoseconds: Int64(cutoffSeconds * 1e9)))
+            return .until(left.advanced(bySeconds: cutoffSeconds))
         }
         return .nothing
     }
@@ -289,7 +289,7 @@ public struct LifecycleStateMachine: Sendable, Equatable {
         guard case .foreground(let process) = state else { return nil }
         state = .background(process, leftForegroundAt: now, wakeWindowEndsAt: nil)
         cutoffGeneration += 1
-        let due = now.advanced(byNanoseconds: Int64(cutoffSeconds * 1e9))
+        let due = now.advanced(bySeconds: cutoffSeconds)
         return .schedule(ScheduledTimer(timer: .inUseCutoff(generation: cutoffGeneration), due: due))
     }
 
@@ -346,7 +346,7 @@ public struct LifecycleStateMachine: Sendable, Equatable {
         case .until(let end):
             due = end
         case .nothing:
-            let graceEnd = now.advanced(byNanoseconds: Int64(suspensionGraceSeconds * 1e9))
+            let graceEnd = now.advanced(bySeconds: suspensionGraceSeconds)
             if let armed = suspensionDue, armed <= graceEnd { return nil }
             due = graceEnd
         }
@@ -396,10 +396,27 @@ public struct LifecycleStateMachine: Sendable, Equatable {
     /// except after a force quit, where a visit never relaunches it and a region or
     /// significant-change event only as the OS profile (or its override) says (a4 #13, d 6).
     /// Anything but `.refuseEvent` means the event is delivered.
-    package mutating func eventNeedsApp(_ reason: LaunchReason, at now: SimInstant) -> Action? {
+    ///
+    /// An app already running in the background that nothing keeps running (in the suspension
+    /// grace, in the in-use period of its updates, or in another event's wake window) gets a
+    /// full wake window from now, as a woken app does: the event's handler must not be cut short
+    /// by a suspension that was due anyway.
+    /// - Parameter hasFullAlways: Always that is not provisional (what keeps background updates
+    ///   running).
+    package mutating func eventNeedsApp(_ reason: LaunchReason, hasFullAlways: Bool, at now: SimInstant) -> Action? {
         switch state {
-        case .foreground, .background:
+        case .foreground:
             return nil
+        case .background(let process, let left, let windowEnd):
+            if case .indefinitely = keepAlive(process, left: left, hasFullAlways: hasFullAlways, at: now) {
+                return nil
+            }
+            let wakeWindow = makeWakeWindow(at: now, generation: wakeGeneration + 1)
+            // A window that already runs longer is kept (a shorter window never cuts one short).
+            if let windowEnd, wakeWindow.due <= windowEnd { return nil }
+            wakeGeneration += 1
+            state = .background(process, leftForegroundAt: left, wakeWindowEndsAt: wakeWindow.due)
+            return .schedule(wakeWindow)
         case .suspended(let process, let left):
             // Models the wake into the background for the event (a4 #11).
             wakeGeneration += 1
@@ -479,6 +496,9 @@ public struct LifecycleStateMachine: Sendable, Equatable {
         state = ended
         cutoffGeneration += 1
         wakeGeneration += 1
+        // The armed suspension belonged to the ended process: it must not suspend the next one.
+        suspensionGeneration += 1
+        suspensionDue = nil
         return .terminate(rule)
     }
 
@@ -490,10 +510,10 @@ public struct LifecycleStateMachine: Sendable, Equatable {
         }
     }
 
-    private func makeWakeWindow(at now: SimInstant) -> ScheduledTimer {
+    private func makeWakeWindow(at now: SimInstant, generation: Int? = nil) -> ScheduledTimer {
         ScheduledTimer(
-            timer: .wakeWindowEnded(generation: wakeGeneration),
-            due: now.advanced(byNanoseconds: Int64(wakeWindowSeconds * 1e9)))
+            timer: .wakeWindowEnded(generation: generation ?? wakeGeneration),
+            due: now.advanced(bySeconds: wakeWindowSeconds))
     }
 
     private mutating func modifyProcess(_ change: (inout AppProcess) -> Void) {

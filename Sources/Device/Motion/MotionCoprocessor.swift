@@ -35,8 +35,9 @@ struct MotionDeriver: Sendable, Equatable {
         }
         if target != reported, target != pending?.activity {
             let latency = random.uniform(
-                parameters.motionOnsetLatencyMinimumSeconds...parameters.motionOnsetLatencyMaximumSeconds)
-            pending = (target, fix.timestamp.advanced(byNanoseconds: Int64(latency * 1e9)))
+                DeviceParameters.span(
+                    parameters.motionOnsetLatencyMinimumSeconds, parameters.motionOnsetLatencyMaximumSeconds))
+            pending = (target, fix.timestamp.advanced(bySeconds: latency))
         } else if target == reported {
             pending = nil
         }

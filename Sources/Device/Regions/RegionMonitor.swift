@@ -120,7 +120,13 @@ struct RegionMonitor: Sendable, Equatable {
                     parameters.regionLatencyMaximumSeconds > parameters.regionLatencyMinimumSeconds
                     ? random.uniform(parameters.regionLatencyMinimumSeconds...parameters.regionLatencyMaximumSeconds)
                     : parameters.regionLatencyMinimumSeconds
-                let time = now.advanced(bySeconds: latency)
+                // Models the crossings of one region reaching the app in the order they
+                // happened: a crossing never comes due before the region's previous one (an
+                // exit and the re-entry after it are never delivered as enter, exit).
+                var time = now.advanced(bySeconds: latency)
+                if let previous = due.last(where: { $0.identifier == region.identifier }), time < previous.time {
+                    time = previous.time
+                }
                 let crossing = Due(time: time, identifier: region.identifier, crossing: isInside ? .exit : .enter)
                 due.insert(crossing, at: due.firstIndex { time < $0.time } ?? due.endIndex)
                 if time > now { actions.append(.schedule(.regionEventsDue, at: time)) }

@@ -68,9 +68,13 @@ public struct DeviceParameterDescriptor: Sendable {
     public func set(_ value: Value, in parameters: inout DeviceParameters) throws(DeviceParameterError) {
         switch (kind, value) {
         case (.number(let range), .number(let number)):
-            guard range.contains(number) else { throw DeviceParameterError(name: name, reason: "outside \(range)") }
+            guard range.contains(number) else {
+                throw DeviceParameterError(name: name, reason: "must be \(kind.rangeText), not \(value.text)")
+            }
         case (.integer(let range), .integer(let integer)):
-            guard range.contains(integer) else { throw DeviceParameterError(name: name, reason: "outside \(range)") }
+            guard range.contains(integer) else {
+                throw DeviceParameterError(name: name, reason: "must be \(kind.rangeText), not \(value.text)")
+            }
         case (.flag, .flag), (.optionalFlag, .optionalFlag), (.profile, .profile):
             break
         case (.number, _), (.integer, _), (.flag, _), (.optionalFlag, _), (.profile, _):
@@ -79,13 +83,27 @@ public struct DeviceParameterDescriptor: Sendable {
         write(&parameters, value)
     }
 
+    /// The longest time a parameter in seconds may take: one year. Longer values mean nothing
+    /// for a replay and would overflow the nanosecond clock (SimInstant) when added to it.
+    public static let maximumSeconds = 31_536_000.0
+    /// The longest distance a parameter in metres may take: about the Earth's circumference.
+    public static let maximumMeters = 40_000_000.0
+
+    /// A number parameter; without an explicit range, times are bounded by `maximumSeconds`,
+    /// distances by `maximumMeters`, anything else only below by 0.
     static func number(
         _ name: String, _ keyPath: WritableKeyPath<DeviceParameters, Double> & Sendable, unit: String,
-        in range: ClosedRange<Double> = 0...Double.greatestFiniteMagnitude, _ summary: String, source: String,
-        _ evidence: Evidence
+        in range: ClosedRange<Double>? = nil, _ summary: String, source: String, _ evidence: Evidence
     ) -> DeviceParameterDescriptor {
-        DeviceParameterDescriptor(
-            name: name, unit: unit, summary: summary, source: source, evidence: evidence, kind: .number(range),
+        let bounds: ClosedRange<Double>
+        switch (range, unit) {
+        case (let range?, _): bounds = range
+        case (nil, "s"): bounds = 0...maximumSeconds
+        case (nil, "m"): bounds = 0...maximumMeters
+        case (nil, _): bounds = 0...Double.greatestFiniteMagnitude
+        }
+        return DeviceParameterDescriptor(
+            name: name, unit: unit, summary: summary, source: source, evidence: evidence, kind: .number(bounds),
             read: { .number($0[keyPath: keyPath]) },
             write: { parameters, value in if case .number(let number) = value { parameters[keyPath: keyPath] = number }
             })
@@ -181,6 +199,19 @@ extension DeviceParameters {
 }
 
 extension DeviceParameterDescriptor.Kind {
+    /// A number's accepted range in words, for error messages ("between 0 and 31536000",
+    /// "≥ 0"); the values list for other kinds.
+    var rangeText: String {
+        func text(_ value: Double) -> String { DeviceParameterDescriptor.Value.number(value).text }
+        switch self {
+        case .number(let range):
+            return range.upperBound == .greatestFiniteMagnitude
+                ? "≥ \(text(range.lowerBound))" : "between \(text(range.lowerBound)) and \(text(range.upperBound))"
+        case .integer(let range): return "between \(range.lowerBound) and \(range.upperBound)"
+        case .flag, .optionalFlag, .profile: return "one of \(valuesText)"
+        }
+    }
+
     /// The accepted values as `tracesim rules --format json` prints them.
     public var valuesText: String {
         switch self {

@@ -91,6 +91,50 @@ public struct DeviceParameters: Sendable, Equatable {
     /// Every parameter at its default, as `tracesim rules` lists them with their sources.
     public init() {}
 
+    /// The first pair of parameters that contradict each other, or `nil` when they agree: a
+    /// minimum above its maximum, or motion speed thresholds out of order (walking ≤ running ≤
+    /// automotive). Each value may be within its own range and still make no sense beside its
+    /// partner (`other`); configuration readers report the `name` with the `reason`, which names
+    /// both values.
+    public var inconsistency: (name: String, other: String, reason: String)? {
+        func text(_ value: Double) -> String {
+            value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)
+        }
+        let ordered: [(String, Double, String, Double)] = [
+            (
+                "motionOnsetLatencyMinimumSeconds", motionOnsetLatencyMinimumSeconds,
+                "motionOnsetLatencyMaximumSeconds", motionOnsetLatencyMaximumSeconds
+            ),
+            (
+                "reducedDisplacementMinimumMeters", reducedDisplacementMinimumMeters,
+                "reducedDisplacementMaximumMeters", reducedDisplacementMaximumMeters
+            ),
+            (
+                "regionLatencyMinimumSeconds", regionLatencyMinimumSeconds, "regionLatencyMaximumSeconds",
+                regionLatencyMaximumSeconds
+            ),
+            (
+                "motionWalkingSpeedMetersPerSecond", motionWalkingSpeedMetersPerSecond,
+                "motionRunningSpeedMetersPerSecond", motionRunningSpeedMetersPerSecond
+            ),
+            (
+                "motionRunningSpeedMetersPerSecond", motionRunningSpeedMetersPerSecond,
+                "motionAutomotiveSpeedMetersPerSecond", motionAutomotiveSpeedMetersPerSecond
+            ),
+        ]
+        for (lowName, low, highName, high) in ordered where !(low <= high) {
+            return (lowName, highName, "\(text(low)) is above \(highName) (\(text(high))); it must be at most that")
+        }
+        return nil
+    }
+
+    /// The range from `minimum` to `maximum` for a uniform draw. A library user may build
+    /// parameters that `inconsistency` would refuse; the range then runs the other way rather
+    /// than trapping. Equal to `minimum...maximum` whenever the pair is consistent.
+    static func span(_ minimum: Double, _ maximum: Double) -> ClosedRange<Double> {
+        minimum <= maximum ? minimum...maximum : maximum...minimum
+    }
+
     /// Whether an event of this kind relaunches an Always app the user force-quit: the
     /// override when set, otherwise the OS profile's rule. Visits never do (no source says they
     /// relaunch a force-quit app).

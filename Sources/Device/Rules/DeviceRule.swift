@@ -48,6 +48,7 @@ public enum DeviceRule: String, CaseIterable, Sendable {
     case wakeWindowAfterRelaunch
     case backgroundAppSuspendedAfterGrace
     case suspendedAppGetsNoMotionOrTimers
+    case resumedAppGetsCurrentMotion
     case wokenAppSuspendedAfterWakeWindow
     case suspendedAppUpdatesQueued
     case receiverRunsOnlyForRunningUpdates
@@ -292,15 +293,19 @@ extension DeviceRule {
                 ["startsBeforeFirstUnlock"])
         case .memoryPressureKillsInBackground:
             entry(
-                "While in the background or suspended the app may be ended under memory pressure, at a seeded rate; "
+                "While in the background or suspended the app may be ended under memory pressure, at a rate drawn "
+                    + "from its own seeded generator; "
                     + "region, significant-change and visit events relaunch it under Always, whatever the profile.",
                 "app termination by the system", "a4 #12; Apple forums 815618, 775888", .simulator,
                 ["memoryPressureKillsPerHour"])
         case .wakeWindowAfterRelaunch:
             entry(
                 "A region, significant-change or visit event relaunches or wakes the app into the background for a short "
-                    + "window.",
-                "UIApplication.LaunchOptionsKey.location", "a4 #11", .appleArchived, ["wakeWindowSeconds"])
+                    + "window; one reaching a background app nothing keeps running (in the suspension grace or "
+                    + "another window) starts a full window again.",
+                "UIApplication.LaunchOptionsKey.location",
+                "a4 #11; window restarted by a later event: simulator decision", .appleArchived,
+                ["wakeWindowSeconds"])
         case .backgroundAppSuspendedAfterGrace:
             entry(
                 "A backgrounded app is suspended a short grace after nothing keeps it running: no background "
@@ -314,6 +319,13 @@ extension DeviceRule {
                 "A suspended app gets no motion activity and its timers do not fire; a timer that came due "
                     + "fires once when the same process runs again, and never after it ended.",
                 "app suspension, CMMotionActivityManager handler, Timer", "a4 #2", .apple)
+        case .resumedAppGetsCurrentMotion:
+            entry(
+                "An app that runs again after a suspension (in the foreground or woken) gets the newest motion "
+                    + "activity it missed, once, then changes as before.",
+                "CMMotionActivityManager.startActivityUpdates(to:withHandler:)",
+                "Apple startActivityUpdates (handler gets the current activity when updates start); "
+                    + "at resume: simulator decision", .simulator)
         case .wokenAppSuspendedAfterWakeWindow:
             entry(
                 "A woken app is suspended again when its wake window ends, also one that had left the "
@@ -358,8 +370,9 @@ extension DeviceRule {
                 "authorizedAlways", "a8", .apple)
         case .automaticPause:
             entry(
-                "With pausesLocationUpdatesAutomatically, updates pause after the device stays put; a "
-                    + "When-In-Use app loses access until relaunched.",
+                "With pausesLocationUpdatesAutomatically, updates pause after the device stays put, also the "
+                    + "queued updates of a suspended app (told when it runs again); a When-In-Use app loses access "
+                    + "until relaunched.",
                 "pausesLocationUpdatesAutomatically", "a4 #7", .observed,
                 ["autoPauseAfterStationarySeconds", "autoPauseStationaryRadiusMeters"])
         case .reducedAccuracyFewFixesPerHour:
@@ -404,9 +417,11 @@ extension DeviceRule {
         case .regionEventLatency:
             entry(
                 "A region crossing reaches the app a latency after the dwell, drawn uniformly between a minimum "
-                    + "and a maximum from the seeded generator; the delivery rules apply when it arrives.",
+                    + "and a maximum from the seeded generator, never before the same region's previous crossing; "
+                    + "the delivery rules apply when it arrives.",
                 "didEnterRegion / didExitRegion timing",
-                "a6 #5, d 8; Apple startMonitoring(for:) (3-5 min on average, if not sooner)", .apple,
+                "a6 #5, d 8; Apple startMonitoring(for:) (3-5 min on average, if not sooner); "
+                    + "per-region order: simulator decision", .apple,
                 ["regionLatencyMinimumSeconds", "regionLatencyMaximumSeconds"])
         case .reducedAccuracyAppliesToEveryService:
             entry(

@@ -50,12 +50,24 @@ public struct DeviceSetup: Sendable {
                 node, "\(path).osProfile", OSBehaviourProfile.names)
         }
         if let node = members["parameters"] {
+            let outer = path
             let path = "\(path).parameters"
             let fields = try reader.object(node, path, allowed: DeviceParameters.descriptors.map(\.name))
             if members["osProfile"] != nil, let repeated = fields["osProfile"] {
-                throw reader.fail(repeated, "\(path).osProfile", "osProfile is already set at the top level")
+                throw reader.fail(
+                    repeated, "\(path).osProfile",
+                    "osProfile is already set at \(outer).osProfile; set it in one place, beside parameters or in it")
             }
             try readParameters(fields, at: path, reader: reader, into: &setup.configuration.parameters)
+            // A pair out of order (a minimum above its maximum) is blamed on its first member
+            // when both were given, otherwise on the parameters object: the other came from
+            // the defaults, and the message names both values.
+            if let (name, other, reason) = setup.configuration.parameters.inconsistency {
+                if let blamed = fields[name], fields[other] != nil {
+                    throw reader.fail(blamed, "\(path).\(name)", reason)
+                }
+                throw reader.fail(node, path, "\(name) \(reason)")
+            }
         }
         if let node = members["simulatorClassDevice"] {
             setup.isSimulatorClassDevice = try reader.bool(node, "\(path).simulatorClassDevice")
