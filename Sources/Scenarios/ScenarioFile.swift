@@ -48,12 +48,16 @@ public enum ScenarioFile {
         if let node = members["device"] {
             scenario.device = try DeviceSetup.parse(node, at: "$.device", reader: reader).configuration
         }
+        var personMoves: [Scenario.TimelineEvent] = []
         if let node = members["authorization"] {
-            scenario.authorization = try authorization(node, reader)
+            (scenario.authorization, personMoves) = try authorization(node, reader)
         }
         for (index, node) in try reader.optionalArray(members, "timeline", "$").enumerated() {
             scenario.timeline.append(try timelineEvent(node, "$.timeline[\(index)]", reader))
         }
+        // The person's own lifecycle moves are timeline events at their times, after the
+        // scenario's at the same instant (the runner keeps ties in order).
+        scenario.timeline += personMoves
         if let node = members["engine"] { scenario.engine = try engine(node, reader) }
         var geofences: String?
         if let node = members["geofences"] { geofences = try reader.string(node, "$.geofences") }
@@ -63,21 +67,26 @@ public enum ScenarioFile {
         return Parsed(scenario: scenario, geofences: geofences)
     }
 
+    /// The authorization, and the lifecycle moves of the flow's person (`USER.json`'s
+    /// `lifecycle`), which the scenario's timeline carries.
     private static func authorization(_ node: ConfigJSONNode, _ reader: ConfigReader) throws(ConfigError)
-        -> Scenario.Authorization
+        -> (Scenario.Authorization, [Scenario.TimelineEvent])
     {
         if case .string = node.value {
-            return try reader.token(node, "$.authorization", [("fixed", Scenario.Authorization.fixed)])
+            return (try reader.token(node, "$.authorization", [("fixed", Scenario.Authorization.fixed)]), [])
         }
         let members = try reader.object(node, "$.authorization", allowed: ["flow", "user"])
         let layer = try reader.token(
             try reader.required(members, "flow", in: node, "$.authorization"), "$.authorization.flow",
             PermissionLayer.allCases.map { ($0.rawValue, $0) })
         var user = SimulatedUser.agreeable
+        var moves: [Scenario.TimelineEvent] = []
         if let userNode = members["user"] {
-            user = try UserScript.parse(userNode, at: "$.authorization.user", reader: reader).user
+            let script = try UserScript.parse(userNode, at: "$.authorization.user", reader: reader)
+            user = script.user
+            moves = script.lifecycle.map { Scenario.TimelineEvent(.seconds($0.atSeconds), $0.event) }
         }
-        return .flow(layer, user)
+        return (.flow(layer, user), moves)
     }
 
     private static func timelineEvent(_ node: ConfigJSONNode, _ path: @autoclosure () -> String, _ reader: ConfigReader)

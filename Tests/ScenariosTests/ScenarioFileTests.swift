@@ -78,6 +78,24 @@ struct ScenarioFileTests {
         #expect(parsed.scenario.timeline.first?.when == .fraction(1))
     }
 
+    @Test("the flow's person's lifecycle moves happen in the replay at their times, after the scenario's own")
+    func personMovesJoinTheTimeline() throws {
+        let parsed = try parse(
+            #"""
+            {"name": "quits", "timeline": [{"at": 100, "event": "lock"}],
+             "authorization": {"flow": "bggeo", "user": {"lifecycle": [{"at": 100, "event": "forceQuit"}]}}}
+            """#)
+        #expect(
+            parsed.scenario.timeline == [
+                Scenario.TimelineEvent(.seconds(100), .user(.lockedScreen)),
+                Scenario.TimelineEvent(.seconds(100), .user(.forceQuitApp)),
+            ])
+        let bike = Self.example.appendingPathComponent("../../../Traces/gpsbabel/bike.tcx").standardized.path
+        let run = try ScenarioRunner.run(try TraceImporter.load(path: bike), parsed.scenario)
+        let quit = run.lifecycle.first { $0.phase == .forceQuit }
+        #expect(quit.map { $0.time.seconds(since: run.traceStart) } == 100)
+    }
+
     @Test("the engine's countermeasures and automatic pause: off by default, set by the engine section")
     func countermeasures() throws {
         let parsed = try parse(
