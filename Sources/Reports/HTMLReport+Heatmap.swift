@@ -2,6 +2,8 @@ import Scenarios
 
 extension HTMLReport {
     /// Scenarios down, metrics across; the cell colour runs from red (nothing) to green (ideal).
+    /// Past the ideal it turns red again: 200 % of the ideal's GPS time is as far from the
+    /// reference as none, and for a cost further is worse.
     static func heatmap(_ rows: [ScenarioMetrics]) -> String {
         let columns: [(String, (MetricsSummary) -> Double?)] = [
             ("collected", \.collected), ("coverage", \.coverage), ("distance", \.distance),
@@ -25,7 +27,8 @@ extension HTMLReport {
             let summary = MetricsSummary(row.metrics)
             for (index, column) in columns.enumerated() {
                 let value = column.1(summary)
-                let share = min(max(value ?? 0, 0), 1)
+                let ratio = max(value ?? 0, 0)
+                let share = ratio <= 1 ? ratio : max(0, 2 - ratio)
                 let hue = Int((share * 120).rounded())
                 let fill = value == nil ? "#ddd" : "hsl(\(hue),62%,58%)"
                 let x = left + Double(index) * cell.width

@@ -62,6 +62,19 @@ struct HTMLReportTests {
         #expect(abs((late - early) - 40.0 / 838 * 740) < 0.2, "\(early) \(late)")
     }
 
+    @Test("the heatmap reddens past the ideal: a GPS cost of 4× the ideal is as red as none")
+    func heatmapPastTheIdeal() throws {
+        let path = Fixture.repositoryRoot.appendingPathComponent("Traces/gpsbabel/GPSData000001-A810-Doriel.txt").path
+        let matrix = Matrix(
+            traces: [Matrix.NamedTrace(name: "doriel", trace: try TraceImporter.load(path: path))],
+            scenarios: [Matrix.Entry(try #require(Scenario.preset(named: "always-prevent-suspend")))])
+        let result = try matrix.run()
+        let gps = try #require(MetricsSummary(result.metricsByScenario[0].metrics).gpsVsIdeal)
+        #expect(gps > 2)
+        let fills = MatrixReport.html(result).components(separatedBy: "fill=\"").dropFirst().map { $0.prefix(16) }
+        #expect(fills.contains { $0.hasPrefix("hsl(0,") })
+    }
+
     @Test("the matrix page: a heatmap cell per scenario and metric, the ideal row first, the formulas under it")
     func matrixPage() throws {
         let trace = try TraceImporter.load(path: Self.drive)
