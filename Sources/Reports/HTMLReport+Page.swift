@@ -16,18 +16,18 @@ extension HTMLReport {
         .legend{color:#555;font-size:12px}.key{display:inline-block;width:10px;height:10px;border-radius:5px;margin:0 4px 0 12px}
         .key.accepted{background:#2e9e4f}.key.rejected{background:#d64545}.key.missed{background:#f0a030}.key.fence{background:#3c6edc}
         .label{font-size:12px;text-anchor:end;fill:#333}.tick{font-size:11px;fill:#777}
-        .phase-foreground{fill:#4caf50}.phase-background{fill:#8bc34a}.phase-suspended{fill:#bdbdbd}
-        .phase-notRunning{fill:#eee}.phase-terminatedBySystem{fill:#9e9e9e}.phase-forceQuit{fill:#d64545}
+        .phase-foreground{fill:#4caf50}.phase-background{fill:#8bc34a}.phase-suspended{fill:#78909c}
+        .phase-notRunning{fill:#eee}.phase-terminatedBySystem{fill:#9e9e9e}.phase-forceQuit{fill:#37474f}
         .locked{fill:#5c6bc0}.moving{fill:#ff9800}.gps{fill:#1e88e5}.delivery{fill:#2e9e4f}
         .cutoff{stroke:#d64545;stroke-dasharray:4 3;stroke-width:1.5}.cutoff-label{font-size:11px;fill:#d64545}
         .frame{fill:#fff;stroke:#333;stroke-width:1.5}.frame.skipped{fill:#eee;stroke:#999}.frame.granted{fill:#e8f5e9}.frame.refused{fill:#fdecea}
         .frame-title{font-size:13px;font-weight:600}.frame-line{font-size:11px;fill:#333}
-        .auth-authorizedAlways{fill:#2e7d32;background:#2e7d32}.auth-provisional{fill:#9ccc65;background:#9ccc65}
+        .auth-authorizedAlways{fill:#2e7d32;background:#2e7d32}.auth-provisional{fill:#4db6ac;background:#4db6ac}
         .auth-authorizedWhenInUse{fill:#fdd835;background:#fdd835}.auth-notDetermined{fill:#bdbdbd;background:#bdbdbd}
         .auth-denied{fill:#d64545;background:#d64545}.auth-restricted{fill:#8e2424;background:#8e2424}
         .reduced{fill:#ab47bc;background:#ab47bc}.prompt{fill:#00acc1;background:#00acc1}.suppressed{fill:#90a4ae;background:#90a4ae}
         .wake{fill:#6d4c41;background:#6d4c41}.lapse{fill:#ff7043;background:#ff7043}.terminated{fill:#212121;background:#212121}
-        .key.phase-foreground{background:#4caf50}.key.phase-background{background:#8bc34a}.key.phase-suspended{background:#bdbdbd}
+        .key.phase-foreground{background:#4caf50}.key.phase-background{background:#8bc34a}.key.phase-suspended{background:#78909c}.key.phase-forceQuit{background:#37474f}.key.phase-terminatedBySystem{background:#9e9e9e}.entry{white-space:nowrap}
         .key.locked{background:#5c6bc0}.key.moving{background:#ff9800}.key.gps{background:#1e88e5}.key.delivery{background:#2e9e4f}
         .formulas{color:#555;font-size:12px}
         .head{font-size:12px;font-weight:600;text-anchor:middle}.value{font-size:12px;text-anchor:middle;fill:#111}

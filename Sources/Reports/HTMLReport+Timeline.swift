@@ -100,13 +100,17 @@ extension HTMLReport {
         ("prompt", "prompt on screen"), ("suppressed", "request showed no prompt"), ("wake", "woken or relaunched"),
         ("lapse", "Allow Once lapsed"),
         ("terminated", "terminated"), ("phase-foreground", "foreground"), ("phase-background", "background"),
-        ("phase-suspended", "suspended"), ("locked", "screen locked"), ("moving", "engine moving"), ("gps", "GPS on"),
+        ("phase-suspended", "suspended"), ("phase-forceQuit", "force-quit"),
+        ("phase-terminatedBySystem", "terminated by the system"), ("locked", "screen locked"),
+        ("moving", "engine moving"), ("gps", "GPS on"),
         ("delivery", "fix delivered"),
     ]
 
     private static var legend: String {
         "<p class=\"legend\">"
-            + legendEntries.map { "<span class=\"key \($0.kind)\"></span>\(escape($0.meaning))" }.joined(separator: " ")
+            + legendEntries.map {
+                "<span class=\"entry\"><span class=\"key \($0.kind)\"></span>\(escape($0.meaning))</span>"
+            }.joined(separator: " ")
             + "</p>"
     }
 
