@@ -33,6 +33,13 @@ package enum Formatting {
         return text.hasPrefix("-") ? text : "+" + text
     }
 
+    /// A delay with its sign: seconds under an hour (`+90 s`, `-10 s`), hours and minutes from
+    /// an hour on (`+19 h 23 min`), so a delay of days reads like the gap beside it.
+    package static func signedDelay(_ seconds: Double) -> String {
+        guard abs(seconds.rounded()) >= 3600 else { return signed(seconds, 0) + " s" }
+        return (seconds < 0 ? "-" : "+") + duration(abs(seconds))
+    }
+
     /// A short decimal: integers without a fraction, otherwise up to four places, no trailing zeros.
     package static func short(_ value: Double) -> String {
         if value == value.rounded() && abs(value) < 1e15 { return String(Int64(value)) }

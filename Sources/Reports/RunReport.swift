@@ -154,7 +154,7 @@ public enum RunReport {
         var lines: [[String]] = [header]
         for row in rows {
             let summary = MetricsSummary(row.metrics)
-            let departure = summary.departureDelaySeconds.map { Formatting.signed($0, 0) + " s" } ?? "-"
+            let departure = summary.departureDelaySeconds.map(Formatting.signedDelay) ?? "-"
             lines.append([
                 row.scenario, ratio(summary.collected), percent(summary.coverage ?? 0), ratio(summary.distance),
                 Formatting.duration(summary.medianLongestGapSeconds), departure, ratio(summary.gpsVsIdeal),

@@ -29,4 +29,14 @@ struct DegradationTableTests {
         #expect(!table.contains("+-"))
         #expect(Formatting.signed(-0.4, 0) == "+0" && Formatting.signed(-10, 0) == "-10")
     }
+
+    @Test("a departure of an hour or more prints in hours and minutes, like the gap beside it")
+    func longDeparture() {
+        #expect(Formatting.signedDelay(3599) == "+3599 s")
+        #expect(Formatting.signedDelay(3600) == "+1 h 00 min")
+        #expect(Formatting.signedDelay(69_808) == "+19 h 23 min")
+        #expect(Formatting.signedDelay(-7200) == "-2 h 00 min")
+        let table = RunReport.table([ScenarioMetrics(scenario: "late", metrics: [Self.metrics(departure: 69_808)])])
+        #expect(table.contains("+19 h 23 min"), "\(table)")
+    }
 }
