@@ -85,7 +85,8 @@ public enum RunReport {
             members += [("status", .string(status.name)), ("accuracy", .string(accuracy.name))]
             if provisional { members.append(("provisional", .bool(true))) }
         case .motion(let status): members.append(("status", .string(PermissionsReport.motionName(status))))
-        case .suspended, .woken, .allowOnceLapsed: break
+        case .woken(let reason): if let reason { members.append(("reason", .string(reason.rawValue))) }
+        case .suspended, .allowOnceLapsed: break
         case .launched(let reason, let inBackground):
             members += [("reason", .string(reason.rawValue)), ("inBackground", .bool(inBackground))]
         case .terminated(let rule): members.append(("rule", .string(rule.rawValue)))

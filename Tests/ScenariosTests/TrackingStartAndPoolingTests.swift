@@ -213,9 +213,16 @@ struct TrackingStartAndPoolingTests {
         // Locked at 30 s, the app holding nothing is suspended after the grace, by 40 s at the latest.
         let suspension = try #require(run.authorization.first { $0.kind == .suspended })
         #expect(Self.seconds(suspension.time) > 30 && Self.seconds(suspension.time) <= 40)
-        // Always: the departure from the stationary region wakes the suspended app.
-        let wake = try #require(run.authorization.first { $0.kind == .woken })
+        // Always: leaving (a significant change or the stationary region's exit) wakes the
+        // suspended app, and the timeline says which event did.
+        let wake = try #require(
+            run.authorization.first {
+                if case .woken = $0.kind { return true }
+                return false
+            })
         #expect(wake.time > suspension.time)
+        guard case .woken(let reason) = wake.kind else { return }
+        #expect(reason == .significantChange || reason == .regionEvent, "\(String(describing: reason))")
         let forceQuit = try ScenarioRunner.run(Self.drive, try #require(Scenario.preset(named: "always-force-quit")))
         let terminated = try #require(forceQuit.authorization.firstIndex { $0.kind == .terminated(.forceQuitStopsEverything) })
         // On ios18 a region exit or a significant change relaunches it in the background.

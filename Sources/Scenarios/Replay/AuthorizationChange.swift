@@ -18,8 +18,9 @@ public struct AuthorizationChange: Sendable, Equatable {
         case allowOnceLapsed
         /// The app stopped running code (suspended in memory).
         case suspended
-        /// A suspended app was woken in the background (a region, significant change or visit).
-        case woken
+        /// A suspended app was woken in the background, for the event that woke it (a region, a
+        /// significant change or a visit); `nil` when the step shows none.
+        case woken(LaunchReason?)
         /// The app process started, for this reason (a relaunch in the background, or the user).
         case launched(LaunchReason, inBackground: Bool)
         /// The system ended the app, for this rule.
@@ -63,6 +64,16 @@ public struct AuthorizationChange: Sendable, Equatable {
         }
     }
 
+    /// The background event among one step's actions that woke the app.
+    private static func wakeReason(in actions: [DeviceAction]) -> LaunchReason? {
+        for action in actions {
+            if case .regionEvent = action { return .regionEvent }
+            if case .significantChange = action { return .significantChange }
+            if case .visit = action { return .visit }
+        }
+        return nil
+    }
+
     /// Appends the rows one device step made, the phone now being in `phase` with `state`: the
     /// actions that change authorization or the process, the phase change since `before`, the
     /// end of an Allow Once grant, and the end (or start) of provisional Always, which changes
@@ -90,7 +101,7 @@ public struct AuthorizationChange: Sendable, Equatable {
         if before.phase != after.phase {
             if after.phase == .suspended { timeline.append(AuthorizationChange(time: time, kind: .suspended)) }
             if before.phase == .suspended && after.phase == .background {
-                timeline.append(AuthorizationChange(time: time, kind: .woken))
+                timeline.append(AuthorizationChange(time: time, kind: .woken(wakeReason(in: actions))))
             }
         }
         for action in actions {
