@@ -126,10 +126,7 @@ public enum ScenarioRunner {
         // The replay's timeline opens with the state the flow left, already the flow's last row.
         var lifecycle = flowLifecycle
         for change in replay.lifecycleTimeline {
-            if let last = lifecycle.last, last.phase == change.phase, last.isScreenLocked == change.isScreenLocked {
-                continue
-            }
-            lifecycle.append(change)
+            lifecycle.record(change.phase, isScreenLocked: change.isScreenLocked, at: change.time)
         }
         return ScenarioReplay(
             replay: replay, traceStart: start, traceEnd: end, flowSeconds: trackingStart.seconds(since: start),
@@ -199,10 +196,7 @@ struct FlowSplit {
                 actions, since: before, phase: device.lifecycle.phase, state: device.authorization.state, at: time,
                 into: &authorization)
             for case .schedule(let timer, let due) in actions { pending.append((timer, due)) }
-            let (phase, isScreenLocked) = (device.lifecycle.phase, device.lifecycle.isScreenLocked)
-            if let last = lifecycle.last, last.phase != phase || last.isScreenLocked != isScreenLocked {
-                lifecycle.append(LifecycleChange(time: time, phase: phase, isScreenLocked: isScreenLocked))
-            }
+            lifecycle.record(device.lifecycle.phase, isScreenLocked: device.lifecycle.isScreenLocked, at: time)
         }
         let timers = pending.filter { $0.due >= settled }.map {
             ScriptedDeviceEvent(time: $0.due, event: .system(.timerFired($0.timer)))

@@ -411,10 +411,10 @@ public struct LifecycleStateMachine: Sendable, Equatable {
             if case .indefinitely = keepAlive(process, left: left, hasFullAlways: hasFullAlways, at: now) {
                 return nil
             }
-            let wakeWindow = makeWakeWindow(at: now, generation: wakeGeneration + 1)
             // A window that already runs longer is kept (a shorter window never cuts one short).
-            if let windowEnd, wakeWindow.due <= windowEnd { return nil }
+            if let windowEnd, now.advanced(bySeconds: wakeWindowSeconds) <= windowEnd { return nil }
             wakeGeneration += 1
+            let wakeWindow = makeWakeWindow(at: now)
             state = .background(process, leftForegroundAt: left, wakeWindowEndsAt: wakeWindow.due)
             return .schedule(wakeWindow)
         case .suspended(let process, let left):
@@ -423,9 +423,10 @@ public struct LifecycleStateMachine: Sendable, Equatable {
             let wakeWindow = makeWakeWindow(at: now)
             state = .background(process, leftForegroundAt: left, wakeWindowEndsAt: wakeWindow.due)
             return .schedule(wakeWindow)
-        case .forceQuit where forceQuitRefusal(for: reason) != nil:
-            return .refuseEvent(forceQuitRefusal(for: reason) ?? .forceQuitStopsEverything)
-        case .forceQuit, .terminatedBySystem, .notRunning:
+        case .forceQuit:
+            if let rule = forceQuitRefusal(for: reason) { return .refuseEvent(rule) }
+            fallthrough
+        case .terminatedBySystem, .notRunning:
             cutoffGeneration += 1
             wakeGeneration += 1
             let wakeWindow = makeWakeWindow(at: now)
@@ -510,9 +511,9 @@ public struct LifecycleStateMachine: Sendable, Equatable {
         }
     }
 
-    private func makeWakeWindow(at now: SimInstant, generation: Int? = nil) -> ScheduledTimer {
+    private func makeWakeWindow(at now: SimInstant) -> ScheduledTimer {
         ScheduledTimer(
-            timer: .wakeWindowEnded(generation: generation ?? wakeGeneration),
+            timer: .wakeWindowEnded(generation: wakeGeneration),
             due: now.advanced(bySeconds: wakeWindowSeconds))
     }
 

@@ -15,6 +15,15 @@ public struct LifecycleChange: Sendable, Equatable {
     }
 }
 
+extension [LifecycleChange] {
+    /// Appends a row for `phase` and `isScreenLocked` at `time` unless the last row already
+    /// says the same: a timeline holds changes only.
+    mutating func record(_ phase: AppPhase, isScreenLocked: Bool, at time: SimInstant) {
+        if let last, last.phase == phase, last.isScreenLocked == isScreenLocked { return }
+        append(LifecycleChange(time: time, phase: phase, isScreenLocked: isScreenLocked))
+    }
+}
+
 /// What the device did at `time`, as a replay that keeps its device log records it.
 public struct TimedDeviceAction: Sendable, Equatable {
     public var time: SimInstant

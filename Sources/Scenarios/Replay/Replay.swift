@@ -218,10 +218,7 @@ public struct Replay<Client: LocationClient> {
             if running { gpsOn.started(at: now) } else { gpsOn.stopped(at: now) }
         }
         let phase = device.lifecycle.phase
-        let isScreenLocked = device.lifecycle.isScreenLocked
-        if let last = lifecycleTimeline.last, last.phase != phase || last.isScreenLocked != isScreenLocked {
-            lifecycleTimeline.append(LifecycleChange(time: now, phase: phase, isScreenLocked: isScreenLocked))
-        }
+        lifecycleTimeline.record(phase, isScreenLocked: device.lifecycle.isScreenLocked, at: now)
         for action in actions {
             if keepsDeviceLog { deviceLog.append(TimedDeviceAction(time: now, action: action)) }
             if case .deliverLocation = action {} else { handOverLocations(at: now) }
