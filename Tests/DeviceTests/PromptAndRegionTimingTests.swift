@@ -14,8 +14,11 @@ struct PromptAndRegionTimingTests {
     static var immediateRegions: DeviceParameters { Setup.immediateRegions }
 
     /// A fresh install that asks for Always first and is allowed While Using (current profile),
-    /// then monitors a region and locks the screen at 10 s.
-    static func provisionalTimeline(profile: OSBehaviourProfile = .current) -> DeviceTimeline {
+    /// then monitors a region and locks the screen at 10 s; the person gives `upgrade` to the
+    /// upgrade prompt.
+    static func provisionalTimeline(
+        profile: OSBehaviourProfile = .current, upgrade: PromptAnswer = .changeToAlways
+    ) -> DeviceTimeline {
         var configuration = Device.Configuration()
         configuration.parameters = immediateRegions
         configuration.parameters.osProfile = profile
@@ -23,7 +26,7 @@ struct PromptAndRegionTimingTests {
             configuration,
             user: Setup.user([
                 .location: [.answer(.allowWhileUsing(precise: true), afterSeconds: 1)],
-                .upgrade: [.answer(.changeToAlways, afterSeconds: 2)],
+                .upgrade: [.answer(upgrade, afterSeconds: 2)],
             ]))
         timeline.at(0, .user(.launchedApp))
         timeline.at(0, .app(.requestedAlways))
@@ -74,23 +77,7 @@ struct PromptAndRegionTimingTests {
         #expect(delivered(unlock: 718) == [DeviceTimeline(Device.Configuration()).time(720)])
         #expect(delivered(unlock: 719).isEmpty)
         // Keep Only While Using discards it.
-        var keep = DeviceTimeline(
-            {
-                var configuration = Device.Configuration()
-                configuration.parameters = Self.immediateRegions
-                return configuration
-            }(),
-            user: Setup.user([
-                .location: [.answer(.allowWhileUsing(precise: true), afterSeconds: 1)],
-                .upgrade: [.answer(.keepWhileUsing, afterSeconds: 2)],
-            ]))
-        keep.at(0, .user(.launchedApp))
-        keep.at(0, .app(.requestedAlways))
-        keep.advance(to: 2)
-        keep.record(3)
-        keep.at(4, .app(.startedMonitoring(Self.home)))
-        keep.record(5)
-        keep.at(10, .user(.lockedScreen))
+        var keep = Self.provisionalTimeline(upgrade: .keepWhileUsing)
         for second in stride(from: 100.0, through: 140, by: 1) { keep.record(second, north: 1000) }
         keep.at(200, .user(.unlockedScreen))
         keep.advance(to: 210)

@@ -1,5 +1,4 @@
 import Device
-import Foundation
 @testable import Scenarios
 import SimulationCore
 import Testing
@@ -9,12 +8,8 @@ import Traces
 /// unlocked shows nobody the prompt; the `provisional-always` preset's unlock halfway shows it.
 @Suite("Deferred upgrade prompt in a replay")
 struct DeferredPromptReplayTests {
-    static let trace: Trace = {
-        let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent()
-            .appendingPathComponent("Traces/gps-measurement-tools/MTV.Local1.ublox-F9K.20200206-181434.nmea").path
-        do { return try TraceImporter.load(path: path) } catch { fatalError("bundled trace: \(error)") }
-    }()
+    /// The bundled u-blox drive, loaded once for the target (`PresetTests`).
+    static var trace: Trace { PresetTests.trace }
 
     static func deferred(_ run: ScenarioRun) -> [(Double, PromptLogEntry.Outcome)] {
         run.promptLog.filter { $0.kind == .deferredAlwaysUpgrade }

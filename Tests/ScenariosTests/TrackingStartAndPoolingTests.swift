@@ -1,6 +1,5 @@
 import Device
 import Engine
-import Foundation
 import Permissions
 @testable import Scenarios
 import SimulationCore
@@ -11,12 +10,8 @@ import Traces
 /// table pools traces, and which ideal run a custom scenario is compared with.
 @Suite("Tracking start, departures, pooled summaries and the ideal run")
 struct TrackingStartAndPoolingTests {
-    static let drive: Trace = {
-        let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent()
-            .appendingPathComponent("Traces/gps-measurement-tools/MTV.Local1.ublox-F9K.20200206-181434.nmea").path
-        do { return try TraceImporter.load(path: path) } catch { fatalError("bundled trace: \(error)") }
-    }()
+    /// The bundled u-blox drive, loaded once for the target (`PresetTests`).
+    static var drive: Trace { PresetTests.trace }
 
     /// A fresh install where the person answers the location prompt with `answer` after 2 s
     /// and makes `settings` changes, through the facade's flow.
