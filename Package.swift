@@ -14,6 +14,9 @@ let package = Package(
         .library(name: "ConfigJSON", targets: ["ConfigJSON"]),
         .library(name: "Device", targets: ["Device"]),
         .library(name: "TraceSimCLI", targets: ["TraceSimCLI"]),
+        // A team's own Core Location code, replayed through the simulated iPhone: the facade
+        // (TraceSimCoreLocation) anywhere, or Apple's framework where it exists (the shim).
+        .library(name: "TraceSimCoreLocation", targets: ["TraceSimCoreLocation"]),
         // The benchmark package (Benchmarks/) and the fuzzing package (Tests/Fuzzing/) drive
         // these stages directly.
         .library(name: "SimulationCore", targets: ["SimulationCore"]),
@@ -58,6 +61,10 @@ let package = Package(
         .target(
             name: "Reports",
             dependencies: ["SimulationCore", "Traces", "Geometry", "Device", "Permissions", "Engine", "Scenarios"]
+        ),
+        // The Core Location facade: CLLocationManager and its types over `LocationClient`.
+        .target(
+            name: "TraceSimCoreLocation", dependencies: ["SimulationCore", "Traces", "Geometry", "Device", "Engine"]
         ),
         .target(
             name: "TraceSimCLI",

@@ -102,6 +102,8 @@ public struct LocationClientLaunch: Sendable, Equatable {
     public var motionAuthorizationStatus: MotionAuthorizationStatus
     /// `CMMotionActivityManager.isActivityAvailable()`.
     public var isMotionActivityAvailable: Bool
+    /// `CLLocationManager.locationServicesEnabled()`: the system-wide switch in Settings.
+    public var isLocationServicesEnabled = true
 
     /// Whether motion activity updates will arrive: authorized and available.
     public var isMotionActivityAuthorized: Bool {
@@ -125,6 +127,7 @@ public struct LocationClientLaunch: Sendable, Equatable {
         accuracyAuthorization = authorization.accuracy
         motionAuthorizationStatus = authorization.motionStatus
         isMotionActivityAvailable = authorization.isMotionAvailable
+        isLocationServicesEnabled = authorization.isLocationServicesEnabled
     }
 }
 

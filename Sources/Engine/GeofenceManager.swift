@@ -20,6 +20,13 @@ public struct GeofenceEvent: Sendable, Equatable {
     /// Enter, exit or dwell.
     public var action: Action
     public var time: SimInstant
+
+    /// An event of `action` on the fence `identifier` at `time`.
+    public init(identifier: String, action: Action, time: SimInstant) {
+        self.identifier = identifier
+        self.action = action
+        self.time = time
+    }
 }
 
 /// The SDK side of geofencing, the way the anchor SDK works (Transistorsoft, fact sheet b1):

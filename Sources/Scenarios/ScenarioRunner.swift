@@ -37,6 +37,11 @@ public struct ScenarioRun: Sendable {
     /// The device's When-In-Use cutoff after a lock (`DeviceParameters`), so a report draws the
     /// cutoff this run had.
     public var whenInUseLockCutoffSeconds = DeviceParameters().whenInUseLockCutoffSeconds
+    /// What the engine under test reported beside its record (callbacks without a handler);
+    /// empty for the built-in engine.
+    public var diagnostics: [ClientDiagnostic] = []
+    /// Why the engine under test could not go on; `ScenarioRunner.run` throws it.
+    var failure: EngineFailure?
 
     /// Seconds spent in each app phase between the first and last fix, phases in first-seen order.
     public var secondsByPhase: [PhaseDuration] {
@@ -63,14 +68,54 @@ public enum ScenarioRunner {
     {
         let engine = try TrackingEngine(
             configuration: scenario.engine, fences: fences, context: GEOSContext(), expectedFixCount: trace.fixes.count)
-        let played = replay(trace, scenario, client: engine)
-        return ScenarioRun(
+        return measure(trace, scenario, client: engine)
+    }
+
+    /// Replays `trace` through `scenario` with `engine` over `fences`; `traceName` is what a
+    /// custom engine is told the trace is called.
+    /// - Throws: `RunFailure.geometry` when a fence is invalid, `.engine` when the engine
+    ///   could not be made or could not go on.
+    public static func run(
+        _ trace: Trace, _ scenario: Scenario, fences: [Geofence] = [], engine: EngineUnderTest, traceName: String = ""
+    ) throws(RunFailure) -> ScenarioRun {
+        switch engine.kind {
+        case .builtIn:
+            do {
+                return try run(trace, scenario, fences: fences)
+            } catch {
+                throw .geometry(error)
+            }
+        case .custom(let make):
+            let context = EngineContext(
+                scenario: scenario, fences: fences, traceName: traceName, expectedFixCount: trace.fixes.count)
+            let client: any RecordingClient
+            do {
+                client = try make(context)
+            } catch {
+                throw .engine(error)
+            }
+            let run = measure(trace, scenario, client: client)
+            if let failure = run.failure { throw .engine(failure) }
+            return run
+        }
+    }
+
+    /// Replays with `client` and reads what it recorded.
+    private static func measure<Client: RecordingClient>(_ trace: Trace, _ scenario: Scenario, client: Client)
+        -> ScenarioRun
+    {
+        let played = replay(trace, scenario, client: client)
+        let client = played.replay.client
+        var run = ScenarioRun(
             scenario: scenario.name, seed: scenario.seed, traceStart: played.traceStart, traceEnd: played.traceEnd,
-            flowSeconds: played.flowSeconds, recorder: engine.recorder, gpsOn: played.replay.gpsOn,
-            odometerMeters: engine.odometerMeters, deliveryTimes: played.replay.deliveryTimes,
+            flowSeconds: played.flowSeconds, recorder: client.recorder, gpsOn: played.replay.gpsOn,
+            odometerMeters: client.odometerMeters, deliveryTimes: played.replay.deliveryTimes,
             lifecycle: played.lifecycle, promptLog: played.replay.device.promptLog,
             authorization: played.authorizationTimeline, wizardSteps: played.wizardSteps,
             whenInUseLockCutoffSeconds: played.whenInUseLockCutoffSeconds)
+        run.diagnostics = client.diagnostics
+        run.failure = client.failure
+        return run
     }
 
     /// Replays `trace` through `scenario` with any app code: the scenario's phone, its

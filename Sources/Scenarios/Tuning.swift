@@ -100,25 +100,34 @@ public enum Tuning {
         public var isOnFront = false
     }
 
-    /// Runs every combination of `sweeps` on the ideal phone for each trace, and marks the front.
-    public static func run(_ traces: [Trace], sweeps: [Sweep], truth: Trace?) -> [Point] {
+    /// Runs every combination of `sweeps` on the ideal phone for each trace with `engine` (which
+    /// is handed the swept settings in its context), and marks the front.
+    /// - Throws: `RunFailure.engine` when a custom engine failed.
+    public static func run(_ traces: [Trace], sweeps: [Sweep], truth: Trace?, engine: EngineUnderTest = .builtIn)
+        throws(RunFailure) -> [Point]
+    {
         var combinations: [[Double]] = [[]]
         for sweep in sweeps { combinations = combinations.flatMap { prefix in sweep.values.map { prefix + [$0] } } }
         // Combinations are independent: run them on every core, store each by its index.
         let planned = combinations
         // The reference lengths do not depend on the settings: measure them once.
         let lengths = truth.map { [pathLength($0.fixes, every: 1)] } ?? traces.map { pathLength($0.fixes, every: 10) }
-        var points = ParallelLoop.map(iterations: planned.count) { index in
-            evaluate(planned[index], sweeps: sweeps, traces: traces, truth: truth, lengths: lengths)
-        }.compactMap { $0 }
+        let outcomes = ParallelLoop.map(iterations: planned.count) { index in
+            Result { () throws(RunFailure) in
+                try evaluate(
+                    planned[index], sweeps: sweeps, traces: traces, truth: truth, lengths: lengths, engine: engine)
+            }
+        }
+        var points: [Point] = []
+        for outcome in outcomes { points.append(try outcome.get()) }
         markFront(&points, truth: truth != nil)
         return points
     }
 
     /// One combination on every trace; `lengths` are the truth's path length, or each trace's.
-    private static func evaluate(_ values: [Double], sweeps: [Sweep], traces: [Trace], truth: Trace?, lengths: [Double])
-        -> Point
-    {
+    private static func evaluate(
+        _ values: [Double], sweeps: [Sweep], traces: [Trace], truth: Trace?, lengths: [Double], engine: EngineUnderTest
+    ) throws(RunFailure) -> Point {
         var configuration = EngineConfiguration()
         configuration.startsMoving = true
         for (sweep, value) in zip(sweeps, values) { sweep.parameter.apply(&configuration, value) }
@@ -130,7 +139,7 @@ public enum Tuning {
             guard let scenario = Scenario.preset(named: "ideal") else { continue }
             var tuned = scenario
             tuned.engine = configuration
-            guard let run = try? ScenarioRunner.run(trace, tuned, fences: []) else { continue }
+            let run = try ScenarioRunner.run(trace, tuned, engine: engine)
             kept += run.recorder.acceptedFixCount
             delivered += run.recorder.deliveredFixCount
             if let truth { errors += Self.errors(run.recorder, against: truth) }

@@ -1,4 +1,12 @@
+import Engine
+import Scenarios
 import SimulationCore
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// The `tracesim` command line, as a library so tests run it in-process.
 public enum TraceSimCommandLine {
@@ -50,9 +58,12 @@ public enum TraceSimCommandLine {
 
     /// Parses the arguments against the command's declaration, answers `--help`, applies
     /// `--quiet`, and runs it.
-    private static func run(_ command: any Command.Type, _ arguments: [String], console: Console) throws -> ExitCode {
+    private static func run(
+        _ command: any Command.Type, _ arguments: [String], console: Console, engine: EngineUnderTest
+    ) throws -> ExitCode {
         let declaration = command.declaration
-        let parsed = try ParsedArguments(arguments, declaration: declaration)
+        var parsed = try ParsedArguments(arguments, declaration: declaration)
+        parsed.engine = engine
         if parsed.flag("help") {
             console.print(declaration.help)
             return .success
@@ -62,14 +73,43 @@ public enum TraceSimCommandLine {
         return try command.run(parsed, console: console)
     }
 
+    /// The whole command line for a program that puts its own engine under test: `replay`,
+    /// `matrix`, `check` and `tune` replay `engine` instead of the built-in one (ideal runs
+    /// included); the other commands are unchanged. Exits with the command's exit code.
+    ///
+    ///     // main.swift of a package that depends on TraceSim
+    ///     TraceSimCommandLine.main(engine: .custom(named: "my-engine") { _ in MyEngine() })
+    public static func main(engine: EngineUnderTest = .builtIn) -> Never {
+        // A reader that goes away (`tracesim matrix | head`) must not kill the process with
+        // SIGPIPE: death by signal skips the cleanup of a half-written report's temporary file
+        // and gives the caller exit 141 with no message. Ignored, the write fails with EPIPE,
+        // the shared writer records it, and the command line exits 74 with "output error:
+        // stdout: Broken pipe". SIGXFSZ (a file-size limit, `ulimit -f`) likewise becomes
+        // EFBIG and exit 74.
+        signal(SIGPIPE, SIG_IGN)
+        signal(SIGXFSZ, SIG_IGN)
+        exit(run(Array(CommandLine.arguments.dropFirst()), engine: engine))
+    }
+
+    /// `main(engine:)` for an engine written against `LocationClient` directly: `client` makes
+    /// a fresh one for every run, told the run's scenario, geofences and trace.
+    public static func main<Client: RecordingClient>(
+        named name: String, client: @escaping @Sendable (EngineContext) -> Client
+    ) -> Never {
+        main(engine: .custom(named: name) { context in client(context) })
+    }
+
     /// Runs one command line and returns the process exit code.
     /// - Parameters:
     ///   - arguments: the arguments after the program name.
     ///   - console: where output and diagnostics go.
-    public static func run(_ arguments: [String], console: Console = .standard) -> Int32 {
+    ///   - engine: what `replay`, `matrix`, `check` and `tune` put under test.
+    public static func run(
+        _ arguments: [String], console: Console = .standard, engine: EngineUnderTest = .builtIn
+    ) -> Int32 {
         let code: ExitCode
         do {
-            code = try dispatch(arguments, console: console)
+            code = try dispatch(arguments, console: console, engine: engine)
         } catch let error as UsageError {
             console.warn("error: \(error.message)")
             let helpCommand = error.command.map { "tracesim help \($0)" } ?? "tracesim --help"
@@ -92,7 +132,9 @@ public enum TraceSimCommandLine {
         return code.rawValue
     }
 
-    private static func dispatch(_ arguments: [String], console: Console) throws -> ExitCode {
+    private static func dispatch(_ arguments: [String], console: Console, engine: EngineUnderTest) throws
+        -> ExitCode
+    {
         guard let first = arguments.first else {
             console.print(overview)
             return .usage
@@ -114,7 +156,7 @@ public enum TraceSimCommandLine {
             return .success
         default:
             guard let command = command(named: first) else { throw unknownCommand(first) }
-            return try run(command, Array(arguments.dropFirst()), console: console)
+            return try run(command, Array(arguments.dropFirst()), console: console, engine: engine)
         }
     }
 

@@ -140,7 +140,7 @@ struct GoldenReportTests {
         let sweeps = try ["gate.horizontalAccuracy=10:50:20", "distanceFilter=0:20:10"].map {
             try Tuning.Sweep.parse($0).get()
         }
-        let points = Tuning.run([Fixture.trace], sweeps: sweeps, truth: nil)
+        let points = try Tuning.run([Fixture.trace], sweeps: sweeps, truth: nil)
         Golden.check(TuneReport.text(points, sweeps: sweeps, measuredAgainstTruth: false), "tune.txt")
         Golden.check(TuneReport.json(points, sweeps: sweeps), "tune.json")
     }

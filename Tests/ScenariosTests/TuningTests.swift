@@ -44,7 +44,7 @@ struct TuningTests {
         let drive = try TraceImporter.load(path: Self.folder.appendingPathComponent("MTV.Local1.ublox-F9K.20200206-181434.nmea").path)
         let truth = try TraceImporter.load(
             path: Self.folder.appendingPathComponent("MTV.Local1.SPAN.20200206-181434.gga").path, options: options)
-        let points = Tuning.run([drive], sweeps: [try Tuning.Sweep.parse("gate.horizontalAccuracy=10:30:10").get()], truth: truth)
+        let points = try Tuning.run([drive], sweeps: [try Tuning.Sweep.parse("gate.horizontalAccuracy=10:30:10").get()], truth: truth)
         #expect(points.map(\.kept) == points.map(\.kept).sorted())
         #expect(points[0].kept < points[2].kept)
         let median = try #require(points[2].medianError)

@@ -73,11 +73,17 @@ public struct Recorder: Sendable {
     /// The count for one reason.
     public func rejectionCount(_ reason: RejectionReason) -> Int { rejectionCounts[Self.slot(reason)] }
 
-    mutating func fixDelivered() { deliveredFixCount += 1 }
+    // The recording calls are public so an engine other than the built-in one (a
+    // `RecordingClient`) fills the same record and every metric reads it unchanged.
 
-    mutating func rejected(_ reason: RejectionReason) { rejectionCounts[Self.slot(reason)] += 1 }
+    /// Counts a fix the device handed to the app.
+    public mutating func fixDelivered() { deliveredFixCount += 1 }
 
-    mutating func accepted(_ fix: Fix) {
+    /// Counts a fix the engine rejected, for `reason`.
+    public mutating func rejected(_ reason: RejectionReason) { rejectionCounts[Self.slot(reason)] += 1 }
+
+    /// Keeps a fix the engine accepted (its time and position), noting a gap before it.
+    public mutating func accepted(_ fix: Fix) {
         acceptedTimes.append(fix.timestamp)
         acceptedPositions.append(Coordinate(latitude: fix.latitude, longitude: fix.longitude))
         if let lastAcceptedTime, fix.timestamp.seconds(since: lastAcceptedTime) > gapThresholdSeconds {
@@ -86,16 +92,23 @@ public struct Recorder: Sendable {
         lastAcceptedTime = fix.timestamp
     }
 
-    /// Records the fix accepted last.
-    mutating func recordedLastAccepted() { recordedIndices.append(UInt32(acceptedTimes.count - 1)) }
+    /// Records the fix accepted last: what the engine would upload. Without an accepted fix
+    /// there is nothing to record, and nothing happens.
+    public mutating func recordedLastAccepted() {
+        guard !acceptedTimes.isEmpty else { return }
+        recordedIndices.append(UInt32(acceptedTimes.count - 1))
+    }
 
-    mutating func motionChanged(to state: MotionStateMachine.State, at time: SimInstant) {
+    /// Notes a change of the motion state (departures and arrivals are read from these).
+    public mutating func motionChanged(to state: MotionStateMachine.State, at time: SimInstant) {
         motionTransitions.append(MotionTransition(time: time, state: state))
     }
 
-    mutating func geofence(_ event: GeofenceEvent) { geofenceEvents.append(event) }
+    /// Keeps a geofence event.
+    public mutating func geofence(_ event: GeofenceEvent) { geofenceEvents.append(event) }
 
-    mutating func heartbeat(at time: SimInstant) { heartbeatTimes.append(time) }
+    /// Notes a heartbeat.
+    public mutating func heartbeat(at time: SimInstant) { heartbeatTimes.append(time) }
 
     private static func slot(_ reason: RejectionReason) -> Int {
         RejectionReason.allCases.firstIndex(of: reason) ?? 0

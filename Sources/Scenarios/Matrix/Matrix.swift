@@ -69,6 +69,8 @@ public struct Matrix: Sendable {
     public var fences: [Geofence]
     /// What identifies the whole run, for a sharded run's parts; `nil` when not sharded.
     public var identity: RunIdentity?
+    /// The app code every run replays (ideal runs included): the built-in engine unless set.
+    public var engine: EngineUnderTest = .builtIn
 
     /// A plan of `traces` × `scenarios`.
     public init(
@@ -104,20 +106,23 @@ public struct Matrix: Sendable {
     /// done and the total, from whichever thread ran it. The cells come back in position order
     /// whatever order the replays finished in. A shard's part (`MatrixReport.json`) can be
     /// merged only when `identity` is set: it is what `merge` compares between parts.
-    /// - Throws: `GeometryError` when a geofence is invalid.
+    /// - Throws: `RunFailure` when a geofence is invalid or the engine under test failed.
     public func run(
         shard: Shard? = nil, jobs: Int? = nil, progress: (@Sendable (_ done: Int, _ total: Int) -> Void)? = nil
-    ) throws(GeometryError) -> MatrixResult {
+    ) throws(RunFailure) -> MatrixResult {
         let plan = Plan(self)
         guard !plan.runs.isEmpty else { return MatrixResult(matrix: self, shard: shard, cells: []) }
         let positions = positions(in: shard)
         let replays = plan.replays(for: positions, scenarioCount: scenarios.count)
         let done = Atomic<Int>(0)
-        let traces = traces.map(\.trace)
+        let traces = traces
+        let engine = engine
         let outcomes = ParallelLoop.map(iterations: replays.count, width: jobs) { job in
             let (trace, run) = replays[job].quotientAndRemainder(dividingBy: plan.runs.count)
-            let result = Result { () throws(GeometryError) in
-                try ScenarioRunner.run(traces[trace], plan.runs[run].scenario, fences: plan.runs[run].fences)
+            let result = Result { () throws(RunFailure) in
+                try ScenarioRunner.run(
+                    traces[trace].trace, plan.runs[run].scenario, fences: plan.runs[run].fences, engine: engine,
+                    traceName: traces[trace].name)
             }
             progress?(done.add(1, ordering: .relaxed).newValue, replays.count)
             return result

@@ -81,15 +81,10 @@ enum CheckCommand: Command {
         } catch {
             throw CommandFailure(.dataError, "error: \(error)")
         }
-        let cells: [Matrix.Cell]
-        do {
-            let matrix = Matrix(
-                traces: traces.map { Matrix.NamedTrace(name: $0.path, trace: $0.trace) },
-                scenarios: scenarios.map(ReplayArguments.entry), seed: seed, fences: fences)
-            cells = try ReplayArguments.run(matrix, console: console).cells
-        } catch {
-            throw CommandFailure(.dataError, "error: \(parsed.value("fences") ?? "geofences"): \(error)")
-        }
+        let matrix = Matrix(
+            traces: traces.map { Matrix.NamedTrace(name: $0.path, trace: $0.trace) },
+            scenarios: scenarios.map(ReplayArguments.entry), seed: seed, fences: fences)
+        let cells = try ReplayArguments.run(matrix, parsed, console: console).cells
         var verdicts: [Expectations.Verdict] = []
         for cell in cells {
             verdicts += expectations.verdicts(

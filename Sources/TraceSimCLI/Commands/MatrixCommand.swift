@@ -149,12 +149,7 @@ enum MatrixCommand: Command {
                 tracks: options.trackOrder == .time ? nil : options.trackOrder.rawValue,
                 assumeRate: options.assumedRate, strict: options.strict)
         }
-        let result: MatrixResult
-        do {
-            result = try ReplayArguments.run(matrix, shard: shard, jobs: jobs, console: console)
-        } catch {
-            throw CommandFailure(.dataError, "error: \(parsed.value("fences") ?? "geofences"): \(error)")
-        }
+        let result = try ReplayArguments.run(matrix, shard: shard, jobs: jobs, parsed, console: console)
         switch format {
         case "json": console.print(MatrixReport.json(result))
         case "csv": console.print(MatrixReport.csv(result))

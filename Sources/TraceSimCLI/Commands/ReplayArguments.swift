@@ -66,14 +66,29 @@ enum ReplayArguments {
         Matrix.Entry(chosen.scenario, fences: chosen.fences, identity: chosen.identity)
     }
 
-    /// Runs `matrix` (or its `shard`) with a progress bar on standard error when it is a terminal.
-    static func run(_ matrix: Matrix, shard: Shard? = nil, jobs: Int? = nil, console: Console) throws(GeometryError)
-        -> MatrixResult
+    /// Runs `matrix` (or its `shard`) with the engine under test, and a progress bar on
+    /// standard error when it is a terminal.
+    /// - Throws: `CommandFailure`: exit 65 naming the geofence file for an invalid fence, exit 1
+    ///   naming the engine when the engine under test failed.
+    static func run(
+        _ matrix: Matrix, shard: Shard? = nil, jobs: Int? = nil, _ parsed: ParsedArguments, console: Console
+    )
+        throws(CommandFailure) -> MatrixResult
     {
+        var matrix = matrix
+        matrix.engine = parsed.engine
         let progress = Progress(total: matrix.replayCount(shard: shard), console: console)
-        let result = try matrix.run(shard: shard, jobs: jobs) { done, _ in progress.update(done) }
-        progress.finish()
-        return result
+        defer { progress.finish() }
+        do {
+            return try matrix.run(shard: shard, jobs: jobs) { done, _ in progress.update(done) }
+        } catch {
+            switch error {
+            case .geometry(let error):
+                throw CommandFailure(.dataError, "error: \(parsed.value("fences") ?? "geofences"): \(error)")
+            case .engine(let failure):
+                throw CommandFailure(.failure, "error: engine \(matrix.engine.name): \(failure.message)")
+            }
+        }
     }
 
     /// `parse`, also returning the size and hash of the bytes it parsed, for a run's identity.

@@ -78,15 +78,10 @@ enum ReplayCommand: Command {
                     + "use --format text or json, or --tracks time or file", command: name)
         }
         for (index, (label, trace)) in pieces.enumerated() {
-            let cells: [Matrix.Cell]
-            do {
-                let matrix = Matrix(
-                    traces: [Matrix.NamedTrace(name: label, trace: trace)],
-                    scenarios: scenarios.map(ReplayArguments.entry), seed: seed, fences: fences)
-                cells = try ReplayArguments.run(matrix, console: console).cells
-            } catch {
-                throw CommandFailure(.dataError, "error: \(parsed.value("fences") ?? "geofences"): \(error)")
-            }
+            let matrix = Matrix(
+                traces: [Matrix.NamedTrace(name: label, trace: trace)],
+                scenarios: scenarios.map(ReplayArguments.entry), seed: seed, fences: fences)
+            let cells = try ReplayArguments.run(matrix, parsed, console: console).cells
             guard let cell = cells.first else { return .failure }
             let (run, ideal) = (cell.run, cell.ideal)
             var metrics = cell.metrics

@@ -84,7 +84,12 @@ enum TuneCommand: Command {
         let truth = try parsed.value("truth").map { (path) throws(CommandFailure) in
             try TruthLoading.load(path, options: options, console: console, timeOrderForEach: true)
         }
-        let points = Tuning.run(traces, sweeps: sweeps, truth: truth)
+        let points: [Tuning.Point]
+        do {
+            points = try Tuning.run(traces, sweeps: sweeps, truth: truth, engine: parsed.engine)
+        } catch {
+            throw CommandFailure(.failure, "error: engine \(parsed.engine.name): \(error)")
+        }
         console.print(
             format == "json"
                 ? TuneReport.json(points, sweeps: sweeps)

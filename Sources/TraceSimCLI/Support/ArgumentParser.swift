@@ -1,3 +1,5 @@
+import Scenarios
+
 /// A command line parsed against a `CommandDeclaration`.
 struct ParsedArguments {
     /// The command whose declaration parsed it, for errors that point to its help.
@@ -8,6 +10,9 @@ struct ParsedArguments {
     private var options: [String: String] = [:]
     /// Every value of a repeatable option, in order.
     private var repeated: [String: [String]] = [:]
+    /// The engine the commands that replay put under test: the built-in one, or the one the
+    /// program embedding the command line was given (`TraceSimCommandLine.main(client:)`).
+    var engine: EngineUnderTest = .builtIn
 
     var command: String { declaration.name }
 
