@@ -17,6 +17,9 @@ let package = Package(
         // A team's own Core Location code, replayed through the simulated iPhone: the facade
         // (TraceSimCoreLocation) anywhere, or Apple's framework where it exists (the shim).
         .library(name: "TraceSimCoreLocation", targets: ["TraceSimCoreLocation"]),
+        // An engine in any language, run as a subprocess over the lock-step JSON Lines protocol
+        // (Documentation/Protocol/EngineProtocol.md).
+        .library(name: "EngineProtocol", targets: ["EngineProtocol"]),
         // The benchmark package (Benchmarks/) and the fuzzing package (Tests/Fuzzing/) drive
         // these stages directly.
         .library(name: "SimulationCore", targets: ["SimulationCore"]),
@@ -66,11 +69,16 @@ let package = Package(
         .target(
             name: "TraceSimCoreLocation", dependencies: ["SimulationCore", "Traces", "Geometry", "Device", "Engine"]
         ),
+        // The subprocess engine: the protocol's messages, the engine process pool, and the
+        // `RecordingClient` that speaks to one process per run.
+        .target(
+            name: "EngineProtocol", dependencies: ["SimulationCore", "Traces", "Geometry", "Device", "Engine", "Scenarios"]
+        ),
         .target(
             name: "TraceSimCLI",
             dependencies: [
                 "Traces", "ConfigJSON", "SimulationCore", "Device", "Permissions", "Geometry", "Engine", "Scenarios",
-                "Reports",
+                "Reports", "EngineProtocol",
             ]
         ),
         // The umbrella module lives in Sources/Umbrella and the executable in
@@ -112,6 +120,13 @@ let package = Package(
                 "ConfigJSON",
             ],
             exclude: ["Golden"]
+        ),
+        .testTarget(
+            name: "EngineProtocolTests",
+            dependencies: [
+                "EngineProtocol", "TraceSimCLI", "Scenarios", "Engine", "Device", "Geometry", "Traces", "SimulationCore",
+            ],
+            exclude: ["Engines"]
         ),
         .testTarget(
             name: "TraceSimCLITests",

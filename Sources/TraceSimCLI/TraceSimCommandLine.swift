@@ -36,6 +36,8 @@ public enum TraceSimCommandLine {
           check                   Fail (exit 1) when a metric crosses a threshold; JUnit and Markdown.
           merge                   Join the JSON parts of a sharded matrix into the unsharded output.
           tune                    Sweep engine settings: fixes kept against error, with the Pareto front.
+          serve-engine            Run the built-in engine behind the engine protocol (stdin/stdout),
+                                  for --engine-command.
           help <command>          Show a command's help.
 
         OPTIONS:
@@ -49,7 +51,7 @@ public enum TraceSimCommandLine {
     static let commands: [any Command.Type] = [
         InspectCommand.self, ConvertCommand.self, RulesCommand.self, PermissionsCommand.self, TrackCommand.self,
         ScenariosCommand.self, ReplayCommand.self, MatrixCommand.self, CheckCommand.self, MergeCommand.self,
-        TuneCommand.self,
+        TuneCommand.self, ServeEngineCommand.self,
     ]
 
     private static func command(named name: String) -> (any Command.Type)? {
@@ -63,7 +65,7 @@ public enum TraceSimCommandLine {
     ) throws -> ExitCode {
         let declaration = command.declaration
         var parsed = try ParsedArguments(arguments, declaration: declaration)
-        parsed.engine = engine
+        parsed.engine = try EngineArguments.engine(parsed, embedded: engine, command: declaration.name)
         if parsed.flag("help") {
             console.print(declaration.help)
             return .success

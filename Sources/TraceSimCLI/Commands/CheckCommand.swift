@@ -33,7 +33,7 @@ enum CheckCommand: Command {
             .init(name: "markdown", value: "<path>", help: "Also write a Markdown table for a pull-request comment."),
             .init(name: "fences", value: "<file>", help: "Geofences for every run."),
             .init(name: "seed", value: "<n>", help: "Seeds every run (default: each scenario's own seed)."),
-        ] + ImportArguments.declared,
+        ] + EngineArguments.declared + ImportArguments.declared,
         exitStatus: """
             0 every threshold holds; 1 at least one is violated (each is printed with its trace,
             scenario, metric, value and bound); 64 usage error; 65 a file's content is invalid;

@@ -66,7 +66,7 @@ enum MatrixCommand: Command {
                     prints. Needs --format json and trace files that can be read twice.
                     """),
             .init(name: "jobs", value: "<n>", help: "Run at most n replays at a time (default: one per core)."),
-        ] + ImportArguments.declared,
+        ] + EngineArguments.declared + ImportArguments.declared,
         discussion: """
             Runs go to every core unless --jobs says otherwise; the output does not depend on how
             many. A progress bar appears on standard error when it is a terminal (not under

@@ -43,7 +43,7 @@ enum ReplayCommand: Command {
                     With --tracks each, one report per track: text blocks in turn, or
                     one JSON object per line; html refuses a file of several tracks.
                     """),
-        ] + ImportArguments.declared,
+        ] + EngineArguments.declared + ImportArguments.declared,
         exitStatus: """
             0 ran; 64 usage error; 65 a file's content is invalid; 66 a file is missing or unreadable.
             """)

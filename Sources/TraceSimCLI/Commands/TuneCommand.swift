@@ -41,7 +41,7 @@ enum TuneCommand: Command {
                     array of {"values", "kept", "delivered", "medianErrorMeters",
                     "p95ErrorMeters", "distanceInflation", "front"}.
                     """),
-        ] + ImportArguments.declared,
+        ] + EngineArguments.declared + ImportArguments.declared,
         discussion: """
             The phone is the ideal one (Always + Precise) and the engine starts moving, so only the
             settings under test decide what is kept.

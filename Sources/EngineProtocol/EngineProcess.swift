@@ -1,0 +1,237 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+import Synchronization
+
+/// One engine process: `/bin/sh -c COMMAND` in a process group of its own, its standard input
+/// and output piped to us, its standard error left on ours (an engine's traceback reaches
+/// the person running TraceSim as it was written).
+///
+/// Reads and writes wait at most until a deadline (`poll`), so a hung engine fails its run
+/// instead of hanging TraceSim; the wall clock is used for that alone and never reaches
+/// output. Owned by one run at a time (the pool hands it out), hence `@unchecked Sendable`.
+final class EngineProcess: @unchecked Sendable {
+    /// Why talking to the process stopped.
+    enum Failure: Error, Equatable {
+        /// No complete line before the deadline.
+        case timedOut
+        /// The process closed its output (it exited, or is exiting): how it ended.
+        case exited(String)
+        /// A line longer than `maximumLineBytes`.
+        case lineTooLong
+        /// Writing to its input failed (it exited or closed its input).
+        case writeFailed(String)
+        /// The process could not be started.
+        case spawnFailed(String)
+    }
+
+    /// A line longer than this is refused (a runaway engine must not exhaust memory).
+    static let maximumLineBytes = 1 << 20
+
+    let pid: pid_t
+    private let input: Int32
+    private let output: Int32
+    private var buffer: [UInt8] = []
+    private var chunk = [UInt8](repeating: 0, count: 65_536)
+    private var consumed = 0
+    private var isReaped = false
+    /// Lines read from the process's output so far: the number of the next line is this + 1.
+    private(set) var linesRead = 0
+    /// Whether `hello` has been exchanged (the pool does it once per process).
+    var isGreeted = false
+
+    /// Starts `command` through `/bin/sh -c`.
+    init(command: String) throws(Failure) {
+        (pid, input, output) = try Self.spawnLock.withLock { _ throws(Failure) in try Self.spawn(command) }
+        _ = fcntl(input, F_SETFL, fcntl(input, F_GETFL) | O_NONBLOCK)
+        _ = fcntl(output, F_SETFL, fcntl(output, F_GETFL) | O_NONBLOCK)
+    }
+
+    /// Held from creating the pipes until they are marked close-on-exec and the child runs:
+    /// `pipe2(O_CLOEXEC)` is not visible from Swift's Glibc module, and a pipe end inherited
+    /// by another worker's engine would keep that engine's input open after TraceSim closes it.
+    private static let spawnLock = Mutex(())
+
+    private static func spawn(_ command: String) throws(Failure) -> (pid_t, Int32, Int32) {
+        var toChild: [Int32] = [-1, -1]
+        var fromChild: [Int32] = [-1, -1]
+        guard pipe(&toChild) == 0 else { throw .spawnFailed(errorText(errno)) }
+        guard pipe(&fromChild) == 0 else {
+            close(toChild[0])
+            close(toChild[1])
+            throw .spawnFailed(errorText(errno))
+        }
+        for descriptor in toChild + fromChild { _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC) }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, toChild[0], 0)
+        posix_spawn_file_actions_adddup2(&actions, fromChild[1], 1)
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        // Its own process group, so a failure ends the engine and every child it started; and
+        // SIGPIPE back to its default (TraceSim ignores it, and an ignored signal stays
+        // ignored across exec).
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        sigaddset(&defaults, SIGPIPE)
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setpgroup(&attributes, 0)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF))
+        var child: pid_t = 0
+        let arguments = ["/bin/sh", "-c", command]
+        var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
+        defer { for pointer in argv { free(pointer) } }
+        let status = posix_spawn(&child, "/bin/sh", &actions, &attributes, &argv, environ)
+        close(toChild[0])
+        close(fromChild[1])
+        guard status == 0 else {
+            close(toChild[1])
+            close(fromChild[0])
+            throw .spawnFailed(errorText(status))
+        }
+        return (child, toChild[1], fromChild[0])
+    }
+
+    deinit { terminate() }
+
+    /// Writes `line` and a newline, waiting at most until `deadline`.
+    func send(_ line: String, deadline: Deadline) throws(Failure) {
+        var bytes = Array(line.utf8)
+        bytes.append(0x0A)
+        var written = 0
+        while written < bytes.count {
+            let count = bytes[written...].withUnsafeBytes { write(input, $0.baseAddress, $0.count) }
+            if count > 0 {
+                written += count
+                continue
+            }
+            let error = errno
+            if count < 0, error == EINTR { continue }
+            guard count < 0, error == EAGAIN || error == EWOULDBLOCK else {
+                throw .writeFailed(Self.errorText(error))
+            }
+            try wait(for: input, events: Int16(POLLOUT), until: deadline)
+        }
+    }
+
+    /// Reads the next line of the process's output (without its newline), waiting at most
+    /// until `deadline`.
+    func readLine(deadline: Deadline) throws(Failure) -> ArraySlice<UInt8> {
+        while true {
+            if let newline = buffer[consumed...].firstIndex(of: 0x0A) {
+                let line = buffer[consumed..<newline]
+                consumed = newline + 1
+                linesRead += 1
+                return line.last == 0x0D ? line.dropLast() : line
+            }
+            if buffer.count - consumed > Self.maximumLineBytes { throw .lineTooLong }
+            if consumed > 0 {
+                buffer.removeSubrange(0..<consumed)
+                consumed = 0
+            }
+            let count = chunk.withUnsafeMutableBytes { read(output, $0.baseAddress, $0.count) }
+            let error = errno
+            if count > 0 {
+                buffer.append(contentsOf: chunk[0..<count])
+                continue
+            }
+            if count == 0 { throw .exited(reap(waiting: deadline)) }
+            if error == EINTR { continue }
+            guard error == EAGAIN || error == EWOULDBLOCK else { throw .exited(reap(waiting: deadline)) }
+            try wait(for: output, events: Int16(POLLIN), until: deadline)
+        }
+    }
+
+    /// Closes the engine's input (its sign to exit), gives it `grace` to go, then ends its
+    /// process group.
+    func shutDown(grace: Double) {
+        guard !isReaped else { return }
+        close(input)
+        let deadline = Deadline(secondsFromNow: grace)
+        while !isReaped, !deadline.hasPassed {
+            var status: Int32 = 0
+            if waitpid(pid, &status, WNOHANG) == pid {
+                isReaped = true
+                close(output)
+                kill(-pid, SIGKILL)
+                return
+            }
+            usleep(1000)
+        }
+        terminate()
+    }
+
+    /// Ends the process group at once and reaps the process.
+    func terminate() {
+        guard !isReaped else { return }
+        isReaped = true
+        kill(-pid, SIGKILL)
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0, errno == EINTR {}
+        close(input)
+        close(output)
+    }
+
+    /// How the process ended, once its output closed: waits briefly for it to finish exiting.
+    private func reap(waiting deadline: Deadline) -> String {
+        guard !isReaped else { return "it ended" }
+        let grace = Deadline(secondsFromNow: 1)
+        var status: Int32 = 0
+        while true {
+            let result = waitpid(pid, &status, WNOHANG)
+            if result == pid { break }
+            if result < 0, errno != EINTR { return "it closed its output" }
+            if grace.hasPassed || deadline.hasPassed { return "it closed its output" }
+            usleep(1000)
+        }
+        isReaped = true
+        kill(-pid, SIGKILL)
+        close(input)
+        close(output)
+        let signal = status & 0x7F
+        if signal == 0 { return "it exited with status \((status >> 8) & 0xFF)" }
+        return "it was killed by signal \(signal)"
+    }
+
+    private func wait(for descriptor: Int32, events: Int16, until deadline: Deadline) throws(Failure) {
+        while true {
+            let remaining = deadline.remainingMilliseconds
+            guard remaining > 0 else { throw .timedOut }
+            var entry = pollfd(fd: descriptor, events: events, revents: 0)
+            let ready = poll(&entry, 1, Int32(clamping: remaining))
+            if ready > 0 || (ready < 0 && errno != EINTR) { return }
+        }
+    }
+
+    static func errorText(_ code: Int32) -> String {
+        String(cString: strerror(code))
+    }
+}
+
+/// A point on the monotonic clock: how long a process may take to answer.
+struct Deadline: Sendable {
+    private let nanoseconds: Int64
+
+    init(secondsFromNow seconds: Double) {
+        nanoseconds = Self.now + Int64((seconds * 1e9).rounded())
+    }
+
+    var hasPassed: Bool { Self.now >= nanoseconds }
+
+    /// Milliseconds left, rounded up so a wait never ends just short of the deadline.
+    var remainingMilliseconds: Int64 {
+        let left = nanoseconds - Self.now
+        return left <= 0 ? 0 : (left + 999_999) / 1_000_000
+    }
+
+    private static var now: Int64 {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec)
+    }
+}

@@ -1,0 +1,405 @@
+import Device
+import Engine
+import Scenarios
+import SimulationCore
+import Synchronization
+import Traces
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+extension EngineUnderTest {
+    /// An engine in any language: `command` run through `/bin/sh -c`, spoken to over the
+    /// lock-step JSON Lines protocol on its standard input and output
+    /// (Documentation/Protocol/EngineProtocol.md).
+    ///
+    /// One process serves one run at a time and is reused for the next run with a `reset`,
+    /// so a matrix starts at most one process per worker. A run whose engine exits, stays
+    /// silent for more than `timeoutSeconds` on one event, or writes a line that is not a
+    /// protocol message fails with an `EngineFailure` naming the run and the line of the
+    /// engine's output; that process is killed with its process group and never reused.
+    ///
+    /// Writing to an engine that has exited must fail with `EPIPE`, not kill TraceSim, so the
+    /// first use ignores `SIGPIPE` for the whole process (the `tracesim` executable does so
+    /// anyway).
+    ///
+    /// - Parameters:
+    ///   - command: a shell command line, e.g. `python3 engine.py`.
+    ///   - timeoutSeconds: how long the engine may take over one event, from TraceSim's
+    ///     message to the engine's `done`.
+    public static func subprocess(command: String, timeoutSeconds: Double = 10) -> EngineUnderTest {
+        subprocess(pool: EngineProcessPool(command: command, timeoutSeconds: timeoutSeconds))
+    }
+
+    /// The engine behind `pool` (tests count its spawns).
+    package static func subprocess(pool: EngineProcessPool) -> EngineUnderTest {
+        .custom(named: "'\(pool.command)'") { context throws(EngineFailure) in
+            try SubprocessClient(pool: pool, context: context)
+        }
+    }
+}
+
+/// The engine processes of one command: idle ones wait here between runs.
+package final class EngineProcessPool: Sendable {
+    package let command: String
+    package let timeoutSeconds: Double
+    private struct State {
+        var idle: [EngineProcess] = []
+        var spawned = 0
+    }
+    private let state = Mutex(State())
+
+    package init(command: String, timeoutSeconds: Double) {
+        self.command = command
+        self.timeoutSeconds = timeoutSeconds
+        signal(SIGPIPE, SIG_IGN)
+    }
+
+    deinit {
+        let idle = state.withLock { state in
+            let idle = state.idle
+            state.idle = []
+            return idle
+        }
+        for process in idle { process.shutDown(grace: 1) }
+    }
+
+    /// How many processes were started so far.
+    package var spawnCount: Int { state.withLock { $0.spawned } }
+
+    /// An idle process, or a new one that has said `hello`.
+    func take(run: String) throws(EngineFailure) -> EngineProcess {
+        if let process = state.withLock({ $0.idle.popLast() }) { return process }
+        let process: EngineProcess
+        do {
+            process = try EngineProcess(command: command)
+        } catch {
+            throw EngineFailure("run \(run): the engine could not be started: \(error)")
+        }
+        state.withLock { $0.spawned += 1 }
+        try greet(process, run: run)
+        return process
+    }
+
+    /// A process whose run finished cleanly, ready for the next `reset`.
+    func giveBack(_ process: EngineProcess) {
+        state.withLock { $0.idle.append(process) }
+    }
+
+    private func greet(_ process: EngineProcess, run: String) throws(EngineFailure) {
+        let deadline = Deadline(secondsFromNow: timeoutSeconds)
+        let exchange = Exchange(process: process, run: run, waitingFor: "its hello", timeoutSeconds: timeoutSeconds)
+        do {
+            try process.send(EngineProtocol.helloLine, deadline: deadline)
+            let line = try process.readLine(deadline: deadline)
+            let (value, type) = try exchange.message(line)
+            guard type == "hello" else { throw exchange.failure("expected hello, not '\(type)'") }
+            guard case .hello(let version, _)? = try exchange.answer(value, type: type) else {
+                throw exchange.failure("expected hello")
+            }
+            guard version == EngineProtocol.version else {
+                throw exchange.failure(
+                    "the engine speaks protocol version \(version); this TraceSim speaks \(EngineProtocol.version)")
+            }
+        } catch let failure as EngineFailure {
+            process.terminate()
+            throw failure
+        } catch let failure as EngineProcess.Failure {
+            process.terminate()
+            throw exchange.failure(failure)
+        } catch {
+            process.terminate()
+            throw EngineFailure("run \(run): \(error)")
+        }
+    }
+}
+
+/// The wording of one wait for an engine's answer: the run, the line, what TraceSim waited for.
+struct Exchange {
+    let process: EngineProcess
+    let run: String
+    let waitingFor: String
+    let timeoutSeconds: Double
+
+    /// A problem with the line just read.
+    func failure(_ what: String) -> EngineFailure {
+        EngineFailure("run \(run): output line \(process.linesRead): \(what)")
+    }
+
+    /// A problem while waiting for a line.
+    func failure(_ failure: EngineProcess.Failure) -> EngineFailure {
+        let place = process.linesRead == 0 ? "before any output" : "after output line \(process.linesRead)"
+        let what: String
+        switch failure {
+        case .timedOut: what = "no answer within \(ProtocolLine.seconds(timeoutSeconds)) s while waiting for \(waitingFor)"
+        case .exited(let how): what = "\(how) while TraceSim waited for \(waitingFor)"
+        case .lineTooLong:
+            return EngineFailure(
+                "run \(run): output line \(process.linesRead + 1): longer than \(EngineProcess.maximumLineBytes) bytes")
+        case .writeFailed(let reason): what = "writing to the engine failed (\(reason)) before \(waitingFor)"
+        case .spawnFailed(let reason): what = "the engine could not be started: \(reason)"
+        }
+        return EngineFailure("run \(run): \(place): \(what)")
+    }
+
+    /// Parses a line into a JSON object and its `type`.
+    func message(_ line: ArraySlice<UInt8>) throws(EngineFailure) -> (ProtocolJSON, String) {
+        let value: ProtocolJSON
+        do {
+            value = try ProtocolJSON.parse(line)
+        } catch {
+            throw failure("not JSON (\(error.message) at byte \(error.offset + 1)): \(Self.excerpt(line))")
+        }
+        guard case .string(let type)? = value["type"] else {
+            throw failure("a message is a JSON object with a string \"type\": \(Self.excerpt(line))")
+        }
+        return (value, type)
+    }
+
+    /// Reads an answer; unknown types and malformed members fail.
+    func answer(_ value: ProtocolJSON, type: String) throws(EngineFailure) -> EngineAnswer? {
+        do {
+            guard let answer = try EngineAnswer.parse(value, type: type) else {
+                if EngineEvent.types.contains(type) || type == "reset" {
+                    throw failure("'\(type)' is a message TraceSim sends, not an answer")
+                }
+                throw failure("unknown message type '\(type)'")
+            }
+            return answer
+        } catch let failure as EngineFailure {
+            throw failure
+        } catch let error as ProtocolMessageError {
+            throw failure(error.message)
+        } catch {
+            throw failure("\(error)")
+        }
+    }
+
+    /// The start of an offending line, quoted: enough to recognise a traceback or a stray print.
+    static func excerpt(_ line: ArraySlice<UInt8>) -> String {
+        let text = String(decoding: line, as: UTF8.self)
+        let head = text.prefix(60)
+        var quoted = ""
+        ProtocolLine.quote(String(head) + (head.count < text.count ? "…" : ""), into: &quoted)
+        return quoted
+    }
+}
+
+/// The app side of one run, played by an engine process: each callback becomes one event line,
+/// and the engine's answer lines up to its `done` become requests, timers and the record.
+final class SubprocessClient: RecordingClient {
+    typealias Timer = String
+
+    private(set) var recorder: Recorder
+    private(set) var odometerMeters = 0.0
+    private(set) var diagnostics: [ClientDiagnostic] = []
+    private(set) var failure: EngineFailure?
+    private let pool: EngineProcessPool
+    private let run: String
+    private var process: EngineProcess?
+    /// Records of the current event that carry no time of their own happen at its `now`.
+    private var now = SimInstant(nanosecondsSinceEpoch: 0)
+
+    init(pool: EngineProcessPool, context: EngineContext) throws(EngineFailure) {
+        self.pool = pool
+        run = EngineProtocol.runName(context)
+        recorder = Recorder(expectedFixCount: context.expectedFixCount)
+        let process = try pool.take(run: run)
+        self.process = process
+        var ignored: [LocationClientRequest<String>] = []
+        exchange(EngineProtocol.resetLine(context), waitingFor: "its done for reset", kind: .reset, into: &ignored)
+        if let failure { throw failure }
+    }
+
+    deinit {
+        // A client dropped before `finish` left its engine mid-run: never reuse that process.
+        process?.terminate()
+    }
+
+    func start(_ launch: LocationClientLaunch, at now: SimInstant, into requests: inout [LocationClientRequest<String>])
+    {
+        event(.start(launch), at: now, into: &requests)
+    }
+
+    func didUpdateLocations(
+        _ locations: [LocationDelivery], at now: SimInstant, into requests: inout [LocationClientRequest<String>]
+    ) {
+        event(.didUpdateLocations(locations), at: now, into: &requests)
+    }
+
+    func didReceiveSignificantChange(
+        _ location: Fix, at now: SimInstant, into requests: inout [LocationClientRequest<String>]
+    ) {
+        event(.didReceiveSignificantChange(location), at: now, into: &requests)
+    }
+
+    func didUpdateMotionActivity(
+        _ sample: MotionSample, at now: SimInstant, into requests: inout [LocationClientRequest<String>]
+    ) {
+        event(.didUpdateMotionActivity(sample), at: now, into: &requests)
+    }
+
+    func didCrossRegion(
+        _ identifier: String, _ crossing: RegionCrossing, at now: SimInstant,
+        into requests: inout [LocationClientRequest<String>]
+    ) {
+        event(.didCrossRegion(identifier: identifier, crossing), at: now, into: &requests)
+    }
+
+    func monitoringDidFail(
+        forRegion identifier: String, _ rule: DeviceRule, at now: SimInstant,
+        into requests: inout [LocationClientRequest<String>]
+    ) {
+        event(.monitoringDidFail(identifier: identifier, rule), at: now, into: &requests)
+    }
+
+    func didVisit(_ visit: VisitEvent, at now: SimInstant, into requests: inout [LocationClientRequest<String>]) {
+        event(.didVisit(visit), at: now, into: &requests)
+    }
+
+    func didChangeAuthorization(
+        _ status: AuthorizationStatus, _ accuracy: AccuracyAuthorization, at now: SimInstant,
+        into requests: inout [LocationClientRequest<String>]
+    ) {
+        event(.didChangeAuthorization(status, accuracy), at: now, into: &requests)
+    }
+
+    func didChangeMotionAuthorization(
+        _ status: MotionAuthorizationStatus, at now: SimInstant, into requests: inout [LocationClientRequest<String>]
+    ) {
+        event(.didChangeMotionAuthorization(status), at: now, into: &requests)
+    }
+
+    func didCompleteTemporaryFullAccuracyRequest(
+        granted: Bool, at now: SimInstant, into requests: inout [LocationClientRequest<String>]
+    ) {
+        event(.didCompleteTemporaryFullAccuracy(granted: granted), at: now, into: &requests)
+    }
+
+    func didFailLocationUpdates(
+        _ rule: DeviceRule, at now: SimInstant, into requests: inout [LocationClientRequest<String>]
+    ) {
+        event(.didFailWithError(rule), at: now, into: &requests)
+    }
+
+    func didPauseLocationUpdates(at now: SimInstant, into requests: inout [LocationClientRequest<String>]) {
+        event(.didPauseLocationUpdates, at: now, into: &requests)
+    }
+
+    func didLaunch(
+        _ reason: LaunchReason, inBackground: Bool, at now: SimInstant,
+        into requests: inout [LocationClientRequest<String>]
+    ) {
+        event(.didLaunch(reason, inBackground: inBackground), at: now, into: &requests)
+    }
+
+    func timerFired(_ timer: String, at now: SimInstant, into requests: inout [LocationClientRequest<String>]) {
+        event(.timerFired(timer), at: now, into: &requests)
+    }
+
+    /// Sends `finish`, takes the last records, and hands a healthy process back to the pool.
+    func finish(at now: SimInstant) {
+        var ignored: [LocationClientRequest<String>] = []
+        event(.finish, at: now, into: &ignored)
+        if failure == nil, let process {
+            pool.giveBack(process)
+            self.process = nil
+        }
+    }
+
+    // MARK: One round trip
+
+    private enum Kind {
+        case reset, event, finish
+    }
+
+    private func event(_ event: EngineEvent, at now: SimInstant, into requests: inout [LocationClientRequest<String>]) {
+        guard failure == nil else { return }
+        self.now = now
+        exchange(
+            event.line(now: now), waitingFor: "its done for \(event.type)", kind: event == .finish ? .finish : .event,
+            into: &requests)
+    }
+
+    private func exchange(
+        _ line: String, waitingFor: String, kind: Kind, into requests: inout [LocationClientRequest<String>]
+    ) {
+        guard let process else { return }
+        let exchange = Exchange(process: process, run: run, waitingFor: waitingFor, timeoutSeconds: pool.timeoutSeconds)
+        let deadline = Deadline(secondsFromNow: pool.timeoutSeconds)
+        do {
+            try process.send(line, deadline: deadline)
+            while true {
+                let (value, type) = try exchange.message(try process.readLine(deadline: deadline))
+                guard let answer = try exchange.answer(value, type: type) else { continue }
+                if try apply(answer, kind: kind, exchange, into: &requests) { return }
+            }
+        } catch let failure as EngineFailure {
+            fail(failure)
+        } catch let failure as EngineProcess.Failure {
+            fail(exchange.failure(failure))
+        } catch {
+            fail(EngineFailure("run \(run): \(error)"))
+        }
+    }
+
+    /// Applies one answer; true at `done`.
+    private func apply(
+        _ answer: EngineAnswer, kind: Kind, _ exchange: Exchange, into requests: inout [LocationClientRequest<String>]
+    ) throws(EngineFailure) -> Bool {
+        switch answer {
+        case .done:
+            return true
+        case .log(let message):
+            diagnostics.note(message, at: now)
+        case .hello:
+            throw exchange.failure("'hello' out of order: the engine said hello already")
+        case .request(let request):
+            guard kind == .event else {
+                throw exchange.failure("a request in answer to \(kind == .reset ? "reset" : "finish")")
+            }
+            requests.append(.device(request))
+        case .schedule(let timer, let at):
+            guard kind == .event else {
+                throw exchange.failure("a schedule in answer to \(kind == .reset ? "reset" : "finish")")
+            }
+            guard at >= now else {
+                throw exchange.failure(
+                    "timer '\(timer)' is scheduled at \(at.nanosecondsSinceEpoch), before now (\(now.nanosecondsSinceEpoch))")
+            }
+            requests.append(.schedule(timer, at: at))
+        case .record(let record):
+            guard kind != .reset else { throw exchange.failure("a record in answer to reset") }
+            try self.record(record, exchange)
+        }
+        return false
+    }
+
+    private func record(_ record: EngineRecord, _ exchange: Exchange) throws(EngineFailure) {
+        switch record {
+        case .delivered: recorder.fixDelivered()
+        case .rejected(let reason): recorder.rejected(reason)
+        case .accepted(let time, let latitude, let longitude):
+            recorder.accepted(Fix(timestamp: time, latitude: latitude, longitude: longitude))
+        case .recorded:
+            guard recorder.acceptedFixCount > 0 else {
+                throw exchange.failure("'recorded' before any 'accepted' fix")
+            }
+            recorder.recordedLastAccepted()
+        case .motion(let state, let time): recorder.motionChanged(to: state, at: time ?? now)
+        case .geofence(let identifier, let action, let time):
+            recorder.geofence(GeofenceEvent(identifier: identifier, action: action, time: time ?? now))
+        case .heartbeat(let time): recorder.heartbeat(at: time ?? now)
+        case .odometer(let meters): odometerMeters = meters
+        }
+    }
+
+    private func fail(_ failure: EngineFailure) {
+        self.failure = failure
+        process?.terminate()
+        process = nil
+    }
+}

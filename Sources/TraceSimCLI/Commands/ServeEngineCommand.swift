@@ -1,0 +1,66 @@
+import EngineProtocol
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// `tracesim serve-engine`: the built-in engine on the other side of the engine protocol,
+/// reading TraceSim's messages on standard input and answering on standard output. With
+/// `--engine-command "tracesim serve-engine"` a replay must print exactly what it prints
+/// with the built-in engine in-process: the protocol's own differential test, and a
+/// reference for anyone implementing the protocol.
+enum ServeEngineCommand: Command {
+    static let declaration = CommandDeclaration(
+        name: "serve-engine",
+        overview: """
+            Run the built-in engine as a subprocess engine: read TraceSim's engine protocol
+            (JSON Lines) on standard input, answer on standard output, until input ends.
+            """,
+        discussion: """
+            Not for typing: another TraceSim starts it with
+            --engine-command "tracesim serve-engine". The protocol is described in
+            Documentation/Protocol/EngineProtocol.md.
+            """,
+        exitStatus: """
+            0 input ended; 64 usage error; 65 a line that is not a protocol message
+            (named on standard error); 74 an output error.
+            """)
+
+    static func run(_ parsed: ParsedArguments, console: Console) throws -> ExitCode {
+        guard parsed.positionals.isEmpty else {
+            throw UsageError("serve-engine takes no arguments, got '\(parsed.positionals[0])'", command: name)
+        }
+        var server = EngineServer()
+        var buffer: [UInt8] = []
+        var consumed = 0
+        var lineNumber = 0
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            if let newline = buffer[consumed...].firstIndex(of: 0x0A) {
+                lineNumber += 1
+                let line = buffer[consumed..<newline]
+                consumed = newline + 1
+                do {
+                    console.output(try server.answer(line))
+                } catch {
+                    throw CommandFailure(.dataError, "error: serve-engine: input line \(lineNumber): \(error.message)")
+                }
+                if let streams = console.streams, streams.failure != nil { return .ioError }
+                continue
+            }
+            buffer.removeSubrange(0..<consumed)
+            consumed = 0
+            let count = chunk.withUnsafeMutableBytes { read(0, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { break }
+            buffer.append(contentsOf: chunk[0..<count])
+        }
+        if !buffer.isEmpty {
+            throw CommandFailure(
+                .dataError, "error: serve-engine: input line \(lineNumber + 1): the input ends without a newline")
+        }
+        return .success
+    }
+}
