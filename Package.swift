@@ -124,7 +124,8 @@ let package = Package(
         .testTarget(
             name: "EngineProtocolTests",
             dependencies: [
-                "EngineProtocol", "TraceSimCLI", "Scenarios", "Engine", "Device", "Geometry", "Traces", "SimulationCore",
+                "EngineProtocol", "TraceSimCLI", "TraceSimTool", "Scenarios", "Engine", "Device", "Geometry", "Traces",
+                "SimulationCore",
             ],
             exclude: ["Engines"]
         ),

@@ -72,10 +72,11 @@ package struct EngineServer {
             seen = Seen()
             return EngineAnswer.done.line + "\n"
         }
+        guard EngineEvent.types.contains(type) else { throw ProtocolMessageError("unknown message type '\(type)'") }
+        guard let engine else { throw ProtocolMessageError("'\(type)' before reset") }
         guard let (event, now) = try EngineEvent.parse(value, type: type) else {
             throw ProtocolMessageError("unknown message type '\(type)'")
         }
-        guard let engine else { throw ProtocolMessageError("'\(type)' before reset") }
         requests.removeAll(keepingCapacity: true)
         try call(engine, event, at: now)
         var text = ""

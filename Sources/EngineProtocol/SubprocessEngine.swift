@@ -29,7 +29,7 @@ extension EngineUnderTest {
     /// - Parameters:
     ///   - command: a shell command line, e.g. `python3 engine.py`.
     ///   - timeoutSeconds: how long the engine may take over one event, from TraceSim's
-    ///     message to the engine's `done`.
+    ///     message to the engine's `done`. A new process's `hello` may take at least 30 s.
     public static func subprocess(command: String, timeoutSeconds: Double = 10) -> EngineUnderTest {
         subprocess(pool: EngineProcessPool(command: command, timeoutSeconds: timeoutSeconds))
     }
@@ -89,9 +89,14 @@ package final class EngineProcessPool: Sendable {
         state.withLock { $0.idle.append(process) }
     }
 
+    /// How long a new process may take to say hello at least: starting an interpreter or a
+    /// virtual machine under load is slower than answering one event.
+    static let minimumHelloSeconds = 30.0
+
     private func greet(_ process: EngineProcess, run: String) throws(EngineFailure) {
-        let deadline = Deadline(secondsFromNow: timeoutSeconds)
-        let exchange = Exchange(process: process, run: run, waitingFor: "its hello", timeoutSeconds: timeoutSeconds)
+        let seconds = max(timeoutSeconds, Self.minimumHelloSeconds)
+        let deadline = Deadline(secondsFromNow: seconds)
+        let exchange = Exchange(process: process, run: run, waitingFor: "its hello", timeoutSeconds: seconds)
         do {
             try process.send(EngineProtocol.helloLine, deadline: deadline)
             let line = try process.readLine(deadline: deadline)

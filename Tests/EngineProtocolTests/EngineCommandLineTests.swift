@@ -1,0 +1,109 @@
+import Engine
+import Foundation
+import Scenarios
+import Testing
+
+/// `--engine-command` on the command line: the built-in engine behind `serve-engine` prints
+/// the same bytes as in-process, the Python example's counts are pinned, and mistakes in the
+/// options are usage errors.
+@Suite("Engine command line")
+struct EngineCommandLineTests {
+    static let traces = [Paths.pixel6, Paths.mtv]
+
+    @Test("matrix prints the same bytes with the built-in engine and with serve-engine", arguments: ["json", "csv"])
+    func matrixDifferential(format: String) {
+        let arguments = ["matrix"] + Self.traces + ["--date", "2020-02-07", "--format", format]
+        let direct = runCommand(arguments)
+        let served = runCommand(arguments + ["--engine-command", Paths.serveEngine])
+        #expect(direct.exitCode == 0)
+        #expect(served.exitCode == 0, "\(served.error)")
+        #expect(served.output == direct.output)
+    }
+
+    @Test("replay --format json prints the same bytes through serve-engine")
+    func replayDifferential() {
+        let arguments = ["replay", Paths.mtv, "--scenario", "wheninuse-locked", "--date", "2020-02-07", "--format", "json"]
+        let direct = runCommand(arguments)
+        let served = runCommand(arguments + ["--engine-command", Paths.serveEngine])
+        #expect(served.exitCode == 0, "\(served.error)")
+        #expect(served.output == direct.output)
+    }
+
+    @Test(
+        "every message of a real run, both ways, validates against the JSON Schema",
+        .enabled(if: Paths.hasJSONSchema, "needs python3-jsonschema"))
+    func messagesValidateAgainstSchema() {
+        let proxy = "python3 \(Paths.engines)/validating_proxy.py \(Paths.schema) \(Paths.serveEngine)"
+        let arguments = ["matrix", Paths.pixel6, "--date", "2020-02-07", "--format", "csv"]
+        let direct = runCommand(arguments)
+        let checked = runCommand(arguments + ["--engine-command", proxy])
+        #expect(checked.exitCode == 0, "\(checked.error)")
+        #expect(checked.output == direct.output)
+    }
+
+    @Test("the Python example records exact counts on the MTV drive under two presets, the same bytes every time")
+    func pythonExample() {
+        let arguments = [
+            "matrix", Paths.mtv, "--date", "2020-02-07", "--scenarios", "always-precise,wheninuse-force-quit",
+            "--format", "csv", "--engine-command", "python3 \(Paths.pythonExample)",
+        ]
+        let first = runCommand(arguments)
+        let second = runCommand(arguments + ["--jobs", "1"])
+        #expect(first.exitCode == 0, "\(first.error)")
+        #expect(first.output == second.output)
+        // scenario, recordedFixes, deliveredFixes, acceptedFixes
+        let rows: [String] = first.output.split(separator: "\n").dropFirst().map { row in
+            let fields = row.split(separator: ",").map(String.init)
+            return [fields[1], fields[3], fields[4], fields[5]].joined(separator: " ")
+        }
+        #expect(rows == ["always-precise 480 1748 1501", "wheninuse-force-quit 77 437 428"])
+    }
+
+    @Test("a wrong engine prints which run and line on the way out, exit 1")
+    func engineFailureOnTheCommandLine() {
+        let command = "python3 \(Paths.engines)/misbehaving.py not-json"
+        let result = runCommand([
+            "replay", Paths.pixel6, "--scenario", "always-precise", "--engine-command", command,
+        ])
+        #expect(result.exitCode == 1)
+        // The ideal run and the scenario's run go to two workers: either may fail first.
+        let tail = #"output line 5: not JSON (unexpected character at byte 1): "Traceback (most recent call last):""#
+        let expected = ["ideal", "always-precise"].map { "error: engine '\(command)': run \(Paths.pixel6)/\($0): \(tail)\n" }
+        #expect(expected.contains(result.error), "\(result.error)")
+    }
+
+    @Test(
+        "engine options that cannot run are usage errors",
+        arguments: [
+            (["--engine-timeout", "5"], "error: --engine-timeout needs --engine-command"),
+            (["--engine-command", "x", "--engine-timeout", "0"], "error: --engine-timeout must be a number of seconds above 0 and at most 86400, not '0'"),
+            (["--engine-command", "  "], "error: --engine-command is empty"),
+        ])
+    func usageErrors(extra: [String], message: String) {
+        let result = runCommand(["matrix", Paths.pixel6] + extra)
+        #expect(result.exitCode == 64)
+        #expect(result.error.hasPrefix(message + "\n"), "\(result.error)")
+    }
+
+    @Test("a program with its own engine refuses --engine-command")
+    func embeddedEngineRefusesCommand() {
+        let own = EngineUnderTest.custom(named: "mine") { _ throws(EngineFailure) in
+            throw EngineFailure("never made")
+        }
+        let result = runCommand(["matrix", Paths.pixel6, "--engine-command", "python3 x.py"], engine: own)
+        #expect(result.exitCode == 64)
+        #expect(
+            result.error.hasPrefix(
+                "error: --engine-command cannot replace this program's own engine 'mine': run 'tracesim' for a subprocess engine\n"
+            ))
+    }
+
+    @Test("serve-engine names the input line it cannot read, exit 65")
+    func serveEngineRejectsBadInput() throws {
+        let result = try runShell(
+            "\(Paths.serveEngine)", input: #"{"type":"hello","protocolVersion":1}"# + "\n" + #"{"type":"start","now":0}"# + "\n")
+        #expect(result.exitCode == 65)
+        #expect(result.output == #"{"type":"hello","protocolVersion":1,"name":"tracesim built-in"}"# + "\n")
+        #expect(result.error == "error: serve-engine: input line 2: 'start' before reset\n")
+    }
+}

@@ -1,0 +1,223 @@
+import Device
+import Engine
+@testable import EngineProtocol
+import Foundation
+import Scenarios
+import SimulationCore
+import Testing
+import Traces
+
+/// An engine in another process: every way it can break the protocol fails that run with a
+/// message naming the run and the line; healthy processes are reused across runs.
+@Suite("Subprocess engine")
+struct SubprocessEngineTests {
+    static let pixel6: Trace = {
+        do { return try TraceImporter.load(path: Paths.pixel6) } catch { fatalError("bundled trace: \(error)") }
+    }()
+
+    static func misbehaving(_ mode: String) -> String { "python3 \(Paths.engines)/misbehaving.py \(mode)" }
+
+    /// Replays the pixel 6 walk through always-precise with `pool`'s engine.
+    static func run(_ pool: EngineProcessPool) throws -> Result<ScenarioRun, RunFailure> {
+        let scenario = try #require(Scenario.preset(named: "always-precise"))
+        do {
+            return .success(
+                try ScenarioRunner.run(pixel6, scenario, engine: .subprocess(pool: pool), traceName: "pixel6"))
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    static let brokenEngines: [(mode: String, message: String)] = [
+        ("not-json", #"run pixel6/always-precise: output line 5: not JSON (unexpected character at byte 1): "Traceback (most recent call last):""#),
+        ("unknown-type", "run pixel6/always-precise: output line 5: unknown message type 'recordd'"),
+        (
+            "exit",
+            "run pixel6/always-precise: after output line 4: it exited with status 3 while TraceSim waited for its done for didUpdateLocations"
+        ),
+        (
+            "missing-done",
+            "run pixel6/always-precise: after output line 5: no answer within 0.5 s while waiting for its done for didUpdateLocations"
+        ),
+        (
+            "hang",
+            "run pixel6/always-precise: after output line 4: no answer within 0.5 s while waiting for its done for didUpdateLocations"
+        ),
+        ("out-of-order", "run pixel6/always-precise: output line 5: 'hello' out of order: the engine said hello already"),
+        (
+            "unknown-member",
+            #"run pixel6/always-precise: output line 5: request startUpdatingLocation: unknown member "pausesAutomatically""#
+        ),
+        (
+            "version",
+            "run pixel6/always-precise: output line 1: the engine speaks protocol version 2; this TraceSim speaks 1"
+        ),
+    ]
+
+    @Test("an engine that breaks the protocol fails the run with the run, the line and what was wrong", arguments: brokenEngines)
+    func brokenEngineFailsTheRun(mode: String, message: String) throws {
+        let pool = EngineProcessPool(command: Self.misbehaving(mode), timeoutSeconds: 0.5)
+        guard case .failure(.engine(let failure)) = try Self.run(pool) else {
+            Issue.record("the run should have failed")
+            return
+        }
+        #expect(failure.message == message)
+    }
+
+    @Test("a failed process is killed and never reused; the next run starts a new one")
+    func failedProcessIsDiscarded() throws {
+        let pool = EngineProcessPool(command: Self.misbehaving("exit"), timeoutSeconds: 5)
+        _ = try Self.run(pool)
+        _ = try Self.run(pool)
+        #expect(pool.spawnCount == 2)
+    }
+
+    @Test("one process serves every run of a one-worker matrix, reset between runs")
+    func poolReusesProcesses() throws {
+        let pool = EngineProcessPool(command: "python3 \(Paths.pythonExample)", timeoutSeconds: 10)
+        var matrix = Matrix(
+            traces: [Matrix.NamedTrace(name: "pixel6", trace: Self.pixel6)],
+            scenarios: try ["always-precise", "wheninuse-locked", "denied"].map {
+                Matrix.Entry(try #require(Scenario.preset(named: $0)))
+            })
+        matrix.engine = .subprocess(pool: pool)
+        let result = try matrix.run(jobs: 1)
+        #expect(result.cells.count == 3)
+        #expect(pool.spawnCount == 1)
+        _ = try matrix.run(jobs: 1)
+        #expect(pool.spawnCount == 1)
+    }
+
+    @Test("the built-in engine behind serve-engine records exactly what it records in-process")
+    func serveEngineMatchesBuiltIn() throws {
+        let pool = EngineProcessPool(command: Paths.serveEngine, timeoutSeconds: 10)
+        let scenario = try #require(Scenario.preset(named: "always-force-quit"))
+        let direct = try ScenarioRunner.run(Self.pixel6, scenario)
+        let served = try ScenarioRunner.run(Self.pixel6, scenario, engine: .subprocess(pool: pool), traceName: "pixel6")
+        #expect(served.recorder.deliveredFixCount == direct.recorder.deliveredFixCount)
+        #expect(served.recorder.acceptedTimes == direct.recorder.acceptedTimes)
+        #expect(served.recorder.acceptedPositions == direct.recorder.acceptedPositions)
+        #expect(served.recorder.recordedIndices == direct.recorder.recordedIndices)
+        #expect(served.recorder.motionTransitions == direct.recorder.motionTransitions)
+        #expect(served.recorder.rejections.map(\.count) == direct.recorder.rejections.map(\.count))
+        #expect(served.odometerMeters == direct.odometerMeters)
+        #expect(direct.recorder.acceptedFixCount > 0)
+    }
+
+    @Test("log lines become the run's diagnostics, counted once per message")
+    func logLinesAreDiagnostics() throws {
+        let script = FileManager.default.temporaryDirectory.appendingPathComponent("log-engine-\(getpid()).py")
+        try """
+        import sys
+        for line in sys.stdin:
+            if '"type":"hello"' in line:
+                print('{"type":"hello","protocolVersion":1,"name":"logger"}', flush=True)
+            elif '"type":"start"' in line:
+                print('{"type":"log","message":"started"}', flush=True)
+                print('{"type":"log","message":"started"}', flush=True)
+                print('{"type":"done"}', flush=True)
+            else:
+                print('{"type":"done"}', flush=True)
+        """.write(to: script, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: script) }
+        let pool = EngineProcessPool(command: "python3 \(script.path)", timeoutSeconds: 10)
+        let run = try Self.run(pool).get()
+        #expect(run.diagnostics.map(\.message) == ["started"])
+        #expect(run.diagnostics.map(\.count) == [2])
+    }
+}
+
+/// Messages survive the trip through their lines bit for bit.
+@Suite("Engine protocol messages")
+struct EngineMessageTests {
+    static let fix: Fix = {
+        var fix = Fix(
+            timestamp: SimInstant(nanosecondsSinceEpoch: 1_581_041_611_123_456_789), latitude: 37.422_094_123_456_78,
+            longitude: -122.084_095_987_654_32, altitudeMeters: 31.7, horizontalAccuracy: .meters(4.9),
+            verticalAccuracy: .meters(3.3), speedMetersPerSecond: 13.37, speedAccuracyMetersPerSecond: 0.7,
+            courseDegrees: 271.1, courseAccuracyDegrees: 5.3, provider: .gps)
+        fix.verticalAccuracy = .dilution(1.7)
+        return fix
+    }()
+
+    @Test("an event line reads back as the same event, every fix field exact")
+    func eventRoundTrip() throws {
+        let now = SimInstant(nanosecondsSinceEpoch: 1_581_041_612_000_000_001)
+        let events: [EngineEvent] = [
+            .didUpdateLocations([LocationDelivery(fix: Self.fix, time: now)]),
+            .didReceiveSignificantChange(Fix(timestamp: now, latitude: 1e-7, longitude: -179.999_999_9)),
+            .didUpdateMotionActivity(
+                MotionSample(timestamp: now, activity: [.walking, .automotive], confidence: .high, isCoarse: true)),
+            .didCrossRegion(identifier: "home \"quoted\"\n", .exit),
+            .didChangeAuthorization(.authorizedWhenInUse, .reducedAccuracy),
+            .didLaunch(.significantChange, inBackground: true), .timerFired("stop:3"), .finish,
+        ]
+        for event in events {
+            let line = event.line(now: now)
+            let parsed = try #require(try EngineEvent.parse(try ProtocolJSON.parse(Array(line.utf8)), type: event.type))
+            #expect(parsed.event == event, "\(line)")
+            #expect(parsed.now == now)
+        }
+    }
+
+    @Test("a delivery is written with Core Location's field names and exact numbers")
+    func deliveryLine() {
+        let line = EngineEvent.didUpdateLocations([
+            LocationDelivery(fix: Self.fix, time: SimInstant(nanosecondsSinceEpoch: 1_581_041_612_000_000_000))
+        ]).line(now: SimInstant(nanosecondsSinceEpoch: 1_581_041_612_000_000_000))
+        #expect(
+            line
+                == #"{"type":"didUpdateLocations","now":1581041612000000000,"locations":[{"timestamp":1581041611123456789,"deliveredAt":1581041612000000000,"latitude":37.42209412345678,"longitude":-122.08409598765432,"altitude":31.7,"horizontalAccuracy":4.9,"verticalDilution":1.7,"speed":13.37,"speedAccuracy":0.7,"course":271.1,"courseAccuracy":5.3,"provider":"gps"}]}"#
+        )
+    }
+
+    @Test("every request an app makes reads back as the same request")
+    func requestRoundTrip() throws {
+        let requests: [AppRequest] = [
+            .requestedWhenInUse, .requestedAlways, .requestedTemporaryFullAccuracy(purpose: "Delivery"),
+            .startedMotionUpdates, .createdCentralManager,
+            .startedLocationUpdates(
+                LocationUpdateOptions(allowsBackgroundLocationUpdates: true, pausesLocationUpdatesAutomatically: false)),
+            .stoppedLocationUpdates,
+            .startedMonitoring(
+                MonitoredRegion(
+                    identifier: "depot", center: .init(latitude: 37.4, longitude: -122.1), radiusMeters: 150)),
+            .stoppedMonitoring(identifier: "depot"), .startedSignificantChanges, .stoppedSignificantChanges,
+            .startedVisitMonitoring, .stoppedVisitMonitoring, .startedBackgroundSession, .endedBackgroundSession,
+        ]
+        for request in requests {
+            let line = EngineAnswer.request(request).line
+            #expect(try EngineAnswer.parse(try ProtocolJSON.parse(Array(line.utf8)), type: "request") == .request(request))
+        }
+        #expect(Set(requests.map(EngineAnswer.call)) == Set(EngineAnswer.calls))
+    }
+
+    @Test("startUpdatingLocation without options takes Core Location's defaults")
+    func startUpdatingDefaults() throws {
+        let value = try ProtocolJSON.parse(Array(#"{"type":"request","call":"startUpdatingLocation"}"#.utf8))
+        #expect(try EngineAnswer.parse(value, type: "request") == .request(.startedLocationUpdates(LocationUpdateOptions())))
+    }
+
+    @Test("a scenario's engine settings read back as the same configuration")
+    func settingsRoundTrip() throws {
+        for scenario in Scenario.presets {
+            let line = EngineProtocol.settings(scenario.engine)
+            let back = try EngineProtocol.settings(try ProtocolJSON.parse(Array(line.utf8)))
+            #expect(EngineProtocol.settings(back) == line, "\(scenario.name)")
+            #expect(String(describing: back) == String(describing: scenario.engine), "\(scenario.name)")
+        }
+    }
+
+    @Test("JSON the parser refuses, with the byte where it stopped")
+    func parserErrors() {
+        let cases: [(String, String, Int)] = [
+            (#"{"type":"done""#, "the line ends early", 14),
+            (#"{"type":01}"#, "not a JSON number", 8),
+            (#"{"type":"a","type":"b"}"#, "duplicate member \"type\"", 18),
+            ("[1,2] x", "text after the JSON value", 6),
+        ]
+        for (text, message, offset) in cases {
+            #expect(throws: ProtocolJSONError(offset: offset, message)) { try ProtocolJSON.parse(Array(text.utf8)) }
+        }
+    }
+}
