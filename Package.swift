@@ -72,7 +72,8 @@ let package = Package(
         // The subprocess engine: the protocol's messages, the engine process pool, and the
         // `RecordingClient` that speaks to one process per run.
         .target(
-            name: "EngineProtocol", dependencies: ["SimulationCore", "Traces", "Geometry", "Device", "Engine", "Scenarios"]
+            name: "EngineProtocol",
+            dependencies: ["SimulationCore", "Traces", "Geometry", "Device", "Engine", "Scenarios"]
         ),
         .target(
             name: "TraceSimCLI",

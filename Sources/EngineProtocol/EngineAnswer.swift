@@ -246,7 +246,8 @@ package enum EngineAnswer: Sendable, Equatable {
                 longitude: try fields.double("longitude"))
         case "recorded": return .recorded
         case "motion":
-            return .motion(try fields.token("state", ProtocolValues.motionStates), time: try fields.optionalInstant("time"))
+            return .motion(
+                try fields.token("state", ProtocolValues.motionStates), time: try fields.optionalInstant("time"))
         case "geofence":
             return .geofence(
                 identifier: try fields.string("identifier"), try fields.token("action", ProtocolValues.geofenceActions),

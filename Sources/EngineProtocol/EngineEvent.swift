@@ -58,7 +58,8 @@ package enum EngineEvent: Sendable, Equatable {
         switch self {
         case .start(let launch):
             line.string(
-                "authorizationStatus", ProtocolValues.name(launch.authorizationStatus, in: ProtocolValues.authorizationStatuses))
+                "authorizationStatus",
+                ProtocolValues.name(launch.authorizationStatus, in: ProtocolValues.authorizationStatuses))
             line.string(
                 "accuracyAuthorization",
                 ProtocolValues.name(launch.accuracyAuthorization, in: ProtocolValues.accuracies))

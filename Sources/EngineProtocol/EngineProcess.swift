@@ -1,10 +1,10 @@
+import Synchronization
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
     import Darwin
 #endif
-
-import Synchronization
 
 /// One engine process: `/bin/sh -c COMMAND` in a process group of its own, its standard input
 /// and output piped to us, its standard error left on ours (an engine's traceback reaches

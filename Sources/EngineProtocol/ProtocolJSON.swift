@@ -154,7 +154,8 @@ package indirect enum ProtocolJSON: Sendable, Equatable {
             }
             if position < bytes.count, bytes[position] == UInt8(ascii: "e") || bytes[position] == UInt8(ascii: "E") {
                 position += 1
-                if position < bytes.count, bytes[position] == UInt8(ascii: "+") || bytes[position] == UInt8(ascii: "-") {
+                if position < bytes.count, bytes[position] == UInt8(ascii: "+") || bytes[position] == UInt8(ascii: "-")
+                {
                     position += 1
                 }
                 let exponentStart = position

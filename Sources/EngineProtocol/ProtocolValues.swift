@@ -28,7 +28,9 @@ package enum ProtocolValues {
     static let providers: [(String, Provider)] = Provider.allCases.map { ($0.name, $0) }
     static let rejectionReasons: [(String, RejectionReason)] = RejectionReason.allCases.map { ($0.rawValue, $0) }
     static let motionStates: [(String, MotionStateMachine.State)] = [("stationary", .stationary), ("moving", .moving)]
-    static let geofenceActions: [(String, GeofenceEvent.Action)] = [("enter", .enter), ("exit", .exit), ("dwell", .dwell)]
+    static let geofenceActions: [(String, GeofenceEvent.Action)] = [
+        ("enter", .enter), ("exit", .exit), ("dwell", .dwell),
+    ]
 
     static func name<Value: Equatable>(_ value: Value, in names: [(String, Value)]) -> String {
         names.first { $0.1 == value }?.0 ?? ""
@@ -71,7 +73,8 @@ package enum ProtocolValues {
         var fields = try MessageFields(value, context: context)
         let timestamp = try fields.instant("timestamp")
         let deliveredAt = try fields.optionalInstant("deliveredAt")
-        var fix = Fix(timestamp: timestamp, latitude: try fields.double("latitude"), longitude: try fields.double("longitude"))
+        var fix = Fix(
+            timestamp: timestamp, latitude: try fields.double("latitude"), longitude: try fields.double("longitude"))
         fix.altitudeMeters = try fields.optionalDouble("altitude")
         if let meters = try fields.optionalDouble("horizontalAccuracy") {
             fix.horizontalAccuracy = .meters(meters)

@@ -163,7 +163,8 @@ public enum EngineProtocol {
         engine.geofencing.initialTriggerEntry = try geofencing.bool("initialTriggerEntry")
         try geofencing.finish()
         engine.locationOptions.allowsBackgroundLocationUpdates = try fields.bool("backgroundUpdates")
-        engine.locationOptions.pausesLocationUpdatesAutomatically = try fields.bool("pausesLocationUpdatesAutomatically")
+        engine.locationOptions.pausesLocationUpdatesAutomatically = try fields.bool(
+            "pausesLocationUpdatesAutomatically")
         engine.preventSuspend = try fields.bool("preventSuspend")
         engine.heartbeatIntervalSeconds = try fields.optionalDouble("heartbeatInterval")
         engine.movingRegionRefreshMeters = try fields.optionalDouble("movingRegionRefresh")

@@ -139,7 +139,8 @@ struct Exchange {
         let place = process.linesRead == 0 ? "before any output" : "after output line \(process.linesRead)"
         let what: String
         switch failure {
-        case .timedOut: what = "no answer within \(ProtocolLine.seconds(timeoutSeconds)) s while waiting for \(waitingFor)"
+        case .timedOut:
+            what = "no answer within \(ProtocolLine.seconds(timeoutSeconds)) s while waiting for \(waitingFor)"
         case .exited(let how): what = "\(how) while TraceSim waited for \(waitingFor)"
         case .lineTooLong:
             return EngineFailure(
@@ -373,7 +374,8 @@ final class SubprocessClient: RecordingClient {
             }
             guard at >= now else {
                 throw exchange.failure(
-                    "timer '\(timer)' is scheduled at \(at.nanosecondsSinceEpoch), before now (\(now.nanosecondsSinceEpoch))")
+                    "timer '\(timer)' is scheduled at \(at.nanosecondsSinceEpoch), before now (\(now.nanosecondsSinceEpoch))"
+                )
             }
             requests.append(.schedule(timer, at: at))
         case .record(let record):

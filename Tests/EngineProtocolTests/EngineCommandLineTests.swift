@@ -76,7 +76,10 @@ struct EngineCommandLineTests {
         "engine options that cannot run are usage errors",
         arguments: [
             (["--engine-timeout", "5"], "error: --engine-timeout needs --engine-command"),
-            (["--engine-command", "x", "--engine-timeout", "0"], "error: --engine-timeout must be a number of seconds above 0 and at most 86400, not '0'"),
+            (
+                ["--engine-command", "x", "--engine-timeout", "0"],
+                "error: --engine-timeout must be a number of seconds above 0 and at most 86400, not '0'"
+            ),
             (["--engine-command", "  "], "error: --engine-command is empty"),
         ])
     func usageErrors(extra: [String], message: String) {

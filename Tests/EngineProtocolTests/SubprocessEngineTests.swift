@@ -29,7 +29,10 @@ struct SubprocessEngineTests {
     }
 
     static let brokenEngines: [(mode: String, message: String)] = [
-        ("not-json", #"run pixel6/always-precise: output line 5: not JSON (unexpected character at byte 1): "Traceback (most recent call last):""#),
+        (
+            "not-json",
+            #"run pixel6/always-precise: output line 5: not JSON (unexpected character at byte 1): "Traceback (most recent call last):""#
+        ),
         ("unknown-type", "run pixel6/always-precise: output line 5: unknown message type 'recordd'"),
         (
             "exit",

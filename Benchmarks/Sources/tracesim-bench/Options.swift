@@ -12,7 +12,8 @@ struct Options {
                                        (a seeded drive of any length, written in slices)
 
         OPTIONS:
-          --suites <list>         Comma-separated: import, pipeline, geofencing, matrix, config, merge
+          --suites <list>         Comma-separated: import, pipeline, geofencing, matrix, config, merge,
+                                  protocol
                                   (default: all).
           --sizes <list>          Fix counts for the import suite (default 10000,100000,1000000).
           --peer-fixes <n>        Largest input gpxpy is given (default 100000: it needs about a
@@ -34,7 +35,7 @@ struct Options {
         A debug build refuses to run: build with -c release.
         """
 
-    var suites: Set<String> = ["import", "pipeline", "geofencing", "matrix", "config", "merge"]
+    var suites: Set<String> = ["import", "pipeline", "geofencing", "matrix", "config", "merge", "protocol"]
     var sizes = [10_000, 100_000, 1_000_000]
     var peerFixes = 100_000
     var pipelineFixes = 1_000_000

@@ -1,5 +1,6 @@
 import BenchmarkKit
 import Foundation
+import TraceSimCLI
 
 #if canImport(Glibc)
     import Glibc
@@ -22,6 +23,9 @@ guard isReleaseBuild else {
 }
 
 switch arguments[0] {
+case "serve-engine":
+    // The protocol suite's built-in engine: what `tracesim serve-engine` runs.
+    exit(TraceSimCommandLine.run(["serve-engine"]))
 case "workload":
     guard arguments.count == 2, Workloads.names.contains(arguments[1]) else {
         fail("workload needs one of: \(Workloads.names.joined(separator: ", "))", status: 64)
@@ -57,6 +61,7 @@ case "run":
         if options.suites.contains("matrix") { try MatrixSuite.run(bench) }
         if options.suites.contains("config") { try ConfigSuite.run(bench) }
         if options.suites.contains("merge") { try MergeSuite.run(bench) }
+        if options.suites.contains("protocol") { try ProtocolSuite.run(bench) }
     } catch {
         fail("\(error)", status: 1)
     }

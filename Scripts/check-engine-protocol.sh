@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# The engine protocol end to end (Documentation/Protocol/EngineProtocol.md):
+#   1. the differential test: the built-in engine in-process and behind
+#      `tracesim serve-engine` print the same bytes from `matrix` over every bundled trace in
+#      every format, from `replay --format json` and from `check`;
+#   2. every message of a real run, both ways, validates against the JSON Schema;
+#   3. the Python example engine runs the bundled MTV drive with pinned counts.
+# Installs python3 and python3-jsonschema when missing (CI is a clean Debian container).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+. Scripts/bootstrap.sh
+missing=()
+command -v python3 >/dev/null 2>&1 || missing+=(python3)
+if ! python3 -c 'import jsonschema' >/dev/null 2>&1; then missing+=(python3-jsonschema); fi
+if [ "${#missing[@]}" -gt 0 ]; then
+    tracesim_log "installing ${missing[*]}"
+    tracesim_apt_install "${missing[@]}"
+fi
+swift build --product tracesim >&2
+ts=.build/debug/tracesim
+serve="$PWD/$ts serve-engine"
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+mapfile -t traces < <(find Traces -type f ! -path 'Traces/LICENSES/*' ! -name '*.md' | LC_ALL=C sort)
+
+same() { # NAME ARGS...: the command's stdout and exit status, built-in against serve-engine
+    local name=$1 status=0 served=0
+    shift
+    "$ts" "$@" >"$out/$name.builtin" 2>/dev/null || status=$?
+    "$ts" "$@" --engine-command "$serve" >"$out/$name.served" 2>/dev/null || served=$?
+    if [ "$status" -ne "$served" ] || ! cmp -s "$out/$name.builtin" "$out/$name.served"; then
+        echo "error: $name differs through serve-engine (exit $status against $served)" >&2
+        diff "$out/$name.builtin" "$out/$name.served" | head -20 >&2 || true
+        exit 1
+    fi
+    echo "same bytes: $name ($(wc -c <"$out/$name.builtin") bytes, exit $status)"
+}
+
+for format in text json csv markdown; do
+    same "matrix-$format" matrix "${traces[@]}" --date 2020-02-07 --format "$format"
+done
+same replay-json replay "${traces[0]}" --scenario wheninuse-locked --date 2020-02-07 --format json
+same check check "${traces[@]}" --expect Documentation/Examples/expectations.json --date 2020-02-07
+
+proxy="python3 Tests/EngineProtocolTests/Engines/validating_proxy.py Documentation/Protocol/engine-protocol.schema.json $serve"
+mtv=Traces/gps-measurement-tools/MTV.Local1.SPAN.20200206-181434.gga
+"$ts" matrix "$mtv" Traces/gnss_lib_py/pixel6.nmea --date 2020-02-07 --format csv >"$out/schema.builtin"
+"$ts" matrix "$mtv" Traces/gnss_lib_py/pixel6.nmea --date 2020-02-07 --format csv --engine-command "$proxy" \
+    >"$out/schema.checked"
+cmp "$out/schema.builtin" "$out/schema.checked"
+echo "every message of the MTV and pixel 6 matrices validates against the schema"
+
+"$ts" matrix "$mtv" --date 2020-02-07 --scenarios always-precise,wheninuse-force-quit --format csv \
+    --engine-command "python3 Examples/python/engine.py" >"$out/python.csv"
+# scenario, recordedFixes, deliveredFixes, acceptedFixes
+counts=$(tail -n +2 "$out/python.csv" | cut -d, -f2,4,5,6)
+expected=$'always-precise,480,1748,1501\nwheninuse-force-quit,77,437,428'
+if [ "$counts" != "$expected" ]; then
+    printf 'error: the Python example engine recorded\n%s\nnot\n%s\n' "$counts" "$expected" >&2
+    exit 1
+fi
+echo "python example engine: recorded 480 fixes (always-precise) and 77 (wheninuse-force-quit) on the MTV drive"
