@@ -89,7 +89,7 @@ let package = Package(
             name: "TraceSim",
             dependencies: [
                 "SimulationCore", "Traces", "ConfigJSON", "Geometry", "Device", "Permissions", "Engine", "Scenarios",
-                "Reports",
+                "Reports", "EngineProtocol",
             ],
             path: "Sources/Umbrella"
         ),

@@ -51,16 +51,16 @@ package struct EngineServer {
             let version = try fields.integer("protocolVersion")
             _ = try fields.optionalString("tracesim")
             try fields.finish()
-            guard version == EngineProtocol.version else {
+            guard version == RunMessages.version else {
                 throw ProtocolMessageError(
-                    "TraceSim speaks protocol version \(version); this engine speaks \(EngineProtocol.version)")
+                    "TraceSim speaks protocol version \(version); this engine speaks \(RunMessages.version)")
             }
             isGreeted = true
-            return EngineAnswer.hello(protocolVersion: EngineProtocol.version, name: "tracesim built-in").line + "\n"
+            return EngineAnswer.hello(protocolVersion: RunMessages.version, name: "tracesim built-in").line + "\n"
         }
         guard isGreeted else { throw ProtocolMessageError("'\(type)' before hello") }
         if type == "reset" {
-            let reset = try EngineProtocol.reset(value)
+            let reset = try RunMessages.reset(value)
             do {
                 engine = try TrackingEngine(
                     configuration: reset.configuration, fences: reset.fences, context: GEOSContext(),

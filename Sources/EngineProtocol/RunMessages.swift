@@ -5,10 +5,10 @@ import SimulationCore
 import Traces
 
 /// The protocol's version, its opening and the `reset` that names each run.
-public enum EngineProtocol {
+package enum RunMessages {
     /// The protocol version this TraceSim speaks (Documentation/Protocol/EngineProtocol.md).
     /// An engine answering `hello` with another version is refused.
-    public static let version: Int64 = 1
+    package static let version: Int64 = 1
 
     /// TraceSim's `hello`.
     package static var helloLine: String {

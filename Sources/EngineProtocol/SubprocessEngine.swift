@@ -98,16 +98,16 @@ package final class EngineProcessPool: Sendable {
         let deadline = Deadline(secondsFromNow: seconds)
         let exchange = Exchange(process: process, run: run, waitingFor: "its hello", timeoutSeconds: seconds)
         do {
-            try process.send(EngineProtocol.helloLine, deadline: deadline)
+            try process.send(RunMessages.helloLine, deadline: deadline)
             let line = try process.readLine(deadline: deadline)
             let (value, type) = try exchange.message(line)
             guard type == "hello" else { throw exchange.failure("expected hello, not '\(type)'") }
             guard case .hello(let version, _)? = try exchange.answer(value, type: type) else {
                 throw exchange.failure("expected hello")
             }
-            guard version == EngineProtocol.version else {
+            guard version == RunMessages.version else {
                 throw exchange.failure(
-                    "the engine speaks protocol version \(version); this TraceSim speaks \(EngineProtocol.version)")
+                    "the engine speaks protocol version \(version); this TraceSim speaks \(RunMessages.version)")
             }
         } catch let failure as EngineFailure {
             process.terminate()
@@ -211,12 +211,12 @@ final class SubprocessClient: RecordingClient {
 
     init(pool: EngineProcessPool, context: EngineContext) throws(EngineFailure) {
         self.pool = pool
-        run = EngineProtocol.runName(context)
+        run = RunMessages.runName(context)
         recorder = Recorder(expectedFixCount: context.expectedFixCount)
         let process = try pool.take(run: run)
         self.process = process
         var ignored: [LocationClientRequest<String>] = []
-        exchange(EngineProtocol.resetLine(context), waitingFor: "its done for reset", kind: .reset, into: &ignored)
+        exchange(RunMessages.resetLine(context), waitingFor: "its done for reset", kind: .reset, into: &ignored)
         if let failure { throw failure }
     }
 

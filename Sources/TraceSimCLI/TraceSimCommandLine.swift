@@ -65,11 +65,11 @@ public enum TraceSimCommandLine {
     ) throws -> ExitCode {
         let declaration = command.declaration
         var parsed = try ParsedArguments(arguments, declaration: declaration)
-        parsed.engine = try EngineArguments.engine(parsed, embedded: engine, command: declaration.name)
         if parsed.flag("help") {
             console.print(declaration.help)
             return .success
         }
+        parsed.engine = try EngineArguments.engine(parsed, embedded: engine, command: declaration.name)
         var console = console
         console.isQuiet = parsed.flag("quiet")
         return try command.run(parsed, console: console)

@@ -4,6 +4,7 @@
 @_exported import ConfigJSON
 @_exported import Device
 @_exported import Engine
+@_exported import EngineProtocol
 @_exported import Geometry
 @_exported import Permissions
 @_exported import Reports

@@ -1,4 +1,5 @@
 import Engine
+@testable import EngineProtocol
 import Foundation
 import Scenarios
 import Testing
@@ -39,6 +40,23 @@ struct EngineCommandLineTests {
         let checked = runCommand(arguments + ["--engine-command", proxy])
         #expect(checked.exitCode == 0, "\(checked.error)")
         #expect(checked.output == direct.output)
+    }
+
+    @Test(
+        "a line of every message type, both ways, validates against the JSON Schema",
+        .enabled(if: Paths.hasJSONSchema, "needs python3-jsonschema"))
+    func everyMessageTypeValidates() throws {
+        let lines =
+            EngineMessageTests.everyEvent.map { "to " + $0.line(now: EngineMessageTests.now) }
+            + EngineMessageTests.everyAnswer.map { "from " + $0.line }
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("protocol-lines-\(getpid()).txt")
+        try (lines.joined(separator: "\n") + "\n").write(to: file, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let result = try runShell(
+            "python3 \(Paths.engines)/validate_lines.py \(Paths.schema) \(file.path)", input: "")
+        #expect(result.exitCode == 0, "\(result.error)")
+        #expect(result.output == "\(lines.count) valid\n")
+        #expect(Set(EngineMessageTests.everyEvent.map(\.type)) == Set(EngineEvent.types))
     }
 
     @Test("the Python example records exact counts on the MTV drive under two presets, the same bytes every time")

@@ -143,6 +143,46 @@ struct EngineMessageTests {
         return fix
     }()
 
+    static let now = SimInstant(nanosecondsSinceEpoch: 1_581_041_612_000_000_001)
+
+    /// One event of every type.
+    static let everyEvent: [EngineEvent] = [
+        .start(
+            LocationClientLaunch(
+                authorizationStatus: .authorizedAlways, accuracyAuthorization: .fullAccuracy,
+                motionAuthorizationStatus: .denied, isMotionActivityAvailable: true)),
+        .didUpdateLocations([LocationDelivery(fix: fix, time: now), LocationDelivery(fix: fix, time: now)]),
+        .didReceiveSignificantChange(fix),
+        .didUpdateMotionActivity(MotionSample(timestamp: now, activity: [.stationary], confidence: .low)),
+        .didCrossRegion(identifier: "depot", .enter), .didCrossRegion(identifier: "depot", .exit),
+        .monitoringDidFail(identifier: "depot", .regionLimit),
+        .didVisit(
+            VisitEvent(
+                kind: .departure, coordinate: .init(latitude: 37.4, longitude: -122.1), arrival: now, departure: now,
+                reducedHorizontalAccuracyMeters: 1500)),
+        .didChangeAuthorization(.denied, .reducedAccuracy), .didChangeMotionAuthorization(.authorized),
+        .didCompleteTemporaryFullAccuracy(granted: false), .didFailWithError(.servicesOffReportsDenied),
+        .didPauseLocationUpdates, .didLaunch(.regionEvent, inBackground: true), .timerFired("t"), .finish,
+    ]
+
+    /// One answer of every type, every call and every record kind.
+    static let everyAnswer: [EngineAnswer] =
+        [.hello(protocolVersion: 1, name: "x"), .schedule(timer: "t", at: now), .log("note"), .done]
+        + [
+            AppRequest.requestedWhenInUse, .requestedAlways, .requestedTemporaryFullAccuracy(purpose: "p"),
+            .startedMotionUpdates, .createdCentralManager, .startedLocationUpdates(LocationUpdateOptions()),
+            .stoppedLocationUpdates,
+            .startedMonitoring(
+                MonitoredRegion(identifier: "r", center: .init(latitude: 1, longitude: 2), radiusMeters: 100)),
+            .stoppedMonitoring(identifier: "r"), .startedSignificantChanges, .stoppedSignificantChanges,
+            .startedVisitMonitoring, .stoppedVisitMonitoring, .startedBackgroundSession, .endedBackgroundSession,
+        ].map(EngineAnswer.request)
+        + [
+            EngineRecord.delivered, .rejected(.impliedSpeed), .accepted(time: now, latitude: 1.5, longitude: -2.5),
+            .recorded, .motion(.moving, time: nil), .motion(.stationary, time: now),
+            .geofence(identifier: "g", .dwell, time: now), .heartbeat(time: nil), .odometer(meters: 12.5),
+        ].map(EngineAnswer.record)
+
     @Test("an event line reads back as the same event, every fix field exact")
     func eventRoundTrip() throws {
         let now = SimInstant(nanosecondsSinceEpoch: 1_581_041_612_000_000_001)
@@ -204,9 +244,9 @@ struct EngineMessageTests {
     @Test("a scenario's engine settings read back as the same configuration")
     func settingsRoundTrip() throws {
         for scenario in Scenario.presets {
-            let line = EngineProtocol.settings(scenario.engine)
-            let back = try EngineProtocol.settings(try ProtocolJSON.parse(Array(line.utf8)))
-            #expect(EngineProtocol.settings(back) == line, "\(scenario.name)")
+            let line = RunMessages.settings(scenario.engine)
+            let back = try RunMessages.settings(try ProtocolJSON.parse(Array(line.utf8)))
+            #expect(RunMessages.settings(back) == line, "\(scenario.name)")
             #expect(String(describing: back) == String(describing: scenario.engine), "\(scenario.name)")
         }
     }
