@@ -322,6 +322,8 @@ final class SubprocessClient: RecordingClient {
         case reset, event, finish
     }
 
+    private static let doneBytes = Array(EngineAnswer.done.line.utf8)
+
     private func event(_ event: EngineEvent, at now: SimInstant, into requests: inout [LocationClientRequest<String>]) {
         guard failure == nil else { return }
         self.now = now
@@ -339,7 +341,10 @@ final class SubprocessClient: RecordingClient {
         do {
             try process.send(line, deadline: deadline)
             while true {
-                let (value, type) = try exchange.message(try process.readLine(deadline: deadline))
+                let line = try process.readLine(deadline: deadline)
+                // Most answers are a bare done: recognised by its bytes, without a parse.
+                if line.elementsEqual(Self.doneBytes) { return }
+                let (value, type) = try exchange.message(line)
                 guard let answer = try exchange.answer(value, type: type) else { continue }
                 if try apply(answer, kind: kind, exchange, into: &requests) { return }
             }

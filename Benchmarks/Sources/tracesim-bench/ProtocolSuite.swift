@@ -8,6 +8,10 @@ import Scenarios
 import SimulationCore
 import Traces
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// The subprocess engine protocol: lock-step events per second between TraceSim and an engine
 /// process, on the bundled MTV drive through the ideal scenario (one delivery per fix). Two
 /// engines: a trivial Python engine (starts updates, answers `done`: the protocol's own cost,
@@ -22,7 +26,9 @@ enum ProtocolSuite {
         let path = bench.options.root + "/Traces/gps-measurement-tools/MTV.Local1.SPAN.20200206-181434.gga"
         let trace = try TraceImporter.load(
             path: path, options: ImportOptions(nmeaStartDate: CalendarDate("2020-02-07")))
-        guard let scenario = Scenario.preset(named: "ideal") else { throw BenchError(description: "no ideal preset") }
+        guard let scenario = Scenario.preset(named: "ideal") else {
+            throw MergeSuite.BenchError(description: "no ideal preset")
+        }
         let python = bench.options.python ?? "python3"
         let engines: [(name: String, command: String, events: Int, check: (ScenarioRun) -> Bool)] = [
             (
@@ -40,6 +46,17 @@ enum ProtocolSuite {
             ),
         ]
         let (inProcess, _) = try measure(bench.options.plan) { try ScenarioRunner.run(trace, scenario) }
+        // The floor: the same number of bare line round trips to the same Python process,
+        // with no replay, no JSON and no protocol checks on TraceSim's side.
+        let roundTrips = engines[0].events
+        let pingPong = try PingPong(command: engines[0].command)
+        let (floor, answered) = try measure(bench.options.plan) { try pingPong.exchange(roundTrips) }
+        if answered != roundTrips { bench.fail("protocol: the ping-pong lost answers") }
+        bench.record(
+            BenchmarkRow(
+                suite: "protocol", name: "bare round trips to the trivial Python engine",
+                input: "\(Bench.grouped(roundTrips)) lines", unit: "events/s", timing: floor, work: Double(roundTrips),
+                figures: ["microsecondsPerEvent": floor.median / Double(roundTrips) * 1e6]))
         for engine in engines {
             let subprocess = EngineUnderTest.subprocess(command: engine.command, timeoutSeconds: 10)
             let (timing, run) = try measure(bench.options.plan) {
@@ -176,5 +193,47 @@ struct CountingClient<Inner: LocationClient>: LocationClient {
     mutating func finish(at now: SimInstant) {
         events += 1
         inner.finish(at: now)
+    }
+}
+
+/// A process spoken to in bare lines: one line out, one line back, nothing parsed.
+final class PingPong {
+    private let process = Process()
+    private let input = Pipe()
+    private let output = Pipe()
+    private var buffer = [UInt8](repeating: 0, count: 65_536)
+
+    init(command: String) throws {
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", command]
+        process.standardInput = input
+        process.standardOutput = output
+        try process.run()
+    }
+
+    deinit {
+        try? input.fileHandleForWriting.close()
+        process.waitUntilExit()
+    }
+
+    /// Sends `count` event lines, each after the previous answer; returns the answers read.
+    func exchange(_ count: Int) throws -> Int {
+        let line = Array(#"{"type":"timerFired","now":1581041612000000000,"timer":"t"}"#.utf8) + [0x0A]
+        let out = input.fileHandleForWriting.fileDescriptor
+        let back = output.fileHandleForReading.fileDescriptor
+        var answered = 0
+        for _ in 0..<count {
+            guard line.withUnsafeBytes({ write(out, $0.baseAddress, $0.count) }) == line.count else {
+                throw MergeSuite.BenchError(description: "ping-pong: write failed")
+            }
+            var sawNewline = false
+            while !sawNewline {
+                let read = buffer.withUnsafeMutableBytes { Glibc.read(back, $0.baseAddress, $0.count) }
+                guard read > 0 else { throw MergeSuite.BenchError(description: "ping-pong: the engine ended") }
+                sawNewline = buffer[0..<read].contains(0x0A)
+            }
+            answered += 1
+        }
+        return answered
     }
 }
