@@ -3,7 +3,8 @@ import Scenarios
 
 /// `--engine-command` and `--engine-timeout`: an engine in any language, run as a subprocess
 /// over the lock-step JSON Lines protocol, in place of the built-in engine. Declared once
-/// here; `replay`, `matrix`, `check` and `tune` list them.
+/// here; `replay`, `matrix` and `check` list them (`tune` sweeps the built-in engine's settings,
+/// which an engine of its own need not take, so it refuses custom engines).
 enum EngineArguments {
     static let declared: [CommandDeclaration.Option] = [
         .init(

@@ -41,7 +41,7 @@ enum TuneCommand: Command {
                     array of {"values", "kept", "delivered", "medianErrorMeters",
                     "p95ErrorMeters", "distanceInflation", "front"}.
                     """),
-        ] + EngineArguments.declared + ImportArguments.declared,
+        ] + ImportArguments.declared,
         discussion: """
             The phone is the ideal one (Always + Precise) and the engine starts moving, so only the
             settings under test decide what is kept.
@@ -51,6 +51,11 @@ enum TuneCommand: Command {
             """)
 
     static func run(_ parsed: ParsedArguments, console: Console) throws -> ExitCode {
+        guard parsed.engine.honoursEngineSettings else {
+            throw UsageError(
+                "tune sweeps the built-in engine's settings, which engine \(parsed.engine.name) does not take",
+                command: name)
+        }
         guard !parsed.positionals.isEmpty else { throw UsageError("tune needs at least one trace file", command: name) }
         let format = try parsed.choice("format")
         var sweeps: [Tuning.Sweep] = []
