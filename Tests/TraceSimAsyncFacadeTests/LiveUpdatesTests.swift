@@ -1,0 +1,96 @@
+import Device
+import Foundation
+import Scenarios
+import SimulationCore
+import Testing
+import TraceSimCoreLocation
+import Traces
+
+/// What a live-updates consumer saw: each location's fix and delivery instant, and the
+/// virtual clock when it handled it.
+private struct Heard: Sendable, Equatable {
+    var fix: Fix
+    var deliveredAt: SimInstant?
+    var now: Date
+}
+
+/// Replays the drive with an app that, at launch, starts a task consuming live updates
+/// (stopping after `limit` of them).
+private func consume(_ scenario: Scenario, limit: Int = .max) async -> (heard: [Heard], outcome: ReplayOutcome) {
+    await onOwnThread {
+        let heard = Log<Heard>()
+        let outcome = replayApp(scenario) {
+            Task {
+                var count = 0
+                for try await update in CLLocationUpdate.liveUpdates() {
+                    guard let location = update.location else { continue }
+                    heard.append(Heard(fix: location.fix, deliveredAt: location.deliveredAt, now: AppClock.now))
+                    count += 1
+                    if count == limit { break }
+                }
+            }
+            return NSObject()
+        }
+        return (heard.entries, outcome)
+    }
+}
+
+@Suite("CLLocationUpdate.liveUpdates", .serialized)
+struct LiveUpdatesTests {
+    @Test("a consumer started at launch receives exactly a delegate app's deliveries under always-precise, twice over")
+    func consumerReceivesTheDelegateAppsDeliveries() async throws {
+        let scenario = try preset("always-precise")
+        let reference = ScenarioRunner.replay(
+            drive, scenario,
+            client: ReferenceClient(
+                options: LocationUpdateOptions(
+                    allowsBackgroundLocationUpdates: true, pausesLocationUpdatesAutomatically: false))
+        ).replay.client.deliveries
+        #expect(reference.count == drive.fixes.count)
+        let first = await consume(scenario)
+        let second = await consume(scenario)
+        #expect(first.heard.count == reference.count)
+        #expect(first.heard.map(\.fix) == reference.map(\.fix))
+        #expect(first.heard.map(\.deliveredAt) == reference.map(\.time))
+        // The consumer runs at each delivery's virtual instant.
+        #expect(first.heard.map(\.now) == reference.map { Date(timeIntervalSince1970: $0.time.secondsSinceEpoch) })
+        #expect(first.heard == second.heard)
+        #expect(first.outcome.deliveryTimes == second.outcome.deliveryTimes)
+        #expect(first.outcome.diagnostics.isEmpty)
+    }
+
+    @Test("leaving the loop stops the updates on the phone at once")
+    func leavingTheLoopStopsUpdates() async throws {
+        let result = await consume(try preset("always-precise"), limit: 5)
+        #expect(result.heard.count == 5)
+        #expect(result.outcome.deliveryTimes.count == 5)
+        #expect(result.outcome.deliveryTimes == Array(drive.fixes.prefix(5).map(\.timestamp)))
+    }
+
+    @Test("a denied app gets one update without a location that says authorization is denied")
+    func deniedAppGetsADiagnosticUpdate() async throws {
+        let scenario = try preset("denied")
+        let updates: [String] = await onOwnThread {
+            let seen = Log<String>()
+            _ = replayApp(scenario) {
+                Task {
+                    for try await update in CLLocationUpdate.liveUpdates(.automotiveNavigation) {
+                        seen.append(
+                            "location \(update.location != nil) denied \(update.authorizationDenied) "
+                                + "stationary \(update.isStationary)")
+                    }
+                }
+                return NSObject()
+            }
+            return seen.entries
+        }
+        #expect(updates == ["location false denied true stationary false"])
+    }
+
+    @Test("outside a replay the sequence ends at once")
+    func endsOutsideAReplay() async throws {
+        var count = 0
+        for try await _ in CLLocationUpdate.liveUpdates() { count += 1 }
+        #expect(count == 0)
+    }
+}
