@@ -1,4 +1,5 @@
 import Device
+import Engine
 import Foundation
 import Scenarios
 import SimulationCore
@@ -92,5 +93,36 @@ struct LiveUpdatesTests {
         var count = 0
         for try await _ in CLLocationUpdate.liveUpdates() { count += 1 }
         #expect(count == 0)
+    }
+}
+
+/// An app whose only tracking is a live-updates consumer, as a matrix engine.
+private let liveUpdatesEngine = EngineUnderTest.custom(named: "live-updates") { _ in
+    CoreLocationApp {
+        Task { for try await _ in CLLocationUpdate.liveUpdates() {} }
+        return NSObject()
+    }
+}
+
+@Suite("Live updates in a matrix", .serialized)
+struct LiveUpdatesMatrixTests {
+    @Test("a matrix of live-updates apps measures the same on one worker and on two, with no diagnostics")
+    func matrixIsDeterministicAcrossWorkers() async throws {
+        let names = ["always-precise", "wheninuse-locked", "wheninuse-background-session", "denied", "always-force-quit"]
+        var matrix = Matrix(
+            traces: [Matrix.NamedTrace(name: "drive", trace: drive)],
+            scenarios: try names.map { Matrix.Entry(try preset($0)) })
+        matrix.engine = liveUpdatesEngine
+        let plan = matrix
+        let runs: [MatrixResult] = try await onOwnThread {
+            Result { () throws(RunFailure) in try [1, 2, 2].map { jobs throws(RunFailure) in try plan.run(jobs: jobs) } }
+        }.get()
+        #expect(runs.flatMap { $0.cells.flatMap(\.run.diagnostics) }.isEmpty)
+        let results = runs.map { $0.cells.map(\.run.deliveryTimes) }
+        #expect(results[0] == results[1])
+        #expect(results[0] == results[2])
+        // always-precise receives every fix; denied receives none.
+        #expect(results[0].map(\.count).contains(drive.fixes.count))
+        #expect(results[0].map(\.count).contains(0))
     }
 }
