@@ -17,6 +17,7 @@ let package = Package(
         // A team's own Core Location code, replayed through the simulated iPhone: the facade
         // (TraceSimCoreLocation) anywhere, or Apple's framework where it exists (the shim).
         .library(name: "TraceSimCoreLocation", targets: ["TraceSimCoreLocation"]),
+        .library(name: "CoreLocationShim", targets: ["CoreLocationShim"]),
         // The benchmark package (Benchmarks/) and the fuzzing package (Tests/Fuzzing/) drive
         // these stages directly.
         .library(name: "SimulationCore", targets: ["SimulationCore"]),
@@ -66,6 +67,9 @@ let package = Package(
         .target(
             name: "TraceSimCoreLocation", dependencies: ["SimulationCore", "Traces", "Geometry", "Device", "Engine"]
         ),
+        // What a team's code imports: Apple's CoreLocation on Apple platforms, the facade
+        // elsewhere (or anywhere with -DTRACESIM_FACADE).
+        .target(name: "CoreLocationShim", dependencies: ["TraceSimCoreLocation"]),
         .target(
             name: "TraceSimCLI",
             dependencies: [
@@ -112,6 +116,12 @@ let package = Package(
                 "ConfigJSON",
             ],
             exclude: ["Golden"]
+        ),
+        .testTarget(
+            name: "TraceSimCoreLocationTests",
+            dependencies: [
+                "TraceSimCoreLocation", "CoreLocationShim", "Scenarios", "Engine", "Device", "Traces", "SimulationCore",
+            ]
         ),
         .testTarget(
             name: "TraceSimCLITests",

@@ -38,6 +38,8 @@ package final class SimulationHost: @unchecked Sendable {
     package var diagnostics: [ClientDiagnostic] = []
     /// What the app received, for apps that keep no record of their own.
     package private(set) var received = ReceivedRecord()
+    /// The app's Core Location services across its `CLLocationManager`s.
+    package private(set) lazy var locationServices = LocationServices(host: self)
 
     private let lock = NSLock()
     private var pending: [LocationClientRequest<Int>] = []
@@ -132,6 +134,7 @@ package final class SimulationHost: @unchecked Sendable {
     func relaunched(_ reason: LaunchReason, inBackground: Bool) {
         relaunch = (reason, inBackground)
         observers.removeAll()
+        locationServices.processEnded()
         // The old process's timers died with it.
         lock.withLock { timers.removeAll() }
     }
