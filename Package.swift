@@ -17,6 +17,7 @@ let package = Package(
         // A team's own Core Location code, replayed through the simulated iPhone: the facade
         // (TraceSimCoreLocation) anywhere, or Apple's framework where it exists (the shim).
         .library(name: "TraceSimCoreLocation", targets: ["TraceSimCoreLocation"]),
+        .library(name: "CoreLocationShim", targets: ["CoreLocationShim"]),
         // Core Motion's activity manager the same way: the facade, and the shim that picks.
         .library(name: "TraceSimCoreMotion", targets: ["TraceSimCoreMotion"]),
         .library(name: "CoreMotionShim", targets: ["CoreMotionShim"]),
@@ -69,6 +70,9 @@ let package = Package(
         .target(
             name: "TraceSimCoreLocation", dependencies: ["SimulationCore", "Traces", "Geometry", "Device", "Engine"]
         ),
+        // What a team's code imports: Apple's CoreLocation on Apple platforms, the facade
+        // elsewhere (or anywhere with -DTRACESIM_FACADE).
+        .target(name: "CoreLocationShim", dependencies: ["TraceSimCoreLocation"]),
         // The Core Motion facade: CMMotionActivityManager over the same simulated phone.
         .target(
             name: "TraceSimCoreMotion",
@@ -122,6 +126,12 @@ let package = Package(
                 "ConfigJSON",
             ],
             exclude: ["Golden"]
+        ),
+        .testTarget(
+            name: "TraceSimCoreLocationTests",
+            dependencies: [
+                "TraceSimCoreLocation", "CoreLocationShim", "Scenarios", "Engine", "Device", "Traces", "SimulationCore",
+            ]
         ),
         .testTarget(
             name: "TraceSimAsyncFacadeTests",
