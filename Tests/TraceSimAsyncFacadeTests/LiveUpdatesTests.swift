@@ -126,3 +126,72 @@ struct LiveUpdatesMatrixTests {
         #expect(results[0].map(\.count).contains(0))
     }
 }
+
+/// A delegate that counts its locations.
+private final class CountingDelegate: NSObject, CLLocationManagerDelegate {
+    let manager = CLLocationManager()
+    let count = Log<Int>()
+
+    override init() {
+        super.init()
+        manager.delegate = self
+        manager.allowsBackgroundLocationUpdates = true
+        manager.startUpdatingLocation()
+    }
+
+    func locationManager(_ manager: CLLocationManager, didUpdateLocations locations: [CLLocation]) {
+        count.append(locations.count)
+    }
+
+    func locationManagerDidChangeAuthorization(_ manager: CLLocationManager) {}
+}
+
+@Suite("Live updates beside managers and sessions", .serialized)
+struct LiveUpdatesSharingTests {
+    @Test("leaving a live-updates loop does not stop a delegate manager's updates")
+    func loopEndLeavesManagersRunning() async throws {
+        let scenario = try preset("always-precise")
+        let result: (consumed: Int, delegated: Int, delivered: Int) = await onOwnThread {
+            let consumed = Log<Int>()
+            var delegate: CountingDelegate?
+            let outcome = replayApp(scenario) {
+                let made = CountingDelegate()
+                delegate = made
+                Task {
+                    for try await _ in CLLocationUpdate.liveUpdates() {
+                        consumed.append(1)
+                        if consumed.entries.count == 5 { break }
+                    }
+                }
+                return made
+            }
+            return (consumed.entries.count, delegate?.count.entries.reduce(0, +) ?? -1, outcome.deliveryTimes.count)
+        }
+        #expect(result.consumed == 5)
+        #expect(result.delegated == drive.fixes.count)
+        #expect(result.delivered == drive.fixes.count)
+    }
+
+    @Test("a When-In-Use consumer needs a background activity session to keep receiving after the lock")
+    func whenInUseConsumerNeedsASession() async throws {
+        let scenario = try preset("wheninuse-locked")
+        let counts: [Int] = await onOwnThread {
+            [false, true].map { holdsSession in
+                let heard = Log<Int>()
+                _ = replayApp(scenario) {
+                    let session = holdsSession ? CLBackgroundActivitySession() : nil
+                    Task {
+                        for try await update in CLLocationUpdate.liveUpdates() where update.location != nil {
+                            heard.append(1)
+                        }
+                        session?.invalidate()
+                    }
+                    return NSObject()
+                }
+                return heard.entries.count
+            }
+        }
+        // Without: the fixes up to the 70 s cutoff after the lock at 60 s; with: all of them.
+        #expect(counts == [130, drive.fixes.count])
+    }
+}

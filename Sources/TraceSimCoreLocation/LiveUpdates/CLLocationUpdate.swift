@@ -119,10 +119,13 @@ public struct CLLocationUpdate: Sendable {
     }
 }
 
-/// One live-updates iteration, hearing from the phone: deliveries are buffered on the
-/// replay's thread and taken by the consumer's task.
-final class LiveFeed: SimulationObserver, @unchecked Sendable {
+/// One live-updates iteration: a `CLLocationManager` of its own (so its standard updates
+/// join the app's other managers' through `LocationServices`: the phone stops them only when
+/// no one wants them) whose deliveries are buffered on the replay's thread and taken by the
+/// consumer's task.
+final class LiveFeed: NSObject, CLLocationManagerDelegate, @unchecked Sendable {
     private let host: SimulationHost
+    private let manager: CLLocationManager
     private let lock = NSLock()
     private var buffer: [CLLocationUpdate] = []
     private var first = 0
@@ -131,16 +134,17 @@ final class LiveFeed: SimulationObserver, @unchecked Sendable {
 
     init(host: SimulationHost) {
         self.host = host
-        let options = LocationUpdateOptions(
-            allowsBackgroundLocationUpdates: host.authorizationStatus == .authorizedAlways,
-            pausesLocationUpdatesAutomatically: false)
-        host.addObserver(self)
-        host.perform(.startedLocationUpdates(options))
+        manager = SimulationHost.$current.withValue(host) { CLLocationManager() }
+        super.init()
+        manager.delegate = self
+        manager.pausesLocationUpdatesAutomatically = false
+        manager.allowsBackgroundLocationUpdates = host.authorizationStatus == .authorizedAlways
+        manager.startUpdatingLocation()
     }
 
     deinit {
         // Leaving the loop stops the updates, unless the process or the trace already ended.
-        if !lock.withLock({ isEnded }) { host.perform(.stoppedLocationUpdates) }
+        if !lock.withLock({ isEnded }) { manager.stopUpdatingLocation() }
     }
 
     func next() async -> CLLocationUpdate? {
@@ -187,15 +191,14 @@ final class LiveFeed: SimulationObserver, @unchecked Sendable {
         if let ticket { host.tasks.wake(ticket, .resumed) }
     }
 
-    func simulationDidUpdateLocations(_ deliveries: [LocationDelivery]) {
+    // MARK: - CLLocationManagerDelegate, on the replay's thread
+
+    func locationManager(_ manager: CLLocationManager, didUpdateLocations locations: [CLLocation]) {
         let limited = host.accuracyAuthorization == .reducedAccuracy
-        hand(
-            deliveries.map {
-                CLLocationUpdate(location: CLLocation($0.fix, deliveredAt: $0.time), accuracyLimited: limited)
-            })
+        hand(locations.map { CLLocationUpdate(location: $0, accuracyLimited: limited) })
     }
 
-    func simulationDidFailLocationUpdates(_ rule: DeviceRule) {
+    func locationManager(_ manager: CLLocationManager, didFailWithError error: any Error) {
         let status = host.authorizationStatus
         hand([
             CLLocationUpdate(
@@ -207,12 +210,5 @@ final class LiveFeed: SimulationObserver, @unchecked Sendable {
         ])
     }
 
-    func simulationDidFinish() {
-        let ticket: SimulatedTasks.Ticket? = lock.withLock {
-            isEnded = true
-            defer { waiting = nil }
-            return waiting
-        }
-        if let ticket { host.tasks.wake(ticket, .ended) }
-    }
+    func locationManagerDidChangeAuthorization(_ manager: CLLocationManager) {}
 }
