@@ -32,7 +32,8 @@ struct CMMotionActivityManagerTests {
     @Test("the handler hears exactly the activities the phone delivers under always-precise, at their instants")
     func handlerHearsTheDeliveredActivities() throws {
         let scenario = try preset("always-precise")
-        let reference = ScenarioRunner.replay(drive, scenario, client: ReferenceClient(options: backgroundUpdates, startsMotion: true)).replay
+        let reference = ScenarioRunner.replay(drive, scenario, client: ReferenceClient(options: backgroundUpdates, startsMotion: true))
+            .replay
             .client.motion
         var app: MotionApp?
         _ = replayApp(scenario) {
