@@ -46,8 +46,16 @@ open class CLLocationManager: NSObject {
     /// The orientation headings are reported against. Stored only.
     open var headingOrientation: CLDeviceOrientation = .portrait
 
-    private let host: SimulationHost?
+    /// The run's phone, while the process that created this manager runs.
+    private var host: SimulationHost? {
+        guard let boundHost, boundHost.locationServices.process == process else { return nil }
+        return boundHost
+    }
     private var services: LocationServices? { host?.locationServices }
+    private let boundHost: SimulationHost?
+    /// The app process this manager was created in: after a relaunch, a manager the old
+    /// process left behind (kept by a test, say) is as inert as one made outside a run.
+    private let process: Int
 
     /// Whether this manager's app asked for standard updates (`startUpdatingLocation()`).
     private(set) var isUpdatingLocation = false
@@ -71,7 +79,8 @@ open class CLLocationManager: NSObject {
     /// A manager bound to the run whose app code is running (`SimulationHost.current`), or an
     /// inert one outside a run.
     public override init() {
-        host = SimulationHost.current
+        boundHost = SimulationHost.current
+        process = boundHost?.locationServices.process ?? 0
         super.init()
         guard let host else { return }
         host.locationServices.add(self)
@@ -85,7 +94,7 @@ open class CLLocationManager: NSObject {
     }
 
     deinit {
-        host?.locationServices.managerEnded()
+        boundHost?.locationServices.managerEnded(process: process)
     }
 
     // MARK: - Authorization
