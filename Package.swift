@@ -74,7 +74,7 @@ let package = Package(
             name: "TraceSimCLI",
             dependencies: [
                 "Traces", "ConfigJSON", "SimulationCore", "Device", "Permissions", "Geometry", "Engine", "Scenarios",
-                "Reports",
+                "Reports", "TraceSimCoreLocation",
             ]
         ),
         // The umbrella module lives in Sources/Umbrella and the executable in
@@ -125,7 +125,7 @@ let package = Package(
         ),
         .testTarget(
             name: "TraceSimCLITests",
-            dependencies: ["TraceSimCLI", "Traces", "Device", "SimulationCore", "TraceSimTool"]
+            dependencies: ["TraceSimCLI", "Traces", "Device", "Engine", "Scenarios", "SimulationCore", "TraceSimTool"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -24,8 +24,17 @@ public enum HTMLReport {
                 \(map(trace: trace, run: run, fences: fences))
                 <h2>Timeline</h2>
                 \(timeline(run: run, ideal: ideal))
-                \(run.wizardSteps.map { "<h2>Permission wizard</h2>" + storyboard($0) } ?? "")
+                \(run.wizardSteps.map { "<h2>Permission wizard</h2>" + storyboard($0) } ?? "")\(diagnostics(run))
                 """)
+    }
+
+    /// What the engine under test reported, as a list on a line of its own; nothing without
+    /// diagnostics, so a built-in engine's page is unchanged.
+    private static func diagnostics(_ run: ScenarioRun) -> String {
+        let lines = DiagnosticsReport.lines(run)
+        guard !lines.isEmpty else { return "" }
+        return "\n<h2>Engine diagnostics</h2><ul class=\"formulas\">"
+            + lines.map { "<li>\(escape($0))</li>" }.joined() + "</ul>"
     }
 
     /// The page for a matrix (`MatrixReport.html`): the heatmap of scenarios (a row each, with

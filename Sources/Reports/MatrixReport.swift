@@ -45,8 +45,8 @@ public enum MatrixReport {
             footer: footer(result))
     }
 
-    /// Under every table: what the ideal runs add up to (the denominators), then one line per
-    /// column saying how it is pooled.
+    /// Under every table: what the ideal runs add up to (the denominators), one line per
+    /// column saying how it is pooled, and what the engine under test reported, when it did.
     static func footer(_ result: MatrixResult) -> [String] {
         var lines: [String] = []
         for row in result.idealMetrics {
@@ -60,7 +60,7 @@ public enum MatrixReport {
                     + "\(Formatting.fixed(meters / 1000, 2)) km, \(Formatting.duration(covered)) covered, "
                     + "\(Formatting.duration(gps)) GPS on")
         }
-        return lines + MetricsSummary.formulas
+        return lines + MetricsSummary.formulas + DiagnosticsReport.matrixLines(result)
     }
 
     /// A row per trace and scenario with every numeric metric.

@@ -51,30 +51,31 @@ public enum RunReport {
             ("idealDistanceMeters", .number(rounded(metrics.idealDistanceMeters, 2))),
             ("idealGpsOnSeconds", .number(rounded(metrics.idealGpsOnSeconds, 3))),
         ])
-        return .object([
-            ("trace", .string(trace)),
-            ("scenario", .string(run.scenario)),
-            ("seed", .integer(Int(truncatingIfNeeded: run.seed))),
-            ("flowSeconds", .number(rounded(run.flowSeconds, 3))),
-            ("metrics", metricsObject),
-            (
-                "lifecycle",
-                .array(
-                    run.lifecycle.map {
-                        .object([
-                            ("t", seconds($0.time)), ("state", .string($0.phase.rawValue)),
-                            ("screenLocked", .bool($0.isScreenLocked)),
-                        ])
-                    })
-            ),
-            (
-                "lifecycleSeconds",
-                .object(run.secondsByPhase.map { ($0.phase.rawValue, .number(rounded($0.seconds, 3))) })
-            ),
-            ("deliveredTimes", .array(run.deliveryTimes.map(seconds))),
-            ("promptLog", PermissionsReport.promptLog(run.promptLog, since: start)),
-            ("authorization", .array(run.authorization.map { authorization($0, seconds: seconds) })),
-        ])
+        return .object(
+            [
+                ("trace", .string(trace)),
+                ("scenario", .string(run.scenario)),
+                ("seed", .integer(Int(truncatingIfNeeded: run.seed))),
+                ("flowSeconds", .number(rounded(run.flowSeconds, 3))),
+                ("metrics", metricsObject),
+                (
+                    "lifecycle",
+                    .array(
+                        run.lifecycle.map {
+                            .object([
+                                ("t", seconds($0.time)), ("state", .string($0.phase.rawValue)),
+                                ("screenLocked", .bool($0.isScreenLocked)),
+                            ])
+                        })
+                ),
+                (
+                    "lifecycleSeconds",
+                    .object(run.secondsByPhase.map { ($0.phase.rawValue, .number(rounded($0.seconds, 3))) })
+                ),
+                ("deliveredTimes", .array(run.deliveryTimes.map(seconds))),
+                ("promptLog", PermissionsReport.promptLog(run.promptLog, since: start)),
+                ("authorization", .array(run.authorization.map { authorization($0, seconds: seconds) })),
+            ] + DiagnosticsReport.jsonMember(run))
     }
 
     /// One row of the authorization timeline: `{"t", "event", ...}` with what the event carries.
@@ -95,8 +96,8 @@ public enum RunReport {
     }
 
     /// One run for a terminal (`replay --format text`): a line naming the trace, scenario and
-    /// seed, the run's row of the degradation table, and the position error when the metrics
-    /// were measured against a truth.
+    /// seed, the run's row of the degradation table, the position error when the metrics were
+    /// measured against a truth, and what the engine under test reported, when it did.
     public static func text(trace: String, run: ScenarioRun, metrics: Metrics) -> String {
         var text =
             "\(trace) · \(run.scenario) · seed \(run.seed)\n"
@@ -106,7 +107,7 @@ public enum RunReport {
                 "\nposition error against the truth: median \(Formatting.fixed(median, 2)) m, "
                 + "p95 \(Formatting.fixed(p95, 2)) m"
         }
-        return text
+        return text + DiagnosticsReport.text(run)
     }
 
     /// The degradation table: a row per scenario, pooled over traces as `MetricsSummary` says
