@@ -106,3 +106,10 @@ extension AppDriver {
         fireDue()
     }
 }
+
+extension AppDriver {
+    mutating func pause() {
+        run { app, now, requests in app.didPauseLocationUpdates(at: now, into: &requests) }
+        fireDue()
+    }
+}
