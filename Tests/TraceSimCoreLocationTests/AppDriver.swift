@@ -25,7 +25,7 @@ struct AppDriver {
         fireDue()
     }
 
-    private mutating func run(
+    fileprivate mutating func run(
         _ body: (inout CoreLocationApp, SimInstant, inout [LocationClientRequest<Int>]) -> Void
     ) {
         var requests: [LocationClientRequest<Int>] = []
@@ -92,5 +92,24 @@ struct AppDriver {
         Fix(
             timestamp: instant, latitude: 37.4 + northMeters / 111_195, longitude: -122.08,
             horizontalAccuracy: .meters(5))
+    }
+}
+
+extension AppDriver {
+    mutating func significantChange(_ fix: Fix) {
+        run { app, now, requests in app.didReceiveSignificantChange(fix, at: now, into: &requests) }
+        fireDue()
+    }
+
+    mutating func relaunch(_ reason: LaunchReason) {
+        run { app, now, requests in app.didLaunch(reason, inBackground: true, at: now, into: &requests) }
+        fireDue()
+    }
+}
+
+extension AppDriver {
+    mutating func pause() {
+        run { app, now, requests in app.didPauseLocationUpdates(at: now, into: &requests) }
+        fireDue()
     }
 }

@@ -198,6 +198,67 @@ struct ManagerTests {
         #expect(log.entries.filter { $0.hasPrefix("state") } == ["state unknown r", "state inside r", "state outside r"])
     }
 
+    @Test("a beacon region cannot be monitored: monitoringDidFailFor with regionMonitoringFailure, nothing sent")
+    func beaconRegionFails() throws {
+        let log = CallLog()
+        let box = Box<Tracker>()
+        var driver = AppDriver {
+            let tracker = Tracker(log: log)
+            box.value = tracker
+            return tracker
+        }
+        let manager = try #require(box.value?.manager)
+        let uuid = try #require(UUID(uuidString: "E2C56DB5-DFFB-48D2-B060-D0F5A71096E0"))
+        manager.startMonitoring(for: CLBeaconRegion(uuid: uuid, major: 1, identifier: "door"))
+        driver.flush()
+        #expect(log.entries.last == "monitoring failed door \(CLError(.regionMonitoringFailure))")
+        #expect(!driver.deviceRequests.contains { if case .startedMonitoring = $0 { true } else { false } })
+        #expect(manager.monitoredRegions.isEmpty)
+    }
+
+    @Test("an automatic pause reaches the updating manager's delegate; restarting sends a new start")
+    func pauseAndRestart() throws {
+        let box = Box<PauseWatcher>()
+        var driver = AppDriver {
+            let watcher = PauseWatcher()
+            box.value = watcher
+            return watcher
+        }
+        let paused = try #require(box.value)
+        driver.pause()
+        #expect(paused.pauses == 1)
+        paused.manager.startUpdatingLocation()
+        driver.flush()
+        #expect(driver.deviceRequests == Array(repeating: .startedLocationUpdates(LocationUpdateOptions()), count: 2))
+    }
+
+    @Test("a manager made outside the run, or by another run, does nothing and says so in the diagnostics")
+    func foreignManagerIsNoted() throws {
+        let outside = CLLocationManager()
+        let first = Box<CLLocationManager>()
+        _ = AppDriver {
+            let manager = CLLocationManager()
+            first.value = manager
+            return manager
+        }
+        var second = AppDriver {
+            outside.startUpdatingLocation()
+            first.value?.startUpdatingLocation()
+            first.value?.requestAlwaysAuthorization()
+            return NSObject()
+        }
+        second.flush()
+        #expect(second.deviceRequests.isEmpty)
+        #expect(
+            second.app.diagnostics.map(\.message) == [
+                "startUpdatingLocation() was called on a CLLocationManager made outside any run, which does nothing",
+                "startUpdatingLocation() was called on a CLLocationManager made by another run (a static or a "
+                    + "singleton outlives the run that made it), which does nothing",
+                "requestAlwaysAuthorization() was called on a CLLocationManager made by another run (a static or a "
+                    + "singleton outlives the run that made it), which does nothing",
+            ])
+    }
+
     @Test("outside a run a manager is inert: settings stick, nothing is delivered, not determined")
     func inertOutsideARun() {
         let log = CallLog()
@@ -309,5 +370,33 @@ final class OneShot: NSObject, CLLocationManagerDelegate {
 
     func locationManager(_ manager: CLLocationManager, didFailWithError error: any Error) {
         if let error = error as? CLError { log.errors.append(error) }
+    }
+}
+
+/// Counts pauses.
+final class PauseWatcher: NSObject, CLLocationManagerDelegate {
+    let manager = CLLocationManager()
+    var pauses = 0
+
+    override init() {
+        super.init()
+        manager.delegate = self
+        manager.startUpdatingLocation()
+    }
+
+    func locationManagerDidChangeAuthorization(_ manager: CLLocationManager) {}
+
+    func locationManagerDidPauseLocationUpdates(_ manager: CLLocationManager) { pauses += 1 }
+}
+
+/// Compiles as with Apple's Swift 6 SDK: a `@MainActor` delegate implements the requirements
+/// `nonisolated` and hops to the main actor itself.
+@MainActor
+final class MainActorDelegate: NSObject, CLLocationManagerDelegate {
+    private(set) var received = 0
+
+    nonisolated func locationManager(_ manager: CLLocationManager, didUpdateLocations locations: [CLLocation]) {
+        let count = locations.count
+        Task { @MainActor in self.received += count }
     }
 }

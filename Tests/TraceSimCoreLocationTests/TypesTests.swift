@@ -32,6 +32,9 @@ struct TypesTests {
         #expect(bare.speed == -1 && bare.speedAccuracy == -1)
         #expect(bare.course == -1 && bare.courseAccuracy == -1)
         #expect(bare.timestamp == Date(Self.instant))
+        #expect(bare.sourceInformation?.isSimulatedBySoftware == false)
+        #expect(bare.sourceInformation?.isProducedByAccessory == false)
+        #expect(CLLocation(latitude: 1, longitude: 2).sourceInformation == nil)
         let full = CLLocation(Self.fullFix, deliveredAt: nil)
         // HDOP 0.76 through the standard range-error model.
         #expect(full.horizontalAccuracy == Self.fullFix.horizontalAccuracyMeters()?.meters)
@@ -56,6 +59,7 @@ struct TypesTests {
             #expect(decoded.deliveredAt == Self.instant)
             #expect(decoded == location)
             #expect(decoded.description == location.description)
+            #expect(decoded.sourceInformation?.isSimulatedBySoftware == false)
         }
         let made = CLLocation(
             coordinate: CLLocationCoordinate2D(latitude: 1.5, longitude: 2.5), altitude: 10, horizontalAccuracy: 5,
