@@ -105,4 +105,21 @@ struct CMMotionActivityManagerTests {
         manager.stopActivityUpdates()
         #expect(calls.entries.isEmpty)
     }
+
+    @Test("a manager kept from another run does nothing in this one and says so")
+    func managerFromAnotherRunIsInert() throws {
+        let kept = CMMotionActivityManager()
+        let calls = Log<Int>()
+        let outcome = replayApp(try preset("always-precise")) {
+            SimulationHost.current?.perform(.startedLocationUpdates(backgroundUpdates))
+            kept.startActivityUpdates(to: OperationQueue.main) { _ in calls.append(1) }
+            return NSObject()
+        }
+        #expect(calls.entries.isEmpty)
+        #expect(
+            outcome.diagnostics.map(\.message) == [
+                "startActivityUpdates(to:withHandler:) was called on a CMMotionActivityManager made outside any run, "
+                    + "which does nothing"
+            ])
+    }
 }
