@@ -17,6 +17,10 @@ let package = Package(
         // A team's own Core Location code, replayed through the simulated iPhone: the facade
         // (TraceSimCoreLocation) anywhere, or Apple's framework where it exists (the shim).
         .library(name: "TraceSimCoreLocation", targets: ["TraceSimCoreLocation"]),
+        .library(name: "CoreLocationShim", targets: ["CoreLocationShim"]),
+        // Core Motion's activity manager the same way: the facade, and the shim that picks.
+        .library(name: "TraceSimCoreMotion", targets: ["TraceSimCoreMotion"]),
+        .library(name: "CoreMotionShim", targets: ["CoreMotionShim"]),
         // An engine in any language, run as a subprocess over the lock-step JSON Lines protocol
         // (Documentation/Protocol/EngineProtocol.md).
         .library(name: "EngineProtocol", targets: ["EngineProtocol"]),
@@ -75,6 +79,16 @@ let package = Package(
             name: "EngineProtocol",
             dependencies: ["SimulationCore", "Traces", "Geometry", "Device", "Engine", "Scenarios"]
         ),
+        // What a team's code imports: Apple's CoreLocation on Apple platforms, the facade
+        // elsewhere (or anywhere with -DTRACESIM_FACADE).
+        .target(name: "CoreLocationShim", dependencies: ["TraceSimCoreLocation"]),
+        // The Core Motion facade: CMMotionActivityManager over the same simulated phone.
+        .target(
+            name: "TraceSimCoreMotion",
+            dependencies: ["SimulationCore", "Traces", "Device", "TraceSimCoreLocation"]
+        ),
+        // `import CoreMotionShim`: Apple's Core Motion where it exists, the facade elsewhere.
+        .target(name: "CoreMotionShim", dependencies: ["TraceSimCoreMotion"]),
         .target(
             name: "TraceSimCLI",
             dependencies: [
@@ -129,6 +143,19 @@ let package = Package(
                 "SimulationCore",
             ],
             exclude: ["Engines"]
+        ),
+        .testTarget(
+            name: "TraceSimCoreLocationTests",
+            dependencies: [
+                "TraceSimCoreLocation", "CoreLocationShim", "Scenarios", "Engine", "Device", "Traces", "SimulationCore",
+            ]
+        ),
+        .testTarget(
+            name: "TraceSimAsyncFacadeTests",
+            dependencies: [
+                "TraceSimCoreLocation", "TraceSimCoreMotion", "CoreMotionShim", "Scenarios", "Engine", "Device",
+                "Traces", "SimulationCore",
+            ]
         ),
         .testTarget(
             name: "TraceSimCLITests",
