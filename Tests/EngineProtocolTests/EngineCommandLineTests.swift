@@ -12,20 +12,20 @@ struct EngineCommandLineTests {
     static let traces = [Paths.pixel6, Paths.mtv]
 
     @Test("matrix prints the same bytes with the built-in engine and with serve-engine", arguments: ["json", "csv"])
-    func matrixDifferential(format: String) {
+    func matrixDifferential(format: String) async throws {
         let arguments = ["matrix"] + Self.traces + ["--date", "2020-02-07", "--format", format]
-        let direct = runCommand(arguments)
-        let served = runCommand(arguments + ["--engine-command", Paths.serveEngine])
+        let direct = try await offPool { runCommand(arguments) }
+        let served = try await offPool { runCommand(arguments + ["--engine-command", Paths.serveEngine]) }
         #expect(direct.exitCode == 0)
         #expect(served.exitCode == 0, "\(served.error)")
         #expect(served.output == direct.output)
     }
 
     @Test("replay --format json prints the same bytes through serve-engine")
-    func replayDifferential() {
+    func replayDifferential() async throws {
         let arguments = ["replay", Paths.mtv, "--scenario", "wheninuse-locked", "--date", "2020-02-07", "--format", "json"]
-        let direct = runCommand(arguments)
-        let served = runCommand(arguments + ["--engine-command", Paths.serveEngine])
+        let direct = try await offPool { runCommand(arguments) }
+        let served = try await offPool { runCommand(arguments + ["--engine-command", Paths.serveEngine]) }
         #expect(served.exitCode == 0, "\(served.error)")
         #expect(served.output == direct.output)
     }
@@ -33,11 +33,11 @@ struct EngineCommandLineTests {
     @Test(
         "every message of a real run, both ways, validates against the JSON Schema",
         .enabled(if: Paths.hasJSONSchema, "needs python3-jsonschema"))
-    func messagesValidateAgainstSchema() {
+    func messagesValidateAgainstSchema() async throws {
         let proxy = "python3 \(Paths.engines)/validating_proxy.py \(Paths.schema) \(Paths.serveEngine)"
         let arguments = ["matrix", Paths.pixel6, "--date", "2020-02-07", "--format", "csv"]
-        let direct = runCommand(arguments)
-        let checked = runCommand(arguments + ["--engine-command", proxy])
+        let direct = try await offPool { runCommand(arguments) }
+        let checked = try await offPool { runCommand(arguments + ["--engine-command", proxy]) }
         #expect(checked.exitCode == 0, "\(checked.error)")
         #expect(checked.output == direct.output)
     }
@@ -45,28 +45,30 @@ struct EngineCommandLineTests {
     @Test(
         "a line of every message type, both ways, validates against the JSON Schema",
         .enabled(if: Paths.hasJSONSchema, "needs python3-jsonschema"))
-    func everyMessageTypeValidates() throws {
+    func everyMessageTypeValidates() async throws {
         let lines =
             EngineMessageTests.everyEvent.map { "to " + $0.line(now: EngineMessageTests.now) }
             + EngineMessageTests.everyAnswer.map { "from " + $0.line }
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("protocol-lines-\(getpid()).txt")
         try (lines.joined(separator: "\n") + "\n").write(to: file, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(at: file) }
-        let result = try runShell(
-            "python3 \(Paths.engines)/validate_lines.py \(Paths.schema) \(file.path)", input: "")
+        let result = try await offPool {
+            try runShell(
+                "python3 \(Paths.engines)/validate_lines.py \(Paths.schema) \(file.path)", input: "")
+        }
         #expect(result.exitCode == 0, "\(result.error)")
         #expect(result.output == "\(lines.count) valid\n")
         #expect(Set(EngineMessageTests.everyEvent.map(\.type)) == Set(EngineEvent.types))
     }
 
     @Test("the Python example records exact counts on the MTV drive under two presets, the same bytes every time")
-    func pythonExample() {
+    func pythonExample() async throws {
         let arguments = [
             "matrix", Paths.mtv, "--date", "2020-02-07", "--scenarios", "always-precise,wheninuse-force-quit",
             "--format", "csv", "--engine-command", "python3 \(Paths.pythonExample)",
         ]
-        let first = runCommand(arguments)
-        let second = runCommand(arguments + ["--jobs", "1"])
+        let first = try await offPool { runCommand(arguments) }
+        let second = try await offPool { runCommand(arguments + ["--jobs", "1"]) }
         #expect(first.exitCode == 0, "\(first.error)")
         #expect(first.output == second.output)
         // scenario, recordedFixes, deliveredFixes, acceptedFixes
@@ -78,11 +80,13 @@ struct EngineCommandLineTests {
     }
 
     @Test("a wrong engine prints which run and line on the way out, exit 1")
-    func engineFailureOnTheCommandLine() {
+    func engineFailureOnTheCommandLine() async throws {
         let command = "python3 \(Paths.engines)/misbehaving.py not-json"
-        let result = runCommand([
-            "replay", Paths.pixel6, "--scenario", "always-precise", "--engine-command", command,
-        ])
+        let result = try await offPool {
+            runCommand([
+                "replay", Paths.pixel6, "--scenario", "always-precise", "--engine-command", command,
+            ])
+        }
         #expect(result.exitCode == 1)
         // The ideal run and the scenario's run go to two workers: either may fail first.
         let tail = #"output line 5: not JSON (unexpected character at byte 1): "Traceback (most recent call last):""#
@@ -100,18 +104,18 @@ struct EngineCommandLineTests {
             ),
             (["--engine-command", "  "], "error: --engine-command is empty"),
         ])
-    func usageErrors(extra: [String], message: String) {
-        let result = runCommand(["matrix", Paths.pixel6] + extra)
+    func usageErrors(extra: [String], message: String) async throws {
+        let result = try await offPool { runCommand(["matrix", Paths.pixel6] + extra) }
         #expect(result.exitCode == 64)
         #expect(result.error.hasPrefix(message + "\n"), "\(result.error)")
     }
 
     @Test("a program with its own engine refuses --engine-command")
-    func embeddedEngineRefusesCommand() {
+    func embeddedEngineRefusesCommand() async throws {
         let own = EngineUnderTest.custom(named: "mine") { _ throws(EngineFailure) in
             throw EngineFailure("never made")
         }
-        let result = runCommand(["matrix", Paths.pixel6, "--engine-command", "python3 x.py"], engine: own)
+        let result = try await offPool { runCommand(["matrix", Paths.pixel6, "--engine-command", "python3 x.py"], engine: own) }
         #expect(result.exitCode == 64)
         #expect(
             result.error.hasPrefix(
@@ -120,9 +124,11 @@ struct EngineCommandLineTests {
     }
 
     @Test("serve-engine names the input line it cannot read, exit 65")
-    func serveEngineRejectsBadInput() throws {
-        let result = try runShell(
-            "\(Paths.serveEngine)", input: #"{"type":"hello","protocolVersion":1}"# + "\n" + #"{"type":"start","now":0}"# + "\n")
+    func serveEngineRejectsBadInput() async throws {
+        let result = try await offPool {
+            try runShell(
+                "\(Paths.serveEngine)", input: #"{"type":"hello","protocolVersion":1}"# + "\n" + #"{"type":"start","now":0}"# + "\n")
+        }
         #expect(result.exitCode == 65)
         #expect(result.output == #"{"type":"hello","protocolVersion":1,"name":"tracesim built-in"}"# + "\n")
         #expect(result.error == "error: serve-engine: input line 2: 'start' before reset\n")

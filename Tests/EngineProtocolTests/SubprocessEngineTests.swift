@@ -58,9 +58,9 @@ struct SubprocessEngineTests {
     ]
 
     @Test("an engine that breaks the protocol fails the run with the run, the line and what was wrong", arguments: brokenEngines)
-    func brokenEngineFailsTheRun(mode: String, message: String) throws {
+    func brokenEngineFailsTheRun(mode: String, message: String) async throws {
         let pool = EngineProcessPool(command: Self.misbehaving(mode), timeoutSeconds: 0.5)
-        guard case .failure(.engine(let failure)) = try Self.run(pool) else {
+        guard case .failure(.engine(let failure)) = try await offPool({ try Self.run(pool) }) else {
             Issue.record("the run should have failed")
             return
         }
@@ -68,15 +68,15 @@ struct SubprocessEngineTests {
     }
 
     @Test("a failed process is killed and never reused; the next run starts a new one")
-    func failedProcessIsDiscarded() throws {
+    func failedProcessIsDiscarded() async throws {
         let pool = EngineProcessPool(command: Self.misbehaving("exit"), timeoutSeconds: 5)
-        _ = try Self.run(pool)
-        _ = try Self.run(pool)
+        _ = try await offPool { try Self.run(pool) }
+        _ = try await offPool { try Self.run(pool) }
         #expect(pool.spawnCount == 2)
     }
 
     @Test("one process serves every run of a one-worker matrix, reset between runs")
-    func poolReusesProcesses() throws {
+    func poolReusesProcesses() async throws {
         let pool = EngineProcessPool(command: "python3 \(Paths.pythonExample)", timeoutSeconds: 10)
         var matrix = Matrix(
             traces: [Matrix.NamedTrace(name: "pixel6", trace: Self.pixel6)],
@@ -84,19 +84,21 @@ struct SubprocessEngineTests {
                 Matrix.Entry(try #require(Scenario.preset(named: $0)))
             })
         matrix.engine = .subprocess(pool: pool)
-        let result = try matrix.run(jobs: 1)
+        let result = try await offPool { [matrix] in try matrix.run(jobs: 1) }
         #expect(result.cells.count == 3)
         #expect(pool.spawnCount == 1)
-        _ = try matrix.run(jobs: 1)
+        _ = try await offPool { [matrix] in try matrix.run(jobs: 1) }
         #expect(pool.spawnCount == 1)
     }
 
     @Test("the built-in engine behind serve-engine records exactly what it records in-process")
-    func serveEngineMatchesBuiltIn() throws {
+    func serveEngineMatchesBuiltIn() async throws {
         let pool = EngineProcessPool(command: Paths.serveEngine, timeoutSeconds: 10)
         let scenario = try #require(Scenario.preset(named: "always-force-quit"))
         let direct = try ScenarioRunner.run(Self.pixel6, scenario)
-        let served = try ScenarioRunner.run(Self.pixel6, scenario, engine: .subprocess(pool: pool), traceName: "pixel6")
+        let served = try await offPool {
+            try ScenarioRunner.run(Self.pixel6, scenario, engine: .subprocess(pool: pool), traceName: "pixel6")
+        }
         #expect(served.recorder.deliveredFixCount == direct.recorder.deliveredFixCount)
         #expect(served.recorder.acceptedTimes == direct.recorder.acceptedTimes)
         #expect(served.recorder.acceptedPositions == direct.recorder.acceptedPositions)
@@ -108,7 +110,7 @@ struct SubprocessEngineTests {
     }
 
     @Test("log lines become the run's diagnostics, counted once per message")
-    func logLinesAreDiagnostics() throws {
+    func logLinesAreDiagnostics() async throws {
         let script = FileManager.default.temporaryDirectory.appendingPathComponent("log-engine-\(getpid()).py")
         try """
         import sys
@@ -124,7 +126,7 @@ struct SubprocessEngineTests {
         """.write(to: script, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(at: script) }
         let pool = EngineProcessPool(command: "python3 \(script.path)", timeoutSeconds: 10)
-        let run = try Self.run(pool).get()
+        let run = try await offPool { try Self.run(pool).get() }
         #expect(run.diagnostics.map(\.message) == ["started"])
         #expect(run.diagnostics.map(\.count) == [2])
     }

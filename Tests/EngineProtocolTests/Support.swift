@@ -87,3 +87,14 @@ func runShell(_ command: String, input: String) throws -> CommandResult {
         exitCode: process.terminationStatus, output: String(decoding: output, as: UTF8.self),
         error: String(decoding: error, as: UTF8.self))
 }
+
+/// Runs `body` on a thread of its own and awaits it. The tests here wait on other processes
+/// for seconds at a time; on Swift's cooperative pool (one thread per core) that wait would
+/// starve the suites whose app code runs as Swift tasks (the Core Location facade's live
+/// updates), so the waiting happens off the pool.
+func offPool<Value: Sendable>(_ body: @escaping @Sendable () throws -> Value) async throws -> Value {
+    try await withCheckedThrowingContinuation { continuation in
+        let thread = Thread { continuation.resume(with: Result { try body() }) }
+        thread.start()
+    }
+}
