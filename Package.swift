@@ -17,6 +17,9 @@ let package = Package(
         // A team's own Core Location code, replayed through the simulated iPhone: the facade
         // (TraceSimCoreLocation) anywhere, or Apple's framework where it exists (the shim).
         .library(name: "TraceSimCoreLocation", targets: ["TraceSimCoreLocation"]),
+        // Core Motion's activity manager the same way: the facade, and the shim that picks.
+        .library(name: "TraceSimCoreMotion", targets: ["TraceSimCoreMotion"]),
+        .library(name: "CoreMotionShim", targets: ["CoreMotionShim"]),
         // The benchmark package (Benchmarks/) and the fuzzing package (Tests/Fuzzing/) drive
         // these stages directly.
         .library(name: "SimulationCore", targets: ["SimulationCore"]),
@@ -66,6 +69,13 @@ let package = Package(
         .target(
             name: "TraceSimCoreLocation", dependencies: ["SimulationCore", "Traces", "Geometry", "Device", "Engine"]
         ),
+        // The Core Motion facade: CMMotionActivityManager over the same simulated phone.
+        .target(
+            name: "TraceSimCoreMotion",
+            dependencies: ["SimulationCore", "Traces", "Device", "TraceSimCoreLocation"]
+        ),
+        // `import CoreMotionShim`: Apple's Core Motion where it exists, the facade elsewhere.
+        .target(name: "CoreMotionShim", dependencies: ["TraceSimCoreMotion"]),
         .target(
             name: "TraceSimCLI",
             dependencies: [
@@ -112,6 +122,13 @@ let package = Package(
                 "ConfigJSON",
             ],
             exclude: ["Golden"]
+        ),
+        .testTarget(
+            name: "TraceSimAsyncFacadeTests",
+            dependencies: [
+                "TraceSimCoreLocation", "TraceSimCoreMotion", "CoreMotionShim", "Scenarios", "Engine", "Device",
+                "Traces", "SimulationCore",
+            ]
         ),
         .testTarget(
             name: "TraceSimCLITests",

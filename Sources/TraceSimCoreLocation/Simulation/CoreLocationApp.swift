@@ -176,6 +176,7 @@ public struct CoreLocationApp: RecordingClient {
         guard let host else { return }
         var ignored: [LocationClientRequest<Int>] = []
         host.deliver(at: now, into: &ignored) { host.forEachObserver { $0.simulationDidFinish() } }
+        host.tasks.endProcess()
     }
 }
 

@@ -38,6 +38,8 @@ package final class SimulationHost: @unchecked Sendable {
     package var diagnostics: [ClientDiagnostic] = []
     /// What the app received, for apps that keep no record of their own.
     package private(set) var received = ReceivedRecord()
+    /// The app's Swift concurrency tasks, kept in lock-step with the replay.
+    package let tasks = SimulatedTasks()
 
     private let lock = NSLock()
     private var pending: [LocationClientRequest<Int>] = []
@@ -104,7 +106,7 @@ package final class SimulationHost: @unchecked Sendable {
     /// app code asked for meanwhile.
     func deliver(at instant: SimInstant, into requests: inout [LocationClientRequest<Int>], _ body: () -> Void) {
         now = instant
-        Self.$current.withValue(self, operation: body)
+        runAppCode(body)
         lock.withLock {
             requests.append(contentsOf: pending)
             pending.removeAll(keepingCapacity: true)
@@ -132,8 +134,9 @@ package final class SimulationHost: @unchecked Sendable {
     func relaunched(_ reason: LaunchReason, inBackground: Bool) {
         relaunch = (reason, inBackground)
         observers.removeAll()
-        // The old process's timers died with it.
+        // The old process's timers and tasks died with it.
         lock.withLock { timers.removeAll() }
+        tasks.endProcess()
     }
 
     func receive(_ deliveries: [LocationDelivery]) { for delivery in deliveries { received.receive(delivery.fix) } }

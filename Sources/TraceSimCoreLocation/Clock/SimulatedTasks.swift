@@ -1,0 +1,193 @@
+import Dispatch
+import Foundation
+import SimulationCore
+
+/// Swift concurrency tasks the app started during a run, kept in lock-step with the replay.
+///
+/// The replay runs app code on its own thread; a `Task { … }` the app starts there runs on
+/// Swift's global executor, on another thread. To keep a run deterministic the replay waits,
+/// after every callback, until each task the app started is either finished or *parked*:
+/// waiting on the simulation in `AppClock.sleep` or in a live-updates sequence's `next()`.
+/// Whatever a task does between two parks (its requests to the phone, its timers) therefore
+/// happens inside the callback that woke it, at that callback's virtual instant.
+///
+/// How tasks are counted: every callback binds `census` as a task-local value. Swift copies
+/// task-local values into a task created by `Task { … }` (not `Task.detached`) and releases
+/// the copy when the task ends, so the census object's strong reference count, less the
+/// references this object holds itself, is the number of the app's tasks still alive.
+/// Structured child tasks (`async let`, task groups) share their parent's copy: they count
+/// with the parent.
+///
+/// The wait is bounded by a wall-clock timeout (`timeoutSeconds`): a task that waits on
+/// something the simulation does not drive (a network call, another actor, `Task.sleep`)
+/// is noted as a diagnostic, and the replay stops waiting for the rest of the run, which is
+/// then no longer guaranteed to be deterministic.
+package final class SimulatedTasks: @unchecked Sendable {
+    /// The census object of the app's current process, bound while app code runs.
+    @TaskLocal package static var census: Census?
+
+    /// Counted by reference, never read.
+    package final class Census: Sendable {}
+
+    /// How long the replay waits for the app's tasks after one callback, in seconds of wall
+    /// time, before it notes a diagnostic and stops waiting.
+    package var timeoutSeconds = 5.0
+
+    private let condition = NSCondition()
+    private var census = Census()
+    private var baseline = 0
+    private var parked: [Int: Ticket] = [:]
+    private var nextTicket = 0
+    private var isWaiting = true
+
+    init() { baseline = strongReferences() }
+
+    /// A census object's strong references, read the same way every time so the references
+    /// held by this call itself cancel out against `baseline`.
+    @inline(never)
+    private func strongReferences() -> Int { Int(_getRetainCount(census)) }
+
+    /// How many of the app's tasks are alive: started in a callback of this process and not
+    /// finished.
+    private var aliveCount: Int { max(0, strongReferences() - baseline) }
+
+    /// Runs app code with the census bound, then waits until the tasks it woke or started
+    /// are parked or finished.
+    func run(_ body: () -> Void) {
+        Self.$census.withValue(census, operation: body)
+    }
+
+    /// Waits (bounded) until every live task of the process is parked or finished. Returns
+    /// `true` once, from the call that gave up waiting.
+    func settle() -> Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        guard isWaiting else { return false }
+        let deadline = Date(timeIntervalSinceNow: timeoutSeconds)
+        var pause = 0.000_05
+        while aliveCount > parked.count {
+            if Date() >= deadline {
+                isWaiting = false
+                return true
+            }
+            // A task that parks signals; one that finishes does not, so poll as well.
+            _ = condition.wait(until: Date(timeIntervalSinceNow: pause))
+            pause = min(pause * 2, 0.002)
+        }
+        return false
+    }
+
+    /// The process ended: its parked tasks are woken with `ended` (as if cancelled) and no
+    /// longer counted; a new census is made for the next process.
+    func endProcess() {
+        let tickets: [Ticket] = condition.withLock {
+            let all = parked.keys.sorted().compactMap { parked[$0] }
+            census = Census()
+            baseline = strongReferences()
+            return all
+        }
+        for ticket in tickets { wake(ticket, .ended) }
+    }
+
+    // MARK: - Parking
+
+    /// A task waiting on the simulation: woken by the replay, by cancellation, or when its
+    /// process ends. Its state is guarded by the owner's lock.
+    package final class Ticket: @unchecked Sendable {
+        fileprivate let identifier: Int
+        fileprivate var waiter: ((Outcome) -> Void)?
+        fileprivate var outcome: Outcome?
+
+        /// Why a parked task woke.
+        package enum Outcome: Sendable {
+            /// The simulation woke it (a timer came due, an element arrived).
+            case resumed
+            /// Its task was cancelled.
+            case cancelled
+            /// Its process ended.
+            case ended
+        }
+
+        fileprivate init(identifier: Int) { self.identifier = identifier }
+    }
+
+    /// A ticket for a task about to wait. Make every request the wait depends on (a timer)
+    /// before `park`, so the replay collects it with the callback.
+    package func makeTicket() -> Ticket {
+        condition.withLock {
+            nextTicket += 1
+            return Ticket(identifier: nextTicket)
+        }
+    }
+
+    /// Counts the ticket's task as parked until the ticket is woken (unless it already was).
+    package func park(_ ticket: Ticket) {
+        condition.withLock {
+            guard ticket.outcome == nil else { return }
+            parked[ticket.identifier] = ticket
+            condition.broadcast()
+        }
+    }
+
+    /// Suspends the calling task until `ticket` is woken; returns why.
+    package func wait(_ ticket: Ticket) async -> Ticket.Outcome {
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Ticket.Outcome, Never>) in
+                let outcome: Ticket.Outcome? = condition.withLock {
+                    if let outcome = ticket.outcome { return outcome }
+                    ticket.waiter = { continuation.resume(returning: $0) }
+                    return nil
+                }
+                if let outcome { continuation.resume(returning: outcome) }
+            }
+        } onCancel: {
+            wake(ticket, .cancelled)
+        }
+    }
+
+    /// Wakes a ticket (the first outcome wins): the replay then waits for its task to park
+    /// again or finish.
+    package func wake(_ ticket: Ticket, _ outcome: Ticket.Outcome) {
+        let waiter: ((Ticket.Outcome) -> Void)? = condition.withLock {
+            guard ticket.outcome == nil else { return nil }
+            ticket.outcome = outcome
+            parked.removeValue(forKey: ticket.identifier)
+            defer { ticket.waiter = nil }
+            return ticket.waiter
+        }
+        waiter?(outcome)
+    }
+}
+
+extension SimulationHost {
+    /// Runs app code the way every callback does: this host bound as `current`, the app's
+    /// tasks counted, and the callback not over until those tasks are parked or finished.
+    func runAppCode(_ body: () -> Void) {
+        Self.$current.withValue(self) { tasks.run(body) }
+        if tasks.settle() {
+            diagnostics.note(
+                "a task the app started neither finished nor waited on the simulation within "
+                    + "\(tasks.timeoutSeconds) s of wall time; the replay stopped waiting for its tasks, "
+                    + "so this run may not repeat exactly", at: now)
+        }
+    }
+}
+
+extension SimulationHost {
+    /// Suspends the calling task until `instant` in virtual time: a host timer wakes it, so it
+    /// resumes inside the callback that fires the timer (only while the process runs, once at
+    /// a resume). Throws `CancellationError` when the task is cancelled or its process ends.
+    package func sleep(until instant: SimInstant) async throws {
+        try Task.checkCancellation()
+        let ticket = tasks.makeTicket()
+        let timer = schedule(at: instant) { [tasks] in tasks.wake(ticket, .resumed) }
+        tasks.park(ticket)
+        switch await tasks.wait(ticket) {
+        case .resumed:
+            return
+        case .cancelled, .ended:
+            cancelTimer(timer)
+            throw CancellationError()
+        }
+    }
+}
