@@ -20,6 +20,7 @@ let package = Package(
         // Core Motion's activity manager the same way: the facade, and the shim that picks.
         .library(name: "TraceSimCoreMotion", targets: ["TraceSimCoreMotion"]),
         .library(name: "CoreMotionShim", targets: ["CoreMotionShim"]),
+        .library(name: "CoreLocationShim", targets: ["CoreLocationShim"]),
         // The benchmark package (Benchmarks/) and the fuzzing package (Tests/Fuzzing/) drive
         // these stages directly.
         .library(name: "SimulationCore", targets: ["SimulationCore"]),
@@ -76,6 +77,9 @@ let package = Package(
         ),
         // `import CoreMotionShim`: Apple's Core Motion where it exists, the facade elsewhere.
         .target(name: "CoreMotionShim", dependencies: ["TraceSimCoreMotion"]),
+        // What a team's code imports: Apple's CoreLocation on Apple platforms, the facade
+        // elsewhere (or anywhere with -DTRACESIM_FACADE).
+        .target(name: "CoreLocationShim", dependencies: ["TraceSimCoreLocation"]),
         .target(
             name: "TraceSimCLI",
             dependencies: [
@@ -128,6 +132,12 @@ let package = Package(
             dependencies: [
                 "TraceSimCoreLocation", "TraceSimCoreMotion", "CoreMotionShim", "Scenarios", "Engine", "Device",
                 "Traces", "SimulationCore",
+            ]
+        ),
+        .testTarget(
+            name: "TraceSimCoreLocationTests",
+            dependencies: [
+                "TraceSimCoreLocation", "CoreLocationShim", "Scenarios", "Engine", "Device", "Traces", "SimulationCore",
             ]
         ),
         .testTarget(

@@ -40,6 +40,8 @@ package final class SimulationHost: @unchecked Sendable {
     package private(set) var received = ReceivedRecord()
     /// The app's Swift concurrency tasks, kept in lock-step with the replay.
     package let tasks = SimulatedTasks()
+    /// The app's Core Location services across its `CLLocationManager`s.
+    package private(set) lazy var locationServices = LocationServices(host: self)
 
     private let lock = NSLock()
     private var pending: [LocationClientRequest<Int>] = []
@@ -134,6 +136,7 @@ package final class SimulationHost: @unchecked Sendable {
     func relaunched(_ reason: LaunchReason, inBackground: Bool) {
         relaunch = (reason, inBackground)
         observers.removeAll()
+        locationServices.processEnded()
         // The old process's timers and tasks died with it.
         lock.withLock { timers.removeAll() }
         tasks.endProcess()
