@@ -21,13 +21,20 @@ public struct EngineUnderTest: Sendable {
     let kind: Kind
     /// How reports and errors name the engine: "built-in", or the name a custom engine was given.
     public let name: String
+    /// Whether the engine applies the built-in engine's settings it is handed
+    /// (`EngineContext.scenario.engine`), so sweeping them (`tune`) means something.
+    public let honoursEngineSettings: Bool
 
     /// The built-in `TrackingEngine`, configured by each scenario's engine settings.
-    public static let builtIn = EngineUnderTest(kind: .builtIn, name: "built-in")
+    public static let builtIn = EngineUnderTest(kind: .builtIn, name: "built-in", honoursEngineSettings: true)
 
-    /// A team's engine, made by `make` for every run (ideal runs included).
-    public static func custom(named name: String, _ make: @escaping Factory) -> EngineUnderTest {
-        EngineUnderTest(kind: .custom(make), name: name)
+    /// A team's engine, made by `make` for every run (ideal runs included). Say
+    /// `honoursEngineSettings` when it applies `EngineContext.scenario.engine` (an adapter of
+    /// the built-in engine does; a team's own engine usually has settings of its own).
+    public static func custom(named name: String, honoursEngineSettings: Bool = false, _ make: @escaping Factory)
+        -> EngineUnderTest
+    {
+        EngineUnderTest(kind: .custom(make), name: name, honoursEngineSettings: honoursEngineSettings)
     }
 
     /// Whether this is the built-in engine.

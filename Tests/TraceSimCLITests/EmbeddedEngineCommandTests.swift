@@ -66,6 +66,23 @@ struct EmbeddedEngineCommandTests {
         #expect(result.output.isEmpty)
     }
 
+    @Test("track and tune refuse an engine they cannot drive, naming it and the way that works")
+    func trackAndTuneRefuse() {
+        let track = Self.run(["track", Self.drive], engine: Self.counting)
+        #expect(track.exitCode == 64)
+        #expect(
+            track.error.hasPrefix(
+                "error: track runs the built-in engine; for engine counting use 'replay TRACE --scenario ideal'\n"))
+        let tune = Self.run(["tune", Self.drive, "--sweep", "distanceFilter=10:20:10"], engine: Self.counting)
+        #expect(tune.exitCode == 64)
+        #expect(tune.error.hasPrefix("error: tune sweeps the built-in engine's settings, which engine counting does not take\n"))
+        let honouring = EngineUnderTest.custom(named: "honouring", honoursEngineSettings: true) { _ in
+            CountingClient(failsAfter: nil)
+        }
+        let swept = Self.run(["tune", Self.drive, "--sweep", "distanceFilter=10:20:10"], engine: honouring)
+        #expect(swept.exitCode == 0, "\(swept.error)")
+    }
+
     @Test("an app with no Core Location code receives nothing: every run is measured at zero")
     func emptyCoreLocationApp() throws {
         let result = Self.run(

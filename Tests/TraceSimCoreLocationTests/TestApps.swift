@@ -41,13 +41,16 @@ final class Tracker: NSObject, CLLocationManagerDelegate {
     let manager = CLLocationManager()
     let log: CallLog
 
-    init(log: CallLog, background: Bool = true, distanceFilter: CLLocationDistance = kCLDistanceFilterNone) {
+    init(
+        log: CallLog, background: Bool = true, distanceFilter: CLLocationDistance = kCLDistanceFilterNone,
+        start: Bool = true
+    ) {
         self.log = log
         super.init()
         manager.delegate = self
         manager.allowsBackgroundLocationUpdates = background
         manager.distanceFilter = distanceFilter
-        manager.startUpdatingLocation()
+        if start { manager.startUpdatingLocation() }
     }
 
     func locationManager(_ manager: CLLocationManager, didUpdateLocations locations: [CLLocation]) {

@@ -65,6 +65,13 @@ enum TrackCommand: Command {
             """)
 
     static func run(_ parsed: ParsedArguments, console: Console) throws -> ExitCode {
+        guard parsed.engine.isBuiltIn else {
+            // `track` reports the built-in engine's inner states (motion, rejections by stage);
+            // a custom engine's run is `replay --scenario ideal`.
+            throw UsageError(
+                "track runs the built-in engine; for engine \(parsed.engine.name) use 'replay TRACE --scenario ideal'",
+                command: name)
+        }
         guard parsed.positionals.count == 1 else {
             throw UsageError(
                 parsed.positionals.isEmpty ? "track needs one trace file" : "track takes one trace file", command: name)

@@ -51,6 +51,11 @@ enum TuneCommand: Command {
             """)
 
     static func run(_ parsed: ParsedArguments, console: Console) throws -> ExitCode {
+        guard parsed.engine.honoursEngineSettings else {
+            throw UsageError(
+                "tune sweeps the built-in engine's settings, which engine \(parsed.engine.name) does not take",
+                command: name)
+        }
         guard !parsed.positionals.isEmpty else { throw UsageError("tune needs at least one trace file", command: name) }
         let format = try parsed.choice("format")
         var sweeps: [Tuning.Sweep] = []

@@ -46,8 +46,18 @@ open class CLLocationManager: NSObject {
     /// The orientation headings are reported against. Stored only.
     open var headingOrientation: CLDeviceOrientation = .portrait
 
-    private let host: SimulationHost?
+    /// The run's phone, while the process that created this manager runs.
+    private var host: SimulationHost? {
+        guard let boundHost, boundHost.locationServices.process == process else { return nil }
+        // Used from another run's callback (a singleton outliving its run): not this phone's.
+        if let current = SimulationHost.current, current !== boundHost { return nil }
+        return boundHost
+    }
     private var services: LocationServices? { host?.locationServices }
+    private let boundHost: SimulationHost?
+    /// The app process this manager was created in: after a relaunch, a manager the old
+    /// process left behind (kept by a test, say) is as inert as one made outside a run.
+    private let process: Int
 
     /// Whether this manager's app asked for standard updates (`startUpdatingLocation()`).
     private(set) var isUpdatingLocation = false
@@ -71,7 +81,8 @@ open class CLLocationManager: NSObject {
     /// A manager bound to the run whose app code is running (`SimulationHost.current`), or an
     /// inert one outside a run.
     public override init() {
-        host = SimulationHost.current
+        boundHost = SimulationHost.current
+        process = boundHost?.locationServices.process ?? 0
         super.init()
         guard let host else { return }
         host.locationServices.add(self)
@@ -85,7 +96,7 @@ open class CLLocationManager: NSObject {
     }
 
     deinit {
-        host?.locationServices.managerEnded()
+        boundHost?.locationServices.managerEnded(process: process)
     }
 
     // MARK: - Authorization
@@ -129,14 +140,17 @@ open class CLLocationManager: NSObject {
     open class func deferredLocationUpdatesAvailable() -> Bool { false }
 
     /// Asks for When-In-Use authorization; the device decides whether a prompt appears.
-    open func requestWhenInUseAuthorization() { host?.perform(.requestedWhenInUse) }
+    open func requestWhenInUseAuthorization() {
+        acting("requestWhenInUseAuthorization()")?.perform(.requestedWhenInUse)
+    }
 
     /// Asks for Always authorization; the device decides whether a prompt appears.
-    open func requestAlwaysAuthorization() { host?.perform(.requestedAlways) }
+    open func requestAlwaysAuthorization() { acting("requestAlwaysAuthorization()")?.perform(.requestedAlways) }
 
     /// Asks for precise locations for this session, naming the purpose string's key.
     open func requestTemporaryFullAccuracyAuthorization(withPurposeKey purposeKey: String) {
-        services?.requestTemporaryFullAccuracy(purpose: purposeKey, by: self, completion: nil)
+        acting("requestTemporaryFullAccuracyAuthorization(withPurposeKey:)")?.locationServices
+            .requestTemporaryFullAccuracy(purpose: purposeKey, by: self, completion: nil)
     }
 
     /// Asks for precise locations for this session; `completion` runs when the device answers:
@@ -144,7 +158,8 @@ open class CLLocationManager: NSObject {
     open func requestTemporaryFullAccuracyAuthorization(
         withPurposeKey purposeKey: String, completion: (@Sendable ((any Error)?) -> Void)? = nil
     ) {
-        services?.requestTemporaryFullAccuracy(purpose: purposeKey, by: self, completion: completion)
+        acting("requestTemporaryFullAccuracyAuthorization(withPurposeKey:completion:)")?.locationServices
+            .requestTemporaryFullAccuracy(purpose: purposeKey, by: self, completion: completion)
     }
 
     /// Asks for precise locations for this session and waits for the device's answer.
@@ -166,7 +181,7 @@ open class CLLocationManager: NSObject {
     /// Starts standard updates (or changes their options, if running).
     open func startUpdatingLocation() {
         isUpdatingLocation = true
-        services?.startStandardUpdates(updateOptions)
+        acting("startUpdatingLocation()")?.locationServices.startStandardUpdates(updateOptions)
     }
 
     /// Stops this manager's standard updates; the device stops when no manager wants them.
@@ -181,7 +196,8 @@ open class CLLocationManager: NSObject {
     /// One location, then the updates stop; `didFailWithError` with `CLError.locationUnknown`
     /// when none arrives within 10 s of virtual time.
     open func requestLocation() {
-        guard let host, let services, locationRequestTimeout == nil else { return }
+        guard let host = acting("requestLocation()"), locationRequestTimeout == nil else { return }
+        let services = host.locationServices
         locationRequestTimeout = host.schedule(at: host.now.advanced(bySeconds: Self.locationRequestTimeoutSeconds)) {
             [weak self] in
             guard let self, self.locationRequestTimeout != nil else { return }
@@ -212,7 +228,7 @@ open class CLLocationManager: NSObject {
     /// Starts significant-change monitoring; its locations arrive in `didUpdateLocations`.
     open func startMonitoringSignificantLocationChanges() {
         isMonitoringSignificantChanges = true
-        services?.startSignificantChanges()
+        acting("startMonitoringSignificantLocationChanges()")?.locationServices.startSignificantChanges()
     }
 
     /// Stops this manager's significant-change monitoring.
@@ -224,7 +240,7 @@ open class CLLocationManager: NSObject {
     /// Starts visit monitoring; visits arrive in `didVisit`.
     open func startMonitoringVisits() {
         isMonitoringVisits = true
-        services?.startVisits()
+        acting("startMonitoringVisits()")?.locationServices.startVisits()
     }
 
     /// Stops this manager's visit monitoring.
@@ -248,7 +264,8 @@ open class CLLocationManager: NSObject {
     /// reduced accuracy, `regionMonitoringFailure` for the 20-region limit). A region that is
     /// not a `CLCircularRegion` cannot be monitored here and fails with `regionMonitoringFailure`.
     open func startMonitoring(for region: CLRegion) {
-        guard let host, let services else { return }
+        guard let host = acting("startMonitoring(for:)") else { return }
+        let services = host.locationServices
         guard let circle = region as? CLCircularRegion else {
             host.schedule(at: host.now) { [weak self] in
                 guard let self else { return }
@@ -310,7 +327,24 @@ open class CLLocationManager: NSObject {
     /// Does nothing.
     open func disallowDeferredLocationUpdates() {}
 
-    // MARK: - Unhandled callbacks
+    // MARK: - Unhandled callbacks and dead managers
+
+    /// The phone, for a call that asks it for something. A manager that has none while a run is
+    /// on (made outside any run, by another run, as a `static` or a singleton that outlives its
+    /// run is, or by an earlier process of the app) notes in the run's diagnostics that `call`
+    /// did nothing: app objects belong in the `makeApp` closure, made fresh for every run.
+    private func acting(_ call: String) -> SimulationHost? {
+        if let host { return host }
+        guard let current = SimulationHost.current else { return nil }
+        let origin =
+            boundHost === current
+            ? "made by an earlier process of the app"
+            : boundHost == nil
+                ? "made outside any run" : "made by another run (a static or a singleton outlives the run that made it)"
+        current.diagnostics.note(
+            "\(call) was called on a CLLocationManager \(origin), which does nothing", at: current.now)
+        return nil
+    }
 
     /// Records that `callback` reached `delegate`'s default handler (it has none of its own).
     func noteUnhandled(_ callback: String, by delegate: AnyObject) {

@@ -17,6 +17,8 @@ package final class LocationServices: SimulationObserver {
     private unowned let host: SimulationHost
     private var managers: [WeakManager] = []
     private var isObserving = false
+    /// The app's process, counted from 0: managers of an ended process no longer act.
+    private(set) var process = 0
     /// Whether the device was last told to run standard updates, significant changes, visits.
     private var isStandardRunning = false
     private var isSignificantRunning = false
@@ -46,18 +48,26 @@ package final class LocationServices: SimulationObserver {
     /// The live managers, in the order they were created.
     private var live: [CLLocationManager] { managers.compactMap(\.value) }
 
-    /// A manager is gone (deallocated): the services only it wanted stop.
-    func managerEnded() {
+    /// A manager of `process` is gone (deallocated): the services only it wanted stop. A
+    /// manager of an earlier process changes nothing: its process ended before it.
+    func managerEnded(process: Int) {
+        guard process == self.process else { return }
         managers.removeAll { $0.value == nil }
         stopUnusedServices()
     }
 
-    /// The process ended: its managers and their services are gone; regions (and the last
-    /// location) persist, as iOS keeps them for the app's next launch.
+    /// The process ended. Its managers are gone, and standard updates with them. Regions,
+    /// significant changes and visits outlive it on iOS (they relaunch the app), so they keep
+    /// running until the next process's managers start and stop them again; the regions and
+    /// the last location are still there for it.
     func processEnded() {
+        process += 1
         managers.removeAll()
         isObserving = false
         isStandardRunning = false
+        isSignificantRunning = false
+        isVisitsRunning = false
+        regionOwners.removeAll()
         temporaryRequests.removeAll()
     }
 

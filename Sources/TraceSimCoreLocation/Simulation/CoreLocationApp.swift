@@ -54,9 +54,10 @@ public struct CoreLocationApp: RecordingClient {
         into requests: inout [LocationClientRequest<Int>]
     ) {
         guard let host else { return }
-        // A new process: the old one's objects are gone.
-        app = nil
+        // A new process: the old one's objects are gone. The host learns it first, so that a
+        // manager deallocated with the old app does not stop services that outlive its process.
         host.relaunched(reason, inBackground: inBackground)
+        app = nil
         launchApp(host, at: now, into: &requests)
     }
 

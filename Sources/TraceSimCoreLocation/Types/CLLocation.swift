@@ -17,6 +17,7 @@ import Traces
 /// with Apple's class. Locations are immutable, so `copy()` returns the location itself.
 open class CLLocation: NSObject, NSCopying, NSSecureCoding, @unchecked Sendable {
     private let values: Values
+    private let source: CLLocationSourceInformation?
     private let simulatedFix: Fix?
     /// When the simulated phone handed this location to the app: `nil` for a location made by
     /// app code (or decoded from an archive made outside a run).
@@ -71,17 +72,30 @@ open class CLLocation: NSObject, NSCopying, NSSecureCoding, @unchecked Sendable 
     }
 
     /// A location with every measurement.
+    public convenience init(
+        coordinate: CLLocationCoordinate2D, altitude: CLLocationDistance,
+        horizontalAccuracy hAccuracy: CLLocationAccuracy, verticalAccuracy vAccuracy: CLLocationAccuracy,
+        course: CLLocationDirection, courseAccuracy: CLLocationDirectionAccuracy, speed: CLLocationSpeed,
+        speedAccuracy: CLLocationSpeedAccuracy, timestamp: Date
+    ) {
+        self.init(
+            coordinate: coordinate, altitude: altitude, horizontalAccuracy: hAccuracy, verticalAccuracy: vAccuracy,
+            course: course, courseAccuracy: courseAccuracy, speed: speed, speedAccuracy: speedAccuracy,
+            timestamp: timestamp, sourceInfo: nil)
+    }
+
+    /// A location with every measurement and where it came from.
     public init(
         coordinate: CLLocationCoordinate2D, altitude: CLLocationDistance,
-        horizontalAccuracy hAccuracy: CLLocationAccuracy,
-        verticalAccuracy vAccuracy: CLLocationAccuracy, course: CLLocationDirection,
-        courseAccuracy: CLLocationDirectionAccuracy, speed: CLLocationSpeed, speedAccuracy: CLLocationSpeedAccuracy,
-        timestamp: Date
+        horizontalAccuracy hAccuracy: CLLocationAccuracy, verticalAccuracy vAccuracy: CLLocationAccuracy,
+        course: CLLocationDirection, courseAccuracy: CLLocationDirectionAccuracy, speed: CLLocationSpeed,
+        speedAccuracy: CLLocationSpeedAccuracy, timestamp: Date, sourceInfo: CLLocationSourceInformation?
     ) {
         values = Values(
             coordinate: coordinate, altitude: altitude, ellipsoidalAltitude: altitude, horizontalAccuracy: hAccuracy,
             verticalAccuracy: vAccuracy, course: course, courseAccuracy: courseAccuracy, speed: speed,
             speedAccuracy: speedAccuracy, timestamp: timestamp)
+        source = sourceInfo
         simulatedFix = nil
         deliveredAt = nil
         super.init()
@@ -104,6 +118,8 @@ open class CLLocation: NSObject, NSCopying, NSSecureCoding, @unchecked Sendable 
             courseAccuracy: fix.courseAccuracyDegrees.map(Double.init) ?? -1,
             speed: fix.speedMetersPerSecond.map(Double.init) ?? -1,
             speedAccuracy: fix.speedAccuracyMetersPerSecond.map(Double.init) ?? -1, timestamp: Date(fix.timestamp))
+        // What the phone recorded, to the app: not simulated by software on the device.
+        source = CLLocationSourceInformation(softwareSimulationState: false, andExternalAccessoryState: false)
         simulatedFix = fix
         self.deliveredAt = deliveredAt
         super.init()
@@ -166,6 +182,11 @@ open class CLLocation: NSObject, NSCopying, NSSecureCoding, @unchecked Sendable 
     open var timestamp: Date { values.timestamp }
     /// The floor: always `nil` (the simulated phone has no indoor positioning).
     open var floor: CLFloor? { nil }
+    /// Where the location came from. A location the simulated phone delivered is what the
+    /// recorded phone measured, so it reports neither software simulation nor an accessory
+    /// (an app that rejects simulated locations accepts it); one made by app code has what it
+    /// was given.
+    open var sourceInformation: CLLocationSourceInformation? { source }
 
     /// The great-circle (haversine) distance to `location` in metres, ignoring altitude, as
     /// Apple documents: "tracing a line between the two points that follows the curvature of
@@ -237,6 +258,7 @@ open class CLLocation: NSObject, NSCopying, NSSecureCoding, @unchecked Sendable 
         coder.encode(values.speed, forKey: Key.speed)
         coder.encode(values.speedAccuracy, forKey: Key.speedAccuracy)
         coder.encode(values.timestamp.timeIntervalSince1970, forKey: Key.timestamp)
+        if let source { coder.encode(source, forKey: Key.source) }
         if let simulatedFix { FixCoding.encode(simulatedFix, deliveredAt: deliveredAt, with: coder) }
     }
 
@@ -259,6 +281,9 @@ open class CLLocation: NSObject, NSCopying, NSSecureCoding, @unchecked Sendable 
             courseAccuracy: coder.decodeDouble(forKey: Key.courseAccuracy),
             speed: coder.decodeDouble(forKey: Key.speed), speedAccuracy: coder.decodeDouble(forKey: Key.speedAccuracy),
             timestamp: Date(timeIntervalSince1970: coder.decodeDouble(forKey: Key.timestamp)))
+        source =
+            coder.containsValue(forKey: Key.source)
+            ? coder.decodeObject(of: CLLocationSourceInformation.self, forKey: Key.source) : nil
         if let (fix, deliveredAt) = FixCoding.decode(from: coder) {
             simulatedFix = fix
             self.deliveredAt = deliveredAt
@@ -281,6 +306,7 @@ open class CLLocation: NSObject, NSCopying, NSSecureCoding, @unchecked Sendable 
         static let speed = "speed"
         static let speedAccuracy = "speedAccuracy"
         static let timestamp = "timestamp"
+        static let source = "sourceInformation"
     }
 }
 
@@ -347,4 +373,38 @@ private enum FixCoding {
 
 extension Double {
     fileprivate var bitPattern64: Int64 { Int64(bitPattern: bitPattern) }
+}
+
+/// Where a location came from. Models `CLLocationSourceInformation`.
+open class CLLocationSourceInformation: NSObject, NSCopying, NSSecureCoding, @unchecked Sendable {
+    /// Whether software on the device simulated the location (Xcode's GPX replay, say).
+    public let isSimulatedBySoftware: Bool
+    /// Whether an external accessory produced it.
+    public let isProducedByAccessory: Bool
+
+    /// Source information with both answers.
+    public init(softwareSimulationState isSoftware: Bool, andExternalAccessoryState isAccessory: Bool) {
+        isSimulatedBySoftware = isSoftware
+        isProducedByAccessory = isAccessory
+        super.init()
+    }
+
+    /// Decodes what `encode(with:)` wrote.
+    public required init?(coder: NSCoder) {
+        isSimulatedBySoftware = coder.decodeBool(forKey: "isSimulatedBySoftware")
+        isProducedByAccessory = coder.decodeBool(forKey: "isProducedByAccessory")
+        super.init()
+    }
+
+    /// Source information is encoded securely.
+    public class var supportsSecureCoding: Bool { true }
+
+    /// Encodes both answers.
+    open func encode(with coder: NSCoder) {
+        coder.encode(isSimulatedBySoftware, forKey: "isSimulatedBySoftware")
+        coder.encode(isProducedByAccessory, forKey: "isProducedByAccessory")
+    }
+
+    /// The object itself: it is immutable.
+    open func copy(with zone: NSZone? = nil) -> Any { self }
 }

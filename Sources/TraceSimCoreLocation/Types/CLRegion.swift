@@ -204,6 +204,34 @@ open class CLBeaconRegion: CLRegion, @unchecked Sendable {
             identifier: identifier)
     }
 
+    /// A region of the beacons with `proximityUUID` (deprecated in iOS 13).
+    @available(iOS, deprecated: 13.0, renamed: "init(uuid:identifier:)")
+    @available(macOS, deprecated: 10.15, renamed: "init(uuid:identifier:)")
+    public convenience init(proximityUUID: UUID, identifier: String) {
+        self.init(uuid: proximityUUID, identifier: identifier)
+    }
+
+    /// A region of the beacons with `proximityUUID` and `major` (deprecated in iOS 13).
+    @available(iOS, deprecated: 13.0, renamed: "init(uuid:major:identifier:)")
+    @available(macOS, deprecated: 10.15, renamed: "init(uuid:major:identifier:)")
+    public convenience init(proximityUUID: UUID, major: CLBeaconMajorValue, identifier: String) {
+        self.init(uuid: proximityUUID, major: major, identifier: identifier)
+    }
+
+    /// A region of the beacons with `proximityUUID`, `major` and `minor` (deprecated in iOS 13).
+    @available(iOS, deprecated: 13.0, renamed: "init(uuid:major:minor:identifier:)")
+    @available(macOS, deprecated: 10.15, renamed: "init(uuid:major:minor:identifier:)")
+    public convenience init(
+        proximityUUID: UUID, major: CLBeaconMajorValue, minor: CLBeaconMinorValue, identifier: String
+    ) {
+        self.init(uuid: proximityUUID, major: major, minor: minor, identifier: identifier)
+    }
+
+    /// The beacons' UUID (deprecated in iOS 13).
+    @available(iOS, deprecated: 13.0, renamed: "uuid")
+    @available(macOS, deprecated: 10.15, renamed: "uuid")
+    open var proximityUUID: UUID { uuid }
+
     /// Decodes a beacon region.
     public required init?(coder: NSCoder) {
         guard let constraint = CLBeaconIdentityConstraint(coder: coder) else { return nil }
