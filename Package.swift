@@ -17,10 +17,10 @@ let package = Package(
         // A team's own Core Location code, replayed through the simulated iPhone: the facade
         // (TraceSimCoreLocation) anywhere, or Apple's framework where it exists (the shim).
         .library(name: "TraceSimCoreLocation", targets: ["TraceSimCoreLocation"]),
+        .library(name: "CoreLocationShim", targets: ["CoreLocationShim"]),
         // Core Motion's activity manager the same way: the facade, and the shim that picks.
         .library(name: "TraceSimCoreMotion", targets: ["TraceSimCoreMotion"]),
         .library(name: "CoreMotionShim", targets: ["CoreMotionShim"]),
-        .library(name: "CoreLocationShim", targets: ["CoreLocationShim"]),
         // The benchmark package (Benchmarks/) and the fuzzing package (Tests/Fuzzing/) drive
         // these stages directly.
         .library(name: "SimulationCore", targets: ["SimulationCore"]),
@@ -70,6 +70,9 @@ let package = Package(
         .target(
             name: "TraceSimCoreLocation", dependencies: ["SimulationCore", "Traces", "Geometry", "Device", "Engine"]
         ),
+        // What a team's code imports: Apple's CoreLocation on Apple platforms, the facade
+        // elsewhere (or anywhere with -DTRACESIM_FACADE).
+        .target(name: "CoreLocationShim", dependencies: ["TraceSimCoreLocation"]),
         // The Core Motion facade: CMMotionActivityManager over the same simulated phone.
         .target(
             name: "TraceSimCoreMotion",
@@ -77,9 +80,6 @@ let package = Package(
         ),
         // `import CoreMotionShim`: Apple's Core Motion where it exists, the facade elsewhere.
         .target(name: "CoreMotionShim", dependencies: ["TraceSimCoreMotion"]),
-        // What a team's code imports: Apple's CoreLocation on Apple platforms, the facade
-        // elsewhere (or anywhere with -DTRACESIM_FACADE).
-        .target(name: "CoreLocationShim", dependencies: ["TraceSimCoreLocation"]),
         .target(
             name: "TraceSimCLI",
             dependencies: [
@@ -128,16 +128,16 @@ let package = Package(
             exclude: ["Golden"]
         ),
         .testTarget(
+            name: "TraceSimCoreLocationTests",
+            dependencies: [
+                "TraceSimCoreLocation", "CoreLocationShim", "Scenarios", "Engine", "Device", "Traces", "SimulationCore",
+            ]
+        ),
+        .testTarget(
             name: "TraceSimAsyncFacadeTests",
             dependencies: [
                 "TraceSimCoreLocation", "TraceSimCoreMotion", "CoreMotionShim", "Scenarios", "Engine", "Device",
                 "Traces", "SimulationCore",
-            ]
-        ),
-        .testTarget(
-            name: "TraceSimCoreLocationTests",
-            dependencies: [
-                "TraceSimCoreLocation", "CoreLocationShim", "Scenarios", "Engine", "Device", "Traces", "SimulationCore",
             ]
         ),
         .testTarget(

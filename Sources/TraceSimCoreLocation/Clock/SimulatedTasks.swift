@@ -35,12 +35,14 @@ package final class SimulatedTasks: @unchecked Sendable {
 
     private let condition = NSCondition()
     private var census = Census()
-    private var baseline = 0
+    /// The census's strong references when no task holds it, measured before it is first
+    /// bound (never inside an initializer, where the optimizer may still hold a temporary).
+    private var baseline: Int?
     private var parked: [Int: Ticket] = [:]
     private var nextTicket = 0
     private var isWaiting = true
 
-    init() { baseline = strongReferences() }
+    init() {}
 
     /// A census object's strong references, read the same way every time so the references
     /// held by this call itself cancel out against `baseline`.
@@ -49,11 +51,17 @@ package final class SimulatedTasks: @unchecked Sendable {
 
     /// How many of the app's tasks are alive: started in a callback of this process and not
     /// finished.
-    private var aliveCount: Int { max(0, strongReferences() - baseline) }
+    private var aliveCount: Int {
+        guard let baseline else { return 0 }
+        return max(0, strongReferences() - baseline)
+    }
 
-    /// Runs app code with the census bound, then waits until the tasks it woke or started
-    /// are parked or finished.
+    /// Runs app code with the census bound.
     func run(_ body: () -> Void) {
+        if condition.withLock({ baseline == nil }) {
+            let references = strongReferences()
+            condition.withLock { baseline = references }
+        }
         Self.$census.withValue(census, operation: body)
     }
 
@@ -83,7 +91,7 @@ package final class SimulatedTasks: @unchecked Sendable {
         let tickets: [Ticket] = condition.withLock {
             let all = parked.keys.sorted().compactMap { parked[$0] }
             census = Census()
-            baseline = strongReferences()
+            baseline = nil
             return all
         }
         for ticket in tickets { wake(ticket, .ended) }

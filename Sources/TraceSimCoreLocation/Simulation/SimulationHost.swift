@@ -38,10 +38,10 @@ package final class SimulationHost: @unchecked Sendable {
     package var diagnostics: [ClientDiagnostic] = []
     /// What the app received, for apps that keep no record of their own.
     package private(set) var received = ReceivedRecord()
-    /// The app's Swift concurrency tasks, kept in lock-step with the replay.
-    package let tasks = SimulatedTasks()
     /// The app's Core Location services across its `CLLocationManager`s.
     package private(set) lazy var locationServices = LocationServices(host: self)
+    /// The app's Swift concurrency tasks, kept in lock-step with the replay.
+    package let tasks = SimulatedTasks()
 
     private let lock = NSLock()
     private var pending: [LocationClientRequest<Int>] = []

@@ -1,0 +1,36 @@
+// `AppClock` where the shim re-exports Apple's Core Location: the same API on the real clock,
+// so code written against the seam compiles in an iOS app unchanged. Elsewhere (or with
+// TRACESIM_FACADE) the facade's `AppClock`, re-exported by the shim, runs in virtual time.
+#if canImport(CoreLocation) && !TRACESIM_FACADE
+    import Foundation
+
+    /// The clock seam on Apple's frameworks: every call is the one it replaces.
+    public enum AppClock {
+        /// `Date()`.
+        public static var now: Date { Date() }
+
+        /// `DispatchQueue.main.asyncAfter(deadline: .now() + seconds, execute: work)`.
+        public static func asyncAfter(seconds: TimeInterval, execute work: @escaping @Sendable () -> Void) {
+            DispatchQueue.main.asyncAfter(deadline: .now() + seconds, execute: work)
+        }
+
+        /// `Timer.scheduledTimer(withTimeInterval:repeats:block:)`.
+        @discardableResult
+        public static func scheduledTimer(
+            withTimeInterval interval: TimeInterval, repeats: Bool, block: @escaping @Sendable (Timer) -> Void
+        ) -> Timer {
+            Timer.scheduledTimer(withTimeInterval: interval, repeats: repeats, block: block)
+        }
+
+        /// `Task.sleep(for:)`.
+        @available(macOS 13.0, iOS 16.0, watchOS 9.0, tvOS 16.0, visionOS 1.0, *)
+        public static func sleep(for duration: Duration) async throws {
+            try await Task.sleep(for: duration)
+        }
+
+        /// `Task.sleep(nanoseconds:)` for `seconds`.
+        public static func sleep(seconds: TimeInterval) async throws {
+            try await Task.sleep(nanoseconds: UInt64(min(max(seconds, 0) * 1e9, 1.8e19)))
+        }
+    }
+#endif
