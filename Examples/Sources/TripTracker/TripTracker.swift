@@ -160,8 +160,8 @@ public final class TripTracker: NSObject, CLLocationManagerDelegate {
     /// locations at all, and the stop would never be noticed. In slow traffic (or when the fix
     /// has no speed) every location is delivered.
     private func adjustDistanceFilter(for location: CLLocation) {
-        let isSlow = location.speed < 0 || location.speed < Self.slowSpeed
-        let filter = isSlow ? kCLDistanceFilterNone : Self.saveDistance
+        // An unknown speed is negative, so it counts as slow.
+        let filter = location.speed < Self.slowSpeed ? kCLDistanceFilterNone : Self.saveDistance
         if manager.distanceFilter != filter { manager.distanceFilter = filter }
     }
 
