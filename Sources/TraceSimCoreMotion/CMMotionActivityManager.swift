@@ -52,12 +52,23 @@ open class CMMotionActivityManager: NSObject {
     /// the handler. Models `startActivityUpdates(to:withHandler:)`; `queue` is not used (see
     /// the type's notes).
     open func startActivityUpdates(to queue: OperationQueue, withHandler handler: @escaping CMMotionActivityHandler) {
-        guard let host else { return }
+        guard let host = acting("startActivityUpdates(to:withHandler:)") else { return }
         if let updates { host.removeObserver(updates) }
         let updates = ActivityUpdates(handler: handler)
         self.updates = updates
         host.addObserver(updates)
         host.perform(.startedMotionUpdates)
+    }
+
+    /// The phone, for a call that asks it for something. A manager made by another run (a
+    /// `static` or a singleton outlives the run that made it) notes in the current run's
+    /// diagnostics that `call` did nothing, as `CLLocationManager` does.
+    private func acting(_ call: String) -> SimulationHost? {
+        guard let current = SimulationHost.current, current !== host else { return host }
+        let origin = host == nil ? "made outside any run" : "made by another run"
+        current.diagnostics.note(
+            "\(call) was called on a CMMotionActivityManager \(origin), which does nothing", at: current.now)
+        return nil
     }
 
     /// Stops calling the handler. Models `stopActivityUpdates()`. The phone keeps no count of

@@ -22,11 +22,13 @@ private func lockedThenReopened() throws -> Scenario {
 private final class TimerApp {
     let launchedAt = AppClock.now
     let firings = Log<Double>()
+    let fireDates = Log<Double>()
     var timer: Timer?
 
     init() {
-        timer = AppClock.scheduledTimer(withTimeInterval: 30, repeats: true) { [firings] timer in
+        timer = AppClock.scheduledTimer(withTimeInterval: 30, repeats: true) { [firings, fireDates] timer in
             firings.append(seconds(AppClock.now))
+            fireDates.append(seconds(timer.fireDate))
             if firings.entries.count == 7 { timer.invalidate() }
         }
     }
@@ -69,6 +71,8 @@ struct AppClockTests {
         // then 330, 360, 390 on the original schedule; invalidated by the seventh.
         #expect(timerApp.firings.entries == [30, 60, 300, 330, 360, 390, 420])
         #expect(timerApp.timer?.isValid == false)
+        // Inside its block a timer's fire date reads the virtual instant it came due.
+        #expect(timerApp.fireDates.entries == [30, 60, 90, 330, 360, 390, 420])
     }
 
     @Test("asyncAfter runs its work once, at the virtual instant it was due")

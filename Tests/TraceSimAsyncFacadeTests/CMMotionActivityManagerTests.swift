@@ -32,7 +32,8 @@ struct CMMotionActivityManagerTests {
     @Test("the handler hears exactly the activities the phone delivers under always-precise, at their instants")
     func handlerHearsTheDeliveredActivities() throws {
         let scenario = try preset("always-precise")
-        let reference = ScenarioRunner.replay(drive, scenario, client: ReferenceClient(options: backgroundUpdates, startsMotion: true)).replay
+        let reference = ScenarioRunner.replay(drive, scenario, client: ReferenceClient(options: backgroundUpdates, startsMotion: true))
+            .replay
             .client.motion
         var app: MotionApp?
         _ = replayApp(scenario) {
@@ -103,5 +104,22 @@ struct CMMotionActivityManagerTests {
         manager.startActivityUpdates(to: OperationQueue()) { _ in calls.append(1) }
         manager.stopActivityUpdates()
         #expect(calls.entries.isEmpty)
+    }
+
+    @Test("a manager kept from another run does nothing in this one and says so")
+    func managerFromAnotherRunIsInert() throws {
+        let kept = CMMotionActivityManager()
+        let calls = Log<Int>()
+        let outcome = replayApp(try preset("always-precise")) {
+            SimulationHost.current?.perform(.startedLocationUpdates(backgroundUpdates))
+            kept.startActivityUpdates(to: OperationQueue.main) { _ in calls.append(1) }
+            return NSObject()
+        }
+        #expect(calls.entries.isEmpty)
+        #expect(
+            outcome.diagnostics.map(\.message) == [
+                "startActivityUpdates(to:withHandler:) was called on a CMMotionActivityManager made outside any run, "
+                    + "which does nothing"
+            ])
     }
 }

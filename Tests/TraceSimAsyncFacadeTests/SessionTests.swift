@@ -55,14 +55,16 @@ struct SessionTests {
         #expect(lastDelivery(outcome) == 129)
     }
 
-    @Test("a service session asks for what it requires when it can be asked", arguments: [
-        (CLServiceSession.AuthorizationRequirement.none, AuthorizationStatus.notDetermined, [PromptKind]()),
-        (.whenInUse, .notDetermined, [.location]),
-        (.whenInUse, .authorizedWhenInUse, []),
-        (.always, .notDetermined, [.locationForAlways]),
-        (.always, .authorizedWhenInUse, [.alwaysUpgrade]),
-        (.always, .authorizedAlways, []),
-    ])
+    @Test(
+        "a service session asks for what it requires when it can be asked",
+        arguments: [
+            (CLServiceSession.AuthorizationRequirement.none, AuthorizationStatus.notDetermined, [PromptKind]()),
+            (.whenInUse, .notDetermined, [.location]),
+            (.whenInUse, .authorizedWhenInUse, []),
+            (.always, .notDetermined, [.locationForAlways]),
+            (.always, .authorizedWhenInUse, [.alwaysUpgrade]),
+            (.always, .authorizedAlways, []),
+        ])
     func serviceSessionRequests(
         requirement: CLServiceSession.AuthorizationRequirement, status: AuthorizationStatus, prompts: [PromptKind]
     ) throws {

@@ -23,12 +23,15 @@ func seconds(_ instant: SimInstant) -> Double { instant.seconds(since: drive.fix
 func seconds(_ date: Date) -> Double { date.timeIntervalSince1970 - drive.fixes[0].timestamp.secondsSinceEpoch }
 
 /// Runs `body` on a thread of its own and hands back its result. A replay whose app runs
-/// Swift tasks blocks its thread while those tasks run; on a thread of Swift's cooperative
-/// pool (where tests run) that would take a thread the tasks need.
+/// Swift tasks blocks its thread while those tasks run; on a thread of Swift's shared pool
+/// (where tests run) that would take a thread the tasks need.
 func onOwnThread<Result: Sendable>(_ body: @escaping @Sendable () -> Result) async -> Result {
     await withCheckedContinuation { continuation in
         let thread = Thread { continuation.resume(returning: body()) }
         thread.stackSize = 8 << 20
+        // Tasks the app starts take their priority from this thread: above the test runner's
+        // own, so a pool busy with the rest of the suite still runs them promptly.
+        thread.qualityOfService = .userInteractive
         thread.start()
     }
 }

@@ -30,8 +30,18 @@ package final class SimulatedTasks: @unchecked Sendable {
     package final class Census: Sendable {}
 
     /// How long the replay waits for the app's tasks after one callback, in seconds of wall
-    /// time, before it notes a diagnostic and stops waiting.
-    package var timeoutSeconds = 5.0
+    /// time, before it notes a diagnostic and stops waiting: `TRACESIM_TASK_TIMEOUT` (seconds)
+    /// when set, else 30 s. Generous on purpose: the tasks run on Swift's shared thread pool,
+    /// which other work in the process (parallel tests, other runs) can keep busy for seconds.
+    package var timeoutSeconds = SimulatedTasks.defaultTimeoutSeconds
+
+    /// The timeout a new host starts with.
+    static let defaultTimeoutSeconds: Double = {
+        guard let text = ProcessInfo.processInfo.environment["TRACESIM_TASK_TIMEOUT"], let seconds = Double(text),
+            seconds.isFinite, seconds > 0
+        else { return 30 }
+        return seconds
+    }()
 
     private let condition = NSCondition()
     private var census = Census()

@@ -149,7 +149,9 @@ package final class LocationServices: SimulationObserver {
     // MARK: - SimulationObserver
 
     package func simulationDidUpdateLocations(_ deliveries: [LocationDelivery]) {
-        for manager in live { manager.simulationDelivered(deliveries) }
+        // The per-fix path: iterates the list as it was (a copy only if a callback adds a
+        // manager, which then hears the next delivery) instead of building the live ones.
+        for weak in managers { weak.value?.simulationDelivered(deliveries) }
     }
 
     package func simulationDidReceiveSignificantChange(_ fix: Fix) {

@@ -119,7 +119,7 @@ open class CLLocation: NSObject, NSCopying, NSSecureCoding, @unchecked Sendable 
             speed: fix.speedMetersPerSecond.map(Double.init) ?? -1,
             speedAccuracy: fix.speedAccuracyMetersPerSecond.map(Double.init) ?? -1, timestamp: Date(fix.timestamp))
         // What the phone recorded, to the app: not simulated by software on the device.
-        source = CLLocationSourceInformation(softwareSimulationState: false, andExternalAccessoryState: false)
+        source = Self.measured
         simulatedFix = fix
         self.deliveredAt = deliveredAt
         super.init()
@@ -152,6 +152,10 @@ open class CLLocation: NSObject, NSCopying, NSSecureCoding, @unchecked Sendable 
         case .dilution?, nil: nil
         }
     }
+
+    /// The source of every delivered location, shared: the object is immutable.
+    private static let measured = CLLocationSourceInformation(
+        softwareSimulationState: false, andExternalAccessoryState: false)
 
     /// Now: the virtual clock inside a run, the wall clock outside one (as Core Location does).
     static var now: Date { SimulationHost.current?.date ?? Date() }
