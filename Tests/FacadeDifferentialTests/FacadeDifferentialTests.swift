@@ -13,7 +13,7 @@ import TraceSimCoreLocation
 /// The facade's side is `FacadeEngineAdapter`: `TrackingEngine` hosted by a `CLLocationManager`
 /// delegate. A difference means the facade delivered something else (another fix, instant or
 /// batch), turned a call into another request, or recorded a callback as unhandled.
-@Suite("Facade differential: built-in engine direct and through the Core Location facade")
+@Suite("Facade differential: built-in engine direct and through the Core Location facade", .serialized)
 struct FacadeDifferentialTests {
     /// The built-in engine behind the facade, made per run with the scenario's settings.
     static let throughFacade = EngineUnderTest.custom(named: "facade-adapter") { context throws(EngineFailure) in
@@ -64,12 +64,12 @@ struct FacadeDifferentialTests {
     @Test(
         "matrix over every bundled trace and preset prints the built-in run's bytes",
         arguments: ["text", "json", "csv", "markdown"])
-    func matrixMatches(format: String) {
+    func matrixMatches(format: String) async {
         // --date dates the one log that never dates itself, as Scripts/run.sh does.
         let arguments =
             ["matrix"] + Self.traces + ["--date", "2020-02-07", "--scenarios", Self.comparedPresets, "--format", format]
-        let direct = run(arguments, engine: .builtIn)
-        let facade = run(arguments, engine: Self.throughFacade)
+        let direct = await runOffPool(arguments, engine: .builtIn)
+        let facade = await runOffPool(arguments, engine: Self.throughFacade)
         #expect(direct.exitCode == 0, "\(direct.error)")
         #expect(facade.exitCode == direct.exitCode)
         #expect(facade.error == direct.error)
@@ -134,6 +134,17 @@ struct CommandResult {
     var exitCode: Int32
     var output: String
     var error: String
+}
+
+/// Runs the command line with `engine` on a thread of its own and waits for it without holding
+/// one of Swift concurrency's threads: a whole matrix takes tens of seconds, and other suites'
+/// replays need those threads for their apps' tasks meanwhile.
+func runOffPool(_ arguments: [String], engine: EngineUnderTest) async -> CommandResult {
+    await withCheckedContinuation { continuation in
+        let thread = Thread { continuation.resume(returning: run(arguments, engine: engine)) }
+        thread.stackSize = 8 << 20
+        thread.start()
+    }
 }
 
 /// Runs the command line in-process with `engine` and captures what it prints.
