@@ -161,6 +161,15 @@ let package = Package(
             name: "TraceSimCLITests",
             dependencies: ["TraceSimCLI", "Traces", "Device", "Engine", "Scenarios", "SimulationCore", "TraceSimTool"]
         ),
+        // The built-in engine direct and through the Core Location facade: the same bytes.
+        .testTarget(
+            name: "FacadeDifferentialTests",
+            dependencies: [
+                "TraceSimCLI", "TraceSimCoreLocation", "TraceSimCoreMotion", "Scenarios", "Engine", "Device",
+                "Geometry",
+                "Traces", "SimulationCore",
+            ]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

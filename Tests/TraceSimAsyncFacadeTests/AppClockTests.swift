@@ -91,7 +91,7 @@ struct AppClockTests {
         let result: (woke: [Double], firstDelivery: Double?) = await onOwnThread {
             let woke = Log<Double>()
             let outcome = replayApp(scenario) {
-                Task {
+                Task(executorPreference: appTasks) {
                     for _ in 0..<3 {
                         try await AppClock.sleep(for: .seconds(10))
                         woke.append(seconds(AppClock.now))
@@ -115,7 +115,7 @@ struct AppClockTests {
                 let woke = Log<Double>()
                 _ = replayApp(scenario) {
                     for offset in [0.5, 1.25] {
-                        Task {
+                        Task(executorPreference: appTasks) {
                             for _ in 0..<20 {
                                 try await AppClock.sleep(seconds: 7 + offset)
                                 woke.append((seconds(AppClock.now) * 1000).rounded() / 1000)
@@ -139,7 +139,7 @@ struct AppClockTests {
         let diagnostics: [ClientDiagnostic] = await onOwnThread {
             replayApp(scenario) {
                 SimulationHost.current?.tasks.timeoutSeconds = 0.2
-                Task { try await Task.sleep(for: .seconds(1)) }
+                Task(executorPreference: appTasks) { try await Task.sleep(for: .seconds(1)) }
                 return NSObject()
             }.diagnostics
         }

@@ -21,7 +21,7 @@ private func consume(_ scenario: Scenario, limit: Int = .max) async -> (heard: [
     await onOwnThread {
         let heard = Log<Heard>()
         let outcome = replayApp(scenario) {
-            Task {
+            Task(executorPreference: appTasks) {
                 var count = 0
                 for try await update in CLLocationUpdate.liveUpdates() {
                     guard let location = update.location else { continue }
@@ -74,7 +74,7 @@ struct LiveUpdatesTests {
         let updates: [String] = await onOwnThread {
             let seen = Log<String>()
             _ = replayApp(scenario) {
-                Task {
+                Task(executorPreference: appTasks) {
                     for try await update in CLLocationUpdate.liveUpdates(.automotiveNavigation) {
                         seen.append(
                             "location \(update.location != nil) denied \(update.authorizationDenied) "
@@ -99,7 +99,7 @@ struct LiveUpdatesTests {
 /// An app whose only tracking is a live-updates consumer, as a matrix engine.
 private let liveUpdatesEngine = EngineUnderTest.custom(named: "live-updates") { _ in
     CoreLocationApp {
-        Task { for try await _ in CLLocationUpdate.liveUpdates() {} }
+        Task(executorPreference: appTasks) { for try await _ in CLLocationUpdate.liveUpdates() {} }
         return NSObject()
     }
 }
@@ -157,7 +157,7 @@ struct LiveUpdatesSharingTests {
             let outcome = replayApp(scenario) {
                 let made = CountingDelegate()
                 delegate = made
-                Task {
+                Task(executorPreference: appTasks) {
                     for try await _ in CLLocationUpdate.liveUpdates() {
                         consumed.append(1)
                         if consumed.entries.count == 5 { break }
@@ -180,7 +180,7 @@ struct LiveUpdatesSharingTests {
                 let heard = Log<Int>()
                 _ = replayApp(scenario) {
                     let session = holdsSession ? CLBackgroundActivitySession() : nil
-                    Task {
+                    Task(executorPreference: appTasks) {
                         for try await update in CLLocationUpdate.liveUpdates() where update.location != nil {
                             heard.append(1)
                         }

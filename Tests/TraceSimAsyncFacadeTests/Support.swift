@@ -36,6 +36,26 @@ func onOwnThread<Result: Sendable>(_ body: @escaping @Sendable () -> Result) asy
     }
 }
 
+/// Where the tests' app tasks run: `Task(executorPreference: appTasks) { … }`.
+///
+/// Swift Testing runs tests on Swift's shared cooperative pool, two threads on a two-core
+/// machine. In a full parallel run those threads are busy with other suites' synchronous
+/// replays, so a plain `Task {}` an app starts can wait for a thread far longer than the
+/// host's bound on the lock-step (the run then records the timeout diagnostic). A serial
+/// dispatch queue is outside that pool. The command line has no such contention: its replays
+/// run on dispatch's worker threads and leave the pool to the app's tasks.
+let appTasks = SerialTaskExecutor()
+
+final class SerialTaskExecutor: TaskExecutor, @unchecked Sendable {
+    private let queue = DispatchQueue(label: "app tasks")
+
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        let executor = asUnownedTaskExecutor()
+        queue.async { job.runSynchronously(on: executor) }
+    }
+}
+
 /// A collector app objects write into from whatever thread their code runs on.
 final class Log<Entry: Sendable>: @unchecked Sendable {
     private let lock = NSLock()
