@@ -102,6 +102,23 @@ struct RegionAndMotionRuleTests {
         #expect(!hasEvent(timeline.record(700, north: 1100)))
     }
 
+    @Test("significantChangeService: starting it again while it runs keeps its baseline (a relaunched app re-subscribes)")
+    func significantChangeRestartKeepsBaseline() {
+        var timeline = Self.launched(Setup.authorized(.authorizedAlways))
+        timeline.at(1, .app(.startedSignificantChanges))
+        func hasEvent(_ actions: [DeviceAction]) -> Bool {
+            actions.contains { if case .significantChange = $0 { true } else { false } }
+        }
+        #expect(hasEvent(timeline.record(2, north: 0)))
+        timeline.at(50, .app(.startedSignificantChanges))
+        // Still measured from the event at 2 s: too near and too soon.
+        #expect(!hasEvent(timeline.record(100, north: 400)))
+        // Stopped and started, it is a new service: the next position is an event.
+        timeline.at(110, .app(.stoppedSignificantChanges))
+        timeline.at(111, .app(.startedSignificantChanges))
+        #expect(hasEvent(timeline.record(112, north: 400)))
+    }
+
     @Test("visitService: an arrival after 5 minutes in one place, a departure on leaving, and a relaunch under Always")
     func visitService() {
         var timeline = Self.launched(Setup.authorized(.authorizedAlways))

@@ -51,15 +51,7 @@ struct FacadeDifferentialTests {
         #expect(Self.traces.count == 14)
     }
 
-    /// Presets whose runs differ through today's facade, each for a reason in the design note
-    /// (`Documentation/Design/BringYourOwnEngine.md`, "What the differential test found") and
-    /// pinned by a known-issue test below. Empty once the facade is fixed.
-    static let presetsWithKnownDifferences: Set<String> = ["always-force-quit"]
-
-    static var comparedPresets: String {
-        Scenario.presets.map(\.name).filter { !presetsWithKnownDifferences.contains($0) }
-            .joined(separator: ",")
-    }
+    static var everyPreset: String { Scenario.presets.map(\.name).joined(separator: ",") }
 
     @Test(
         "matrix over every bundled trace and preset prints the built-in run's bytes",
@@ -67,7 +59,7 @@ struct FacadeDifferentialTests {
     func matrixMatches(format: String) async {
         // --date dates the one log that never dates itself, as Scripts/run.sh does.
         let arguments =
-            ["matrix"] + Self.traces + ["--date", "2020-02-07", "--scenarios", Self.comparedPresets, "--format", format]
+            ["matrix"] + Self.traces + ["--date", "2020-02-07", "--scenarios", Self.everyPreset, "--format", format]
         let direct = await runOffPool(arguments, engine: .builtIn)
         let facade = await runOffPool(arguments, engine: Self.throughFacade)
         #expect(direct.exitCode == 0, "\(direct.error)")
@@ -76,14 +68,12 @@ struct FacadeDifferentialTests {
         expectSameLines(facade.output, direct.output)
     }
 
-    @Test("a relaunched app hears significant changes again once it asks (known facade issue)")
+    @Test("a relaunched app hears significant changes again once it asks")
     func relaunchMatches() {
-        // The force-quit app is relaunched by a significant change; through the facade it is
-        // never woken again, because the old process's managers stop the service as they are
-        // released and a relaunched app's start resets the device's service.
-        withKnownIssue("the facade stops significant changes at a relaunch") {
-            replayMatches(trace: Self.path("gpsbabel/2013_JUNE.json"), preset: "always-force-quit")
-        }
+        // The force-quit app is relaunched by a significant change and starts the service
+        // again, as apps must; the service that woke it carries on (it once restarted, making
+        // the next position an event at once, and the old process's managers stopped it).
+        replayMatches(trace: Self.path("gpsbabel/2013_JUNE.json"), preset: "always-force-quit")
     }
 
     @Test(

@@ -148,7 +148,12 @@ struct SignificantChangeMonitor: Sendable, Equatable {
     private var lastEventPosition: Coordinate?
     private var lastEventTime: SimInstant?
 
+    /// Starts the service; starting it while it runs changes nothing. A relaunched app calls
+    /// `startMonitoringSignificantLocationChanges()` again to keep receiving events (Apple's
+    /// page for it; intuit/LocationManager#86), and the service it re-subscribes to is the
+    /// one that relaunched it, not a new one whose first position would be an event at once.
     mutating func start() {
+        guard !isRunning else { return }
         isRunning = true
         lastEventPosition = nil
         lastEventTime = nil
@@ -215,7 +220,10 @@ struct VisitMonitor: Sendable, Equatable {
     private var since: SimInstant?
     private var isVisiting = false
 
+    /// Starts the service; starting it while it runs keeps the visit in progress, as a
+    /// relaunched app that starts visit monitoring again joins the service that woke it.
     mutating func start() {
+        guard !isRunning else { return }
         isRunning = true
         place = nil
         since = nil
