@@ -29,7 +29,7 @@ let package = Package(
             dependencies: [
                 "BenchmarkKit", traceSim("Traces"), traceSim("ConfigJSON"), traceSim("SimulationCore"),
                 traceSim("Geometry"), traceSim("Engine"), traceSim("Scenarios"), traceSim("Reports"),
-                traceSim("Device"), traceSim("EngineProtocol"), traceSim("TraceSimCLI"),
+                traceSim("Device"), traceSim("EngineProtocol"), traceSim("TraceSimCLI"), traceSim("TraceSimCoreLocation"),
             ]
         ),
     ],

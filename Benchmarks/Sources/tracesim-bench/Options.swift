@@ -13,7 +13,7 @@ struct Options {
 
         OPTIONS:
           --suites <list>         Comma-separated: import, pipeline, geofencing, matrix, config, merge,
-                                  protocol
+                                  protocol, facade
                                   (default: all).
           --sizes <list>          Fix counts for the import suite (default 10000,100000,1000000).
           --peer-fixes <n>        Largest input gpxpy is given (default 100000: it needs about a
@@ -35,7 +35,7 @@ struct Options {
         A debug build refuses to run: build with -c release.
         """
 
-    var suites: Set<String> = ["import", "pipeline", "geofencing", "matrix", "config", "merge", "protocol"]
+    var suites: Set<String> = ["import", "pipeline", "geofencing", "matrix", "config", "merge", "protocol", "facade"]
     var sizes = [10_000, 100_000, 1_000_000]
     var peerFixes = 100_000
     var pipelineFixes = 1_000_000

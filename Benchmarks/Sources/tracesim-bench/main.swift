@@ -62,6 +62,7 @@ case "run":
         if options.suites.contains("config") { try ConfigSuite.run(bench) }
         if options.suites.contains("merge") { try MergeSuite.run(bench) }
         if options.suites.contains("protocol") { try ProtocolSuite.run(bench) }
+        if options.suites.contains("facade") { try FacadeSuite.run(bench) }
     } catch {
         fail("\(error)", status: 1)
     }
