@@ -29,7 +29,8 @@ let package = Package(
             dependencies: [
                 "BenchmarkKit", traceSim("Traces"), traceSim("ConfigJSON"), traceSim("SimulationCore"),
                 traceSim("Geometry"), traceSim("Engine"), traceSim("Scenarios"), traceSim("Reports"),
-                traceSim("Device"), traceSim("EngineProtocol"), traceSim("TraceSimCLI"), traceSim("TraceSimCoreLocation"),
+                traceSim("Device"), traceSim("EngineProtocol"), traceSim("TraceSimCLI"),
+                traceSim("TraceSimCoreLocation"),
             ]
         ),
     ],

@@ -16,12 +16,12 @@ extension EngineUnderTest {
 
 extension TraceSimCommandLine {
     /// The whole command line for an app written against Core Location (through the
-    /// `CoreLocationShim` import): `replay`, `matrix`, `check` and `tune` replay the object
+    /// `CoreLocationShim` import): `replay`, `matrix` and `check` replay the object
     /// `makeApp` creates at every launch, named after the program.
     ///
     ///     // main.swift of a package that depends on TraceSim
     ///     import TraceSimCLI
-    ///     TraceSimCommandLine.main(app: { TripTracker() })
+    ///     TraceSimCommandLine.main(app: { LocationTracker() })
     public static func main(app makeApp: @escaping @Sendable () -> AnyObject) -> Never {
         let program = CommandLine.arguments.first.map { URL(fileURLWithPath: $0).lastPathComponent } ?? "app"
         main(engine: .coreLocationApp(named: program, makeApp))

@@ -76,7 +76,7 @@ public enum TraceSimCommandLine {
     }
 
     /// The whole command line for a program that puts its own engine under test: `replay`,
-    /// `matrix`, `check` and `tune` replay `engine` instead of the built-in one (ideal runs
+    /// `matrix` and `check` replay `engine` instead of the built-in one (ideal runs
     /// included); the other commands are unchanged. Exits with the command's exit code.
     ///
     ///     // main.swift of a package that depends on TraceSim
@@ -105,7 +105,8 @@ public enum TraceSimCommandLine {
     /// - Parameters:
     ///   - arguments: the arguments after the program name.
     ///   - console: where output and diagnostics go.
-    ///   - engine: what `replay`, `matrix`, `check` and `tune` put under test.
+    ///   - engine: what `replay`, `matrix` and `check` put under test (`track` and `tune` refuse
+    ///     an engine of your own unless it honours the built-in engine's settings).
     public static func run(
         _ arguments: [String], console: Console = .standard, engine: EngineUnderTest = .builtIn
     ) -> Int32 {

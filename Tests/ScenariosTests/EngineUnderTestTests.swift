@@ -47,7 +47,9 @@ struct EngineUnderTestTests {
 
     @Test("an engine that cannot be made fails the run with its own message")
     func failureToMakeIsAFailure() throws {
+        let attempts = Atomic<Int>(0)
         let broken = EngineUnderTest.custom(named: "broken") { _ throws(EngineFailure) in
+            attempts.add(1, ordering: .relaxed)
             throw EngineFailure("no engine here")
         }
         let matrix = try Self.matrix(broken)
@@ -57,6 +59,9 @@ struct EngineUnderTestTests {
         } catch {
             #expect(error.description == "no engine here")
         }
+        // The first failure stops the matrix: an engine that cannot start is not tried (and
+        // timed out) once per run.
+        #expect(attempts.load(ordering: .relaxed) == 1)
     }
 
     @Test("an engine that reports a failure mid-run fails the run; its diagnostics reach the run")

@@ -117,25 +117,35 @@ public struct Matrix: Sendable {
         let done = Atomic<Int>(0)
         let traces = traces
         let engine = engine
-        let outcomes = ParallelLoop.map(iterations: replays.count, width: jobs) { job in
+        // A failed run fails the matrix, so the replays not yet started are skipped: an engine
+        // that cannot start would otherwise be tried (and timed out) once per run. Of the
+        // failures that did happen, the first in replay order is thrown.
+        let firstFailure = Mutex<(job: Int, failure: RunFailure)?>(nil)
+        let outcomes = ParallelLoop.map(iterations: replays.count, width: jobs) { job -> ScenarioRun? in
+            guard firstFailure.withLock({ $0 == nil }) else { return nil }
             let (trace, run) = replays[job].quotientAndRemainder(dividingBy: plan.runs.count)
-            let result = Result { () throws(RunFailure) in
-                try ScenarioRunner.run(
+            do throws(RunFailure) {
+                let result = try ScenarioRunner.run(
                     traces[trace].trace, plan.runs[run].scenario, fences: plan.runs[run].fences, engine: engine,
                     traceName: traces[trace].name)
+                progress?(done.add(1, ordering: .relaxed).newValue, replays.count)
+                return result
+            } catch {
+                firstFailure.withLock { first in
+                    if first.map({ job < $0.job }) ?? true { first = (job, error) }
+                }
+                return nil
             }
-            progress?(done.add(1, ordering: .relaxed).newValue, replays.count)
-            return result
         }
+        if let first = firstFailure.withLock({ $0 }) { throw first.failure }
         let finished = Dictionary(uniqueKeysWithValues: zip(replays, outcomes))
         var cells: [Cell] = []
         cells.reserveCapacity(positions.count)
         for position in positions {
             let (trace, scenario) = position.quotientAndRemainder(dividingBy: scenarios.count)
-            guard let run = finished[trace * plan.runs.count + plan.scenarioRun[scenario]],
-                let ideal = finished[trace * plan.runs.count + plan.idealRun[scenario]]
+            guard let scenarioRun = finished[trace * plan.runs.count + plan.scenarioRun[scenario]] ?? nil,
+                let idealRun = finished[trace * plan.runs.count + plan.idealRun[scenario]] ?? nil
             else { continue }
-            let (scenarioRun, idealRun) = (try run.get(), try ideal.get())
             cells.append(
                 Cell(
                     position: position, traceIndex: trace, scenarioIndex: scenario, run: scenarioRun, ideal: idealRun,
