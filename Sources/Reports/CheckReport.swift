@@ -2,6 +2,11 @@ import Scenarios
 
 /// The renderings of `tracesim check`: a log line per violation, JUnit XML and Markdown.
 public enum CheckReport {
+    /// What the engine under test reported in the checked runs, a line per message (empty for
+    /// the built-in engine): printed under the verdicts, since a check that passes on an engine
+    /// whose callbacks never reached a handler has not checked that engine.
+    public static func engineDiagnostics(_ runs: [ScenarioRun]) -> [String] { DiagnosticsReport.summaryLines(runs) }
+
     /// A threshold's bound in words: `≥ 0.9`, `≤ 120`, `0.5 ≤ x ≤ 1`.
     static func bound(_ threshold: Expectations.Threshold) -> String {
         switch (threshold.minimum, threshold.maximum) {

@@ -38,10 +38,13 @@ enum DiagnosticsReport {
 
     /// The matrix's summary: each message once, with its count over every run and how many runs
     /// reported it, in the order first seen (runs in position order); empty without any.
-    static func matrixLines(_ result: MatrixResult) -> [String] {
+    static func matrixLines(_ result: MatrixResult) -> [String] { summaryLines(result.cells.map(\.run)) }
+
+    /// `matrixLines` over any runs (a check's).
+    static func summaryLines(_ runs: [ScenarioRun]) -> [String] {
         var totals: [(message: String, count: Int, runs: Int)] = []
-        for cell in result.cells {
-            for diagnostic in cell.run.diagnostics {
+        for run in runs {
+            for diagnostic in run.diagnostics {
                 if let index = totals.firstIndex(where: { $0.message == diagnostic.message }) {
                     totals[index].count += diagnostic.count
                     totals[index].runs += 1

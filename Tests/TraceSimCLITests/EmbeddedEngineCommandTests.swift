@@ -83,6 +83,20 @@ struct EmbeddedEngineCommandTests {
         #expect(swept.exitCode == 0, "\(swept.error)")
     }
 
+    @Test("check prints the engine's diagnostics under its verdicts; serve-engine refuses an engine of one's own")
+    func checkShowsDiagnosticsAndServeEngineRefuses() {
+        let expectations = repositoryRoot.appendingPathComponent("Documentation/Examples/expectations.json").path
+        let check = Self.run(
+            ["check", tracePath("gpsbabel/bike.tcx"), "--expect", expectations], engine: Self.counting)
+        let line = check.output.split(separator: "\n").last { $0.hasPrefix("engine diagnostic: ") }
+        #expect(line?.contains("× saw a location, in ") == true, "\(check.output)\(check.error)")
+        let builtIn = runCommand(["check", tracePath("gpsbabel/bike.tcx"), "--expect", expectations])
+        #expect(!builtIn.output.contains("engine diagnostic"))
+        let serve = Self.run(["serve-engine"], engine: Self.counting)
+        #expect(serve.exitCode == 64)
+        #expect(serve.error.hasPrefix("error: serve-engine serves the built-in engine, not engine counting\n"))
+    }
+
     @Test("an app with no Core Location code receives nothing: every run is measured at zero")
     func emptyCoreLocationApp() throws {
         let result = Self.run(

@@ -91,7 +91,8 @@ enum CheckCommand: Command {
                 trace: traces[cell.traceIndex].path, scenario: cell.run.scenario, givenAs: names[cell.scenarioIndex],
                 metrics: cell.metrics)
         }
-        console.print(CheckReport.text(verdicts))
+        let diagnostics = CheckReport.engineDiagnostics(cells.map(\.run))
+        console.print(CheckReport.text(verdicts) + diagnostics.map { "\n" + $0 }.joined())
         if let path = parsed.value("junit"), let code = write(CheckReport.junit(verdicts), to: path, console) {
             return code
         }

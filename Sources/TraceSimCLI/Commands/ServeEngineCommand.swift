@@ -32,6 +32,11 @@ enum ServeEngineCommand: Command {
         guard parsed.positionals.isEmpty else {
             throw UsageError("serve-engine takes no arguments, got '\(parsed.positionals[0])'", command: name)
         }
+        guard parsed.engine.isBuiltIn else {
+            // It serves the built-in engine; a program embedding its own would answer for the
+            // wrong engine under its own name.
+            throw UsageError("serve-engine serves the built-in engine, not engine \(parsed.engine.name)", command: name)
+        }
         var server = EngineServer()
         var buffer: [UInt8] = []
         var consumed = 0
