@@ -38,6 +38,7 @@ final class EngineProcess: @unchecked Sendable {
     private var chunk = [UInt8](repeating: 0, count: 65_536)
     private var consumed = 0
     private var isReaped = false
+    private var isInputClosed = false
     /// Lines read from the process's output so far: the number of the next line is this + 1.
     private(set) var linesRead = 0
     /// Whether `hello` has been exchanged (the pool does it once per process).
@@ -45,26 +46,57 @@ final class EngineProcess: @unchecked Sendable {
 
     /// Starts `command` through `/bin/sh -c`.
     init(command: String) throws(Failure) {
-        (pid, input, output) = try Self.spawnLock.withLock { _ throws(Failure) in try Self.spawn(command) }
+        #if canImport(Glibc)
+            (pid, input, output) = try Self.spawn(command)
+        #else
+            (pid, input, output) = try Self.spawnLock.withLock { _ throws(Failure) in try Self.spawn(command) }
+        #endif
         _ = fcntl(input, F_SETFL, fcntl(input, F_GETFL) | O_NONBLOCK)
         _ = fcntl(output, F_SETFL, fcntl(output, F_GETFL) | O_NONBLOCK)
     }
 
-    /// Held from creating the pipes until they are marked close-on-exec and the child runs:
-    /// `pipe2(O_CLOEXEC)` is not visible from Swift's Glibc module, and a pipe end inherited
-    /// by another worker's engine would keep that engine's input open after TraceSim closes it.
-    private static let spawnLock = Mutex(())
+    #if canImport(Glibc)
+        private typealias Pipe2 = @convention(c) (UnsafeMutablePointer<Int32>?, Int32) -> Int32
+
+        /// Glibc's `pipe2` (since 2.9). Swift's Glibc module does not declare it (it is behind
+        /// `_GNU_SOURCE`), so it is looked up once by name; the C calling convention is exact.
+        private static let pipe2Function: Pipe2? = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "pipe2").map {
+            unsafeBitCast($0, to: Pipe2.self)
+        }
+
+        /// A pipe whose ends are close-on-exec from the moment they exist, so no fork anywhere
+        /// in the process (another worker's engine, a `Foundation.Process`) can inherit them:
+        /// an inherited end would keep an engine's input open after TraceSim closes it.
+        private static func makePipe(_ descriptors: inout [Int32]) -> Bool {
+            guard let pipe2Function else {
+                errno = ENOSYS
+                return false
+            }
+            return descriptors.withUnsafeMutableBufferPointer { pipe2Function($0.baseAddress, O_CLOEXEC) } == 0
+        }
+    #else
+        /// Held from creating the pipes until they are marked close-on-exec and the child runs
+        /// (Darwin has no `pipe2`): TraceSim's own spawns never inherit another's pipe ends,
+        /// though a fork elsewhere in the process still can in that window.
+        private static let spawnLock = Mutex(())
+
+        private static func makePipe(_ descriptors: inout [Int32]) -> Bool {
+            guard pipe(&descriptors) == 0 else { return false }
+            for descriptor in descriptors { _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC) }
+            return true
+        }
+    #endif
 
     private static func spawn(_ command: String) throws(Failure) -> (pid_t, Int32, Int32) {
         var toChild: [Int32] = [-1, -1]
         var fromChild: [Int32] = [-1, -1]
-        guard pipe(&toChild) == 0 else { throw .spawnFailed(errorText(errno)) }
-        guard pipe(&fromChild) == 0 else {
+        guard makePipe(&toChild) else { throw .spawnFailed(errorText(errno)) }
+        guard makePipe(&fromChild) else {
+            let error = errno
             close(toChild[0])
             close(toChild[1])
-            throw .spawnFailed(errorText(errno))
+            throw .spawnFailed(errorText(error))
         }
-        for descriptor in toChild + fromChild { _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC) }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -147,52 +179,71 @@ final class EngineProcess: @unchecked Sendable {
         }
     }
 
+    /// Whether the process could take another run now: it has not exited, and nothing it
+    /// wrote is waiting to be read (a line after its last `done`, or the end of its output).
+    /// A process that is not is ended with its group and reaped.
+    func isReusable() -> Bool {
+        guard !isReaped else { return false }
+        var entry = pollfd(fd: output, events: Int16(POLLIN), revents: 0)
+        var ready: Int32
+        repeat { ready = poll(&entry, 1, 0) } while ready < 0 && errno == EINTR
+        if consumed == buffer.count, ready == 0, !hasExited() { return true }
+        terminate()
+        return false
+    }
+
     /// Closes the engine's input (its sign to exit), gives it `grace` to go, then ends its
     /// process group.
     func shutDown(grace: Double) {
         guard !isReaped else { return }
-        close(input)
+        closeInput()
         let deadline = Deadline(secondsFromNow: grace)
-        while !isReaped, !deadline.hasPassed {
-            var status: Int32 = 0
-            if waitpid(pid, &status, WNOHANG) == pid {
-                isReaped = true
-                close(output)
-                kill(-pid, SIGKILL)
-                return
-            }
-            usleep(1000)
-        }
+        while !hasExited(), !deadline.hasPassed { usleep(1000) }
         terminate()
     }
 
-    /// Ends the process group at once and reaps the process.
-    func terminate() {
-        guard !isReaped else { return }
+    /// Ends the process group at once and reaps the process: in that order, because once
+    /// the leader is reaped its pid (the group's id) may be given to another process.
+    @discardableResult
+    func terminate() -> Int32 {
+        guard !isReaped else { return 0 }
         isReaped = true
         kill(-pid, SIGKILL)
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0, errno == EINTR {}
-        close(input)
+        closeInput()
         close(output)
+        return status
+    }
+
+    /// Closes the engine's input once: a descriptor closed twice may by then be another
+    /// engine's pipe.
+    private func closeInput() {
+        guard !isInputClosed else { return }
+        isInputClosed = true
+        close(input)
+    }
+
+    /// Whether the process has exited, without reaping it: while it is a zombie, its pid
+    /// (and so its process group's id) cannot be reused.
+    private func hasExited() -> Bool {
+        var info = siginfo_t()
+        while true {
+            if waitid(P_PID, id_t(pid), &info, WEXITED | WNOHANG | WNOWAIT) == 0 { return info.si_signo == SIGCHLD }
+            // ECHILD: nothing left to wait for.
+            if errno != EINTR { return true }
+        }
     }
 
     /// How the process ended, once its output closed: waits briefly for it to finish exiting.
     private func reap(waiting deadline: Deadline) -> String {
         guard !isReaped else { return "it ended" }
         let grace = Deadline(secondsFromNow: 1)
-        var status: Int32 = 0
-        while true {
-            let result = waitpid(pid, &status, WNOHANG)
-            if result == pid { break }
-            if result < 0, errno != EINTR { return "it closed its output" }
+        while !hasExited() {
             if grace.hasPassed || deadline.hasPassed { return "it closed its output" }
             usleep(1000)
         }
-        isReaped = true
-        kill(-pid, SIGKILL)
-        close(input)
-        close(output)
+        let status = terminate()
         let signal = status & 0x7F
         if signal == 0 { return "it exited with status \((status >> 8) & 0xFF)" }
         return "it was killed by signal \(signal)"

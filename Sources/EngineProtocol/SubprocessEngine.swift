@@ -20,7 +20,9 @@ extension EngineUnderTest {
     /// so a matrix starts at most one process per worker. A run whose engine exits, stays
     /// silent for more than `timeoutSeconds` on one event, or writes a line that is not a
     /// protocol message fails with an `EngineFailure` naming the run and the line of the
-    /// engine's output; that process is killed with its process group and never reused.
+    /// engine's output; that process is killed with its process group and never reused. A
+    /// process that cannot be started or does not say `hello` fails every later run of the
+    /// pool at once, with its own failure.
     ///
     /// Writing to an engine that has exited must fail with `EPIPE`, not kill TraceSim, so the
     /// first use ignores `SIGPIPE` for the whole process (the `tracesim` executable does so
@@ -49,6 +51,10 @@ package final class EngineProcessPool: Sendable {
     private struct State {
         var idle: [EngineProcess] = []
         var spawned = 0
+        /// The failure of the first process of this command that could not be started or did
+        /// not say hello: every later take fails with it at once, instead of starting another
+        /// process and waiting for a hello that will not come.
+        var helloFailure: EngineFailure?
     }
     private let state = Mutex(State())
 
@@ -70,22 +76,45 @@ package final class EngineProcessPool: Sendable {
     /// How many processes were started so far.
     package var spawnCount: Int { state.withLock { $0.spawned } }
 
-    /// An idle process, or a new one that has said `hello`.
-    func take(run: String) throws(EngineFailure) -> EngineProcess {
-        if let process = state.withLock({ $0.idle.popLast() }) { return process }
+    /// A live idle process, or a new one that has said `hello`.
+    ///
+    /// An idle process that has exited since its last run (or wrote something after it) is
+    /// reaped and passed over: its end belongs to no run, and must not fail this one.
+    func take(run: String) throws(EngineFailure) -> (process: EngineProcess, isReused: Bool) {
+        while true {
+            let (process, helloFailure) = state.withLock { ($0.idle.popLast(), $0.helloFailure) }
+            if let helloFailure { throw helloFailure }
+            guard let process else { break }
+            if process.isReusable() { return (process, true) }
+        }
         let process: EngineProcess
         do {
             process = try EngineProcess(command: command)
         } catch {
-            throw EngineFailure("run \(run): the engine could not be started: \(error)")
+            throw remember(EngineFailure("run \(run): the engine could not be started: \(error)"))
         }
         state.withLock { $0.spawned += 1 }
-        try greet(process, run: run)
-        return process
+        do {
+            try greet(process, run: run)
+        } catch {
+            throw remember(error)
+        }
+        return (process, false)
     }
 
-    /// A process whose run finished cleanly, ready for the next `reset`.
+    /// Keeps the first start or hello failure, and returns the one every take now fails with.
+    private func remember(_ failure: EngineFailure) -> EngineFailure {
+        state.withLock { state in
+            if state.helloFailure == nil { state.helloFailure = failure }
+            return state.helloFailure ?? failure
+        }
+    }
+
+    /// A process whose run finished cleanly, ready for the next `reset`; one with output
+    /// pending after its `done` (a late `log`, junk) or that has exited is ended instead, so
+    /// no run is charged with what the engine wrote after another.
     func giveBack(_ process: EngineProcess) {
+        guard process.isReusable() else { return }
         state.withLock { $0.idle.append(process) }
     }
 
@@ -206,6 +235,9 @@ final class SubprocessClient: RecordingClient {
     private let pool: EngineProcessPool
     private let run: String
     private var process: EngineProcess?
+    /// Whether the last failure was the process ending (its output closed, or writing to it
+    /// failed), rather than something it wrote or a timeout.
+    private var processEnded = false
     /// Records of the current event that carry no time of their own happen at its `now`.
     private var now = SimInstant(nanosecondsSinceEpoch: 0)
 
@@ -213,11 +245,18 @@ final class SubprocessClient: RecordingClient {
         self.pool = pool
         run = RunMessages.runName(context)
         recorder = Recorder(expectedFixCount: context.expectedFixCount)
-        let process = try pool.take(run: run)
-        self.process = process
-        var ignored: [LocationClientRequest<String>] = []
-        exchange(RunMessages.resetLine(context), waitingFor: "its done for reset", kind: .reset, into: &ignored)
-        if let failure { throw failure }
+        while true {
+            let (process, isReused) = try pool.take(run: run)
+            self.process = process
+            var ignored: [LocationClientRequest<String>] = []
+            exchange(RunMessages.resetLine(context), waitingFor: "its done for reset", kind: .reset, into: &ignored)
+            guard let failure else { return }
+            // An idle process can still end between the pool's check and this reset (an engine
+            // that exits after each finish): its end belongs to no run, so take another.
+            guard isReused, processEnded else { throw failure }
+            self.failure = nil
+            processEnded = false
+        }
     }
 
     deinit {
@@ -351,6 +390,10 @@ final class SubprocessClient: RecordingClient {
         } catch let failure as EngineFailure {
             fail(failure)
         } catch let failure as EngineProcess.Failure {
+            switch failure {
+            case .exited, .writeFailed: processEnded = true
+            case .timedOut, .lineTooLong, .spawnFailed: break
+            }
             fail(exchange.failure(failure))
         } catch {
             fail(EngineFailure("run \(run): \(error)"))

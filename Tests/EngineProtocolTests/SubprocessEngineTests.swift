@@ -130,6 +130,70 @@ struct SubprocessEngineTests {
         #expect(run.diagnostics.map(\.message) == ["started"])
         #expect(run.diagnostics.map(\.count) == [2])
     }
+
+    static func poolHazards(_ mode: String) -> String { "python3 \(Paths.engines)/pool_hazards.py \(mode)" }
+
+    /// The pixel 6 walk through three presets with `engine`, as `matrix` prints it.
+    static func hazardMatrix(_ engine: String, jobs: Int) -> [String] {
+        [
+            "matrix", Paths.pixel6, "--scenarios", "always-precise,wheninuse-locked,denied", "--date", "2020-02-07",
+            "--format", "json", "--jobs", "\(jobs)", "--engine-command", engine,
+        ]
+    }
+
+    @Test("a line an engine writes after its done for finish is charged to no run; its process is not reused")
+    func lineAfterFinishIsNotChargedToTheNextRun() async throws {
+        let reference = try await offPool { runCommand(Self.hazardMatrix(Self.poolHazards("clean"), jobs: 1)) }
+        #expect(reference.exitCode == 0, "\(reference.error)")
+        for jobs in [1, 2] {
+            let late = try await offPool { runCommand(Self.hazardMatrix(Self.poolHazards("late-log"), jobs: jobs)) }
+            #expect(late.exitCode == 0, "\(late.error)")
+            #expect(!late.output.contains("written after finish"))
+            #expect(late.output == reference.output, "--jobs \(jobs)")
+        }
+        let pool = EngineProcessPool(command: Self.poolHazards("late-log"), timeoutSeconds: 10)
+        for _ in 0..<2 {
+            let run = try await offPool { try Self.run(pool).get() }
+            #expect(run.diagnostics.isEmpty)
+        }
+        #expect(pool.spawnCount == 2)
+    }
+
+    @Test("an idle process that exited is reaped and replaced: the next run does not fail for it")
+    func exitedIdleProcessIsReplaced() async throws {
+        let pool = EngineProcessPool(command: Self.poolHazards("exit"), timeoutSeconds: 10)
+        var matrix = Matrix(
+            traces: [Matrix.NamedTrace(name: "pixel6", trace: Self.pixel6)],
+            scenarios: [Matrix.Entry(try #require(Scenario.preset(named: "always-precise")))])
+        matrix.engine = .subprocess(pool: pool)
+        // One scenario and its ideal run: two runs, one process each.
+        #expect(matrix.replayCount() == 2)
+        let result = try await offPool { [matrix] in try matrix.run(jobs: 1) }
+        #expect(result.cells.count == 1)
+        #expect(pool.spawnCount == 2)
+    }
+
+    @Test("an engine that never says hello fails every run at once after the first, with the first's message")
+    func silentEngineFailsFast() async throws {
+        // --engine-timeout below 30 s: hello still gets 30 s, once for the whole matrix.
+        let pool = EngineProcessPool(command: "sleep 1000", timeoutSeconds: 0.2)
+        var matrix = Matrix(
+            traces: [Matrix.NamedTrace(name: "pixel6", trace: Self.pixel6)],
+            scenarios: try ["always-precise", "wheninuse-locked", "denied"].map {
+                Matrix.Entry(try #require(Scenario.preset(named: $0)))
+            })
+        matrix.engine = .subprocess(pool: pool)
+        let outcome = try await offPool { [matrix] in Result { () throws(RunFailure) in try matrix.run(jobs: 1) } }
+        guard case .failure(.engine(let failure)) = outcome else {
+            Issue.record("the matrix should have failed")
+            return
+        }
+        #expect(failure.message.hasPrefix("run pixel6/"), "\(failure.message)")
+        #expect(
+            failure.message.hasSuffix(": before any output: no answer within 30 s while waiting for its hello"),
+            "\(failure.message)")
+        #expect(pool.spawnCount == 1)
+    }
 }
 
 /// Messages survive the trip through their lines bit for bit.
