@@ -192,6 +192,17 @@ final class EngineProcess: @unchecked Sendable {
         return false
     }
 
+    /// Whether the engine wrote something nobody asked for yet: a line after its last `done`
+    /// (an extra answer) sits in the buffer or the pipe. The end of its output alone is not
+    /// counted; the next read reports that.
+    func hasUnreadOutput() -> Bool {
+        if consumed < buffer.count { return true }
+        var entry = pollfd(fd: output, events: Int16(POLLIN), revents: 0)
+        var ready: Int32
+        repeat { ready = poll(&entry, 1, 0) } while ready < 0 && errno == EINTR
+        return ready > 0 && entry.revents & Int16(POLLIN) != 0
+    }
+
     /// Closes the engine's input (its sign to exit), gives it `grace` to go, then ends its
     /// process group.
     func shutDown(grace: Double) {

@@ -378,6 +378,14 @@ final class SubprocessClient: RecordingClient {
         let exchange = Exchange(process: process, run: run, waitingFor: waitingFor, timeoutSeconds: pool.timeoutSeconds)
         let deadline = Deadline(secondsFromNow: pool.timeoutSeconds)
         do {
+            // An answer must follow its event. A line already waiting is an extra answer to the
+            // previous one (a second done, a late request): taken as this event's, every answer
+            // from here on would be one event late.
+            if kind != .reset, process.hasUnreadOutput() {
+                throw EngineFailure(
+                    "run \(run): output line \(process.linesRead + 1): a line after the done for the previous event, "
+                        + "before \(waitingFor.replacingOccurrences(of: "its done for ", with: "")) was sent")
+            }
             try process.send(line, deadline: deadline)
             while true {
                 let line = try process.readLine(deadline: deadline)

@@ -52,6 +52,10 @@ struct SubprocessEngineTests {
             #"run pixel6/always-precise: output line 5: request startUpdatingLocation: unknown member "pausesAutomatically""#
         ),
         (
+            "extra-done",
+            "run pixel6/always-precise: output line 6: a line after the done for the previous event, before didUpdateLocations was sent"
+        ),
+        (
             "version",
             "run pixel6/always-precise: output line 1: the engine speaks protocol version 2; this TraceSim speaks 1"
         ),

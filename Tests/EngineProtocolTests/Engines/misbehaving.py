@@ -27,6 +27,10 @@ for line in sys.stdin:
             time.sleep(60)
         elif mode == "out-of-order":
             print('{"type":"hello","protocolVersion":1,"name":"again"}', flush=True)
+        elif mode == "extra-done":
+            # One write, so the extra line is in the pipe before the next event is sent.
+            print('{"type":"done"}\n{"type":"done"}', flush=True)
+            continue
         elif mode == "unknown-member":
             print('{"type":"request","call":"startUpdatingLocation","pausesAutomatically":false}', flush=True)
     print('{"type":"done"}', flush=True)
