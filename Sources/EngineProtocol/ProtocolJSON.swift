@@ -1,3 +1,5 @@
+import Traces
+
 /// One JSON value of a protocol line.
 ///
 /// Numbers keep their text: a fix's speed is a `Float` and its latitude a `Double`, and each is
@@ -293,7 +295,7 @@ package struct ProtocolLine: Sendable {
 
     package mutating func string(_ key: String, _ value: String) {
         self.key(key)
-        Self.quote(value, into: &text)
+        JSONStringLiteral.append(value, to: &text)
     }
 
     package mutating func bool(_ key: String, _ value: Bool) {
@@ -338,24 +340,5 @@ package struct ProtocolLine: Sendable {
     /// Seconds as a person writes them: "10", "0.5".
     package static func seconds(_ value: Double) -> String {
         value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : value.description
-    }
-
-    /// Appends `value` as a JSON string.
-    package static func quote(_ value: String, into text: inout String) {
-        text += "\""
-        for scalar in value.unicodeScalars {
-            switch scalar {
-            case "\"": text += "\\\""
-            case "\\": text += "\\\\"
-            case "\n": text += "\\n"
-            case "\r": text += "\\r"
-            case "\t": text += "\\t"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                text += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: text.unicodeScalars.append(scalar)
-            }
-        }
-        text += "\""
     }
 }

@@ -103,7 +103,7 @@ package enum ProtocolValues {
         var names = ""
         for name in sample.activity.names {
             names += names.isEmpty ? "" : ","
-            ProtocolLine.quote(name, into: &names)
+            JSONStringLiteral.append(name, to: &names)
         }
         line.raw("activities", "[\(names)]")
         line.string("confidence", sample.confidence.name)

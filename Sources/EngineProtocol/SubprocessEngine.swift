@@ -218,7 +218,7 @@ struct Exchange {
         let text = String(decoding: line, as: UTF8.self)
         let head = text.prefix(60)
         var quoted = ""
-        ProtocolLine.quote(String(head) + (head.count < text.count ? "…" : ""), into: &quoted)
+        JSONStringLiteral.append(String(head) + (head.count < text.count ? "…" : ""), to: &quoted)
         return quoted
     }
 }

@@ -21,7 +21,7 @@ package indirect enum JSONText: Sendable {
 
     private func render(into text: inout String) {
         switch self {
-        case .string(let value): Self.appendQuoted(value, to: &text)
+        case .string(let value): JSONStringLiteral.append(value, to: &text)
         case .integer(let value): text += String(value)
         case .number(let value):
             text += value.isFinite ? NumberText.json(value) : "null"
@@ -38,29 +38,11 @@ package indirect enum JSONText: Sendable {
             text += "{"
             for (index, (key, value)) in members.enumerated() {
                 if index > 0 { text += "," }
-                Self.appendQuoted(key, to: &text)
+                JSONStringLiteral.append(key, to: &text)
                 text += ":"
                 value.render(into: &text)
             }
             text += "}"
         }
-    }
-
-    private static func appendQuoted(_ value: String, to text: inout String) {
-        text += "\""
-        for scalar in value.unicodeScalars {
-            switch scalar {
-            case "\"": text += "\\\""
-            case "\\": text += "\\\\"
-            case "\n": text += "\\n"
-            case "\r": text += "\\r"
-            case "\t": text += "\\t"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                text += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: text.unicodeScalars.append(scalar)
-            }
-        }
-        text += "\""
     }
 }
