@@ -7,7 +7,9 @@
 #      first attempt of another kills its tracesim, and Ray runs both again;
 #   3. a missing trace fails the Ray run with tracesim's exit code (66) and message, without
 #      a retry;
-#   4. the GitHub Actions and Kubernetes examples parse as YAML and keep the shard contract.
+#   4. the README's DuckDB query over the Ray run's JSON Lines gives the `collected` column
+#      of the summary;
+#   5. the GitHub Actions and Kubernetes examples parse as YAML and keep the shard contract.
 # Wall times go to standard output. The pinned requirements go into a venv under .build
 # (kept while requirements.txt is unchanged); python3-venv is installed when missing.
 set -euo pipefail
@@ -30,14 +32,15 @@ now() { date +%s.%N; }
 since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.2f s", b - a }'; }
 
 # The requirements pin wheels for one Python version; a venv made by another is made again.
-requirements=Integrations/ray/requirements.txt
+requirements=(Integrations/ray/requirements.txt Integrations/ray/requirements-check.txt)
 venv=.build/ray-venv
-stamp="$(sha256sum "$requirements" | cut -d' ' -f1) $("$python" -c 'import sys; print(sys.version)')"
+stamp="$(cat "${requirements[@]}" | sha256sum | cut -d' ' -f1) $("$python" -c 'import sys; print(sys.version)')"
 start=$(now)
 if [ "$(cat "$venv/.requirements" 2>/dev/null)" != "$stamp" ]; then
     rm -rf "$venv"
     "$python" -m venv "$venv"
-    "$venv/bin/pip" install --quiet --disable-pip-version-check --require-hashes -r "$requirements" >&2
+    "$venv/bin/pip" install --quiet --disable-pip-version-check --require-hashes \
+        -r "${requirements[0]}" -r "${requirements[1]}" >&2
     printf '%s' "$stamp" >"$venv/.requirements"
     echo "venv with Ray $("$venv/bin/python" -c 'import ray; print(ray.__version__)'): installed in $(since "$start")"
 else
@@ -119,6 +122,26 @@ if grep -q 'will be retried' "$out/refused.err"; then
     exit 1
 fi
 echo "a missing trace: the Ray run exits 66 naming it, without a retry, in $(since "$start")"
+
+# The README's query, run on the Ray run's output, against the table's `collected` column
+# (the scenario rows: the ideal rows are not runs).
+"$venv/bin/python" - "$out/ray.jsonl" "$out/ray.txt" <<'PYTHON'
+import sys
+
+import duckdb
+
+rows = duckdb.sql(f"""SELECT scenario, sum(metrics.acceptedFixes) / sum(metrics.idealAcceptedFixes) AS collected
+    FROM read_json_auto('{sys.argv[1]}') WHERE scenario IS NOT NULL GROUP BY scenario ORDER BY collected""").fetchall()
+table = {}
+for line in open(sys.argv[2]).read().split("\n\n")[0].splitlines()[3:]:
+    words = line.split()
+    table[words[0]] = " ".join(words[1:3])
+wrong = [(name, f"{100 * collected:.1f} %", table.get(name)) for name, collected in rows
+         if f"{100 * collected:.1f} %" != table.get(name)]
+if not rows or wrong:
+    sys.exit(f"error: the README's DuckDB query disagrees with the summary's collected column: {wrong or 'no rows'}")
+print(f"DuckDB over the Ray run's runs.jsonl: the collected share of all {len(rows)} scenarios, as the summary prints")
+PYTHON
 
 examples=(Integrations/github-actions/matrix.yml Integrations/kubernetes/{indexed-job,ray-job}.yaml)
 "$venv/bin/python" - "${examples[@]}" <<'PYTHON'
