@@ -97,8 +97,15 @@ echo "Ray, $shards tasks on 2 CPUs: same runs and summary in $(since "$start")" 
     "($(grep '^tracesim_ray:' "$out/ray.err"))"
 
 start=$(now)
-ray_run retried --parts-dir "$out/retried" --test-kill-first-attempt 1:worker --test-kill-first-attempt 2:tracesim
+# The parts go straight to the folder here, so a killed attempt's half-written part is
+# on disk when the retry writes its own.
+ray_run retried --parts-dir "$out/retried" --shared-parts \
+    --test-kill-first-attempt 1:worker --test-kill-first-attempt 2:tracesim
 same retried
+if [ "$(find "$out/retried" -name 'part-*' | wc -l)" -ne 2 ]; then
+    echo "error: a killed attempt left a part behind:" $(ls "$out/retried") >&2
+    exit 1
+fi
 for marker in killed-1 killed-2; do
     if [ ! -e "$out/retried/$marker" ]; then
         echo "error: the first attempt that should have been killed ($marker) never ran" >&2

@@ -26,6 +26,7 @@ import argparse
 import os
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import tempfile
@@ -88,9 +89,16 @@ def run_shard(
     shard: int,
     count: int,
     matrix_arguments: list[str],
+    part_path: str | None,
     faults: list[Fault],
 ) -> tuple[bytes, bytes]:
-    """One Ray task: tracesim on shard `shard` of `count`; returns its (stdout, stderr)."""
+    """One Ray task: tracesim on shard `shard` of `count`; returns its (stdout, stderr).
+
+    With `part_path`, tracesim writes the part straight to that file (on shared storage) and
+    the task returns no stdout: the part is never held in memory nor sent through Ray. It is
+    written under a name of its own first and renamed when tracesim succeeds, so an attempt
+    that dies leaves no part that looks whole.
+    """
     name = f"{shard}/{count}"
     fault = next((fault for fault in faults if fault.shard == shard), None)
     injected = fault is not None and not os.path.exists(fault.marker)
@@ -99,11 +107,12 @@ def run_shard(
         if fault.kind == "worker":
             os.kill(os.getpid(), signal.SIGKILL)
     command = [tracesim, "matrix", "--traces-from", "-", "--shard", name, "--format", "jsonl", *matrix_arguments]
+    attempt = f"{part_path}.{socket.gethostname()}-{os.getpid()}.tmp" if part_path is not None else None
     try:
-        process = subprocess.Popen(
-            command, cwd=workdir, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        part = open(attempt, "wb") if attempt is not None else subprocess.PIPE
+        process = subprocess.Popen(command, cwd=workdir, stdin=subprocess.PIPE, stdout=part, stderr=subprocess.PIPE)
     except OSError as error:
-        # The same image on every node: a node without tracesim or the folder is a setup error.
+        # The same image and mounts on every node: a node without them is a setup error.
         raise TraceSimRefused(name, EXIT_NO_INPUT, f"cannot run {tracesim} in {workdir}: {error}\n") from None
     if injected:
         process.kill()
@@ -111,10 +120,17 @@ def run_shard(
         stdout, stderr = process.communicate(inputs)
     except BrokenPipeError:
         # The child died before reading its input; its exit status says why.
-        stdout, stderr = process.stdout.read(), process.stderr.read()
+        stderr = process.stderr.read()
+        stdout = process.stdout.read() if process.stdout is not None else b""
         process.wait()
+    if attempt is not None:
+        part.close()
+        if process.returncode == 0:
+            os.replace(attempt, part_path)
+        else:
+            os.unlink(attempt)
     if process.returncode == 0:
-        return stdout, stderr
+        return stdout or b"", stderr
     message = stderr.decode("utf-8", "replace")
     if process.returncode < 0 or process.returncode == EXIT_IO:
         raise TraceSimInterrupted(name, process.returncode, message)
@@ -182,6 +198,9 @@ def parse_arguments(argv: list[str]) -> tuple[argparse.Namespace, list[str]]:
     parser.add_argument("--workdir", default=os.getcwd(),
                         help="where tracesim runs on every node; relative inputs resolve here (default: this folder)")
     parser.add_argument("--parts-dir", help="keep the parts in this folder (default: a temporary one, removed)")
+    parser.add_argument("--shared-parts", action="store_true",
+                        help="tasks write their parts straight into --parts-dir, which every node must see, "
+                             "instead of sending them through Ray's object store")
     parser.add_argument("--cpus-per-task", type=int, default=1,
                         help="CPUs Ray reserves for a task, and tracesim's --jobs (default 1)")
     parser.add_argument("--memory-per-task-mb", type=int,
@@ -211,6 +230,9 @@ def main(argv: list[str]) -> int:
         return EXIT_NO_INPUT
     if not inputs:
         print("tracesim_ray: no inputs: give trace files or folders, or --traces-from FILE", file=sys.stderr)
+        return EXIT_USAGE
+    if arguments.shared_parts and arguments.parts_dir is None:
+        print("tracesim_ray: --shared-parts needs --parts-dir, a folder every node sees", file=sys.stderr)
         return EXIT_USAGE
     if arguments.shards is not None and arguments.shards < 1:
         print(f"tracesim_ray: --shards must be at least 1, not {arguments.shards}", file=sys.stderr)
@@ -280,12 +302,14 @@ def run(arguments, ray, tracesim, workdir, inputs, matrix_arguments, parts_dir, 
         options["memory"] = arguments.memory_per_task_mb * 1024 * 1024
     task = ray.remote(run_shard).options(**options)
     listed = "".join(f"{entry}\n" for entry in inputs).encode("utf-8")
+    width = len(str(count))
+    parts = {k: os.path.join(parts_dir, f"part-{k:0{width}d}-of-{count}.jsonl") for k in range(1, count + 1)}
+    shared = arguments.shared_parts
     pending = {
-        task.remote(tracesim, workdir, listed, shard, count, matrix_arguments, faults): shard
+        task.remote(tracesim, workdir, listed, shard, count, matrix_arguments, parts[shard] if shared else None,
+                    faults): shard
         for shard in range(1, count + 1)
     }
-    width = len(str(count))
-    parts: dict[int, str] = {}
     notes: set[str] = set()
     while pending:
         [done], _ = ray.wait(list(pending), num_returns=1)
@@ -308,10 +332,9 @@ def run(arguments, ray, tracesim, workdir, inputs, matrix_arguments, parts_dir, 
             print(f"tracesim_ray: shard {shard}/{count} failed after {arguments.max_retries} retries: {error}",
                   file=sys.stderr)
             return EXIT_TEMPORARY
-        path = os.path.join(parts_dir, f"part-{shard:0{width}d}-of-{count}.jsonl")
-        with open(path, "wb") as part:
-            part.write(stdout)
-        parts[shard] = path
+        if not shared:
+            with open(parts[shard], "wb") as part:
+                part.write(stdout)
         # Every shard walks the same folders and says the same notes: print each once.
         for line in stderr.decode("utf-8", "replace").splitlines():
             if line not in notes:
