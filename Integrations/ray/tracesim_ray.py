@@ -322,7 +322,8 @@ def run(arguments, ray, tracesim, workdir, inputs, matrix_arguments, parts_dir, 
             cause = error.cause
             if isinstance(cause, (TraceSimRefused, TraceSimInterrupted)):
                 sys.stderr.write(cause.stderr)
-                print(f"tracesim_ray: shard {cause.shard} failed: tracesim exited with {cause.status}", file=sys.stderr)
+                how = f"exited with {cause.status}" if cause.status > 0 else f"was killed by signal {-cause.status}"
+                print(f"tracesim_ray: shard {cause.shard} failed: tracesim {how}", file=sys.stderr)
                 return cause.status if cause.status > 0 else EXIT_TEMPORARY
             print(f"tracesim_ray: shard {shard}/{count} failed: {error}", file=sys.stderr)
             return EXIT_TEMPORARY
