@@ -327,3 +327,31 @@ struct TraceInputsTests {
         #expect(declaration.help.contains("--traces-from <file>"))
     }
 }
+
+extension TraceInputsTests {
+    @Test("a directory of 240 traces and 24 other files over 12 folders: every trace in order, a note for each other")
+    func manyFiles() throws {
+        let scratch = try Scratch()
+        let nmea = Data(try Self.bytes("gpsd/haicom-305N.log").prefix(4096))
+        var expected: [String] = []
+        for folder in 0..<12 {
+            let directory = scratch.root + "/fleet/d\(folder)"
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            for file in 0..<20 {
+                expected.append(directory + "/t\(file).log")
+                #expect(FileManager.default.createFile(atPath: expected[expected.count - 1], contents: nmea))
+            }
+            for name in ["notes-a.txt", "notes-b.txt"] {
+                #expect(FileManager.default.createFile(atPath: directory + "/" + name, contents: Data("a".utf8)))
+            }
+        }
+        let captured = Captured()
+        let inputs = try Self.expand([scratch.root + "/fleet"], console: captured.console)
+        #expect(inputs == expected.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) })
+        // Byte order, not numeric: d0, d1, d10 … and t0, t1, t10 ….
+        #expect(inputs.prefix(3) == ArraySlice(["t0", "t1", "t10"].map { scratch.root + "/fleet/d0/\($0).log" }))
+        #expect(inputs[20] == scratch.root + "/fleet/d1/t0.log")
+        #expect(captured.lines.count == 24)
+        #expect(captured.lines.first == "note: \(scratch.root)/fleet/d0/notes-a.txt: not a trace any importer recognises; skipped")
+    }
+}
