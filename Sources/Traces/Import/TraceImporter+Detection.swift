@@ -29,10 +29,11 @@ extension TraceImporter {
         defer { close(descriptor) }
         let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 16, alignment: 1)
         defer { chunk.deallocate() }
-        let count = try read(descriptor, into: chunk, at: 0, path: path)
+        let count = try read(
+            descriptor, into: UnsafeMutableRawBufferPointer(rebasing: chunk[0..<sniffBytes]), at: 0, path: path)
         let isGzip = count >= 2 && chunk[0] == 0x1F && chunk[1] == 0x8B
         let head =
-            try isGzip ? inflatedHead(descriptor, chunk, path: path) : Array(chunk.prefix(min(count, sniffBytes)))
+            try isGzip ? inflatedHead(descriptor, chunk, path: path) : Array(chunk.prefix(count))
         return head.withUnsafeBufferPointer { buffer in
             let source = TextSource(file: path, bytes: buffer)
             guard TextSource.wideEncoding(source.bytes) == nil, !source.bytes.contains(0) else { return nil }
