@@ -22,6 +22,7 @@ enum MatrixCommand: Command {
                     Trace files in any format 'tracesim inspect' reads. Files with no
                     timed fix are reported and skipped. With --tracks each, a file of
                     several tracks gives one trace per track, named FILE#N.
+                    \(TraceInputs.directoryHelpLines)
                     \(StandardInputArguments.helpLines)
                     """, isRepeated: true)
         ],
@@ -78,7 +79,7 @@ enum MatrixCommand: Command {
                     one after another and let go once written, so memory holds a few traces
                     per job, however many traces there are.
                     """),
-        ] + EngineArguments.declared + ImportArguments.declared,
+        ] + TraceInputs.declared + EngineArguments.declared + ImportArguments.declared,
         discussion: """
             Runs go to every core unless --jobs says otherwise; the output does not depend on how
             many. A progress bar appears on standard error when it is a terminal (not under
@@ -90,8 +91,8 @@ enum MatrixCommand: Command {
             """)
 
     static func run(_ parsed: ParsedArguments, console: Console) throws -> ExitCode {
-        guard !parsed.positionals.isEmpty else {
-            throw UsageError("matrix needs at least one trace file", command: name)
+        guard !parsed.positionals.isEmpty || !parsed.values("traces-from").isEmpty else {
+            throw UsageError("matrix needs at least one trace file, directory or --traces-from list", command: name)
         }
         let format = try parsed.choice("format")
         let shard = try parsed.value("shard").map { (text) throws(UsageError) in try Shard(text, command: name) }
@@ -104,8 +105,10 @@ enum MatrixCommand: Command {
             throw UsageError(
                 "--per-trace is for text, markdown and html; \(format) already has one entry per run", command: name)
         }
-        let inputs = parsed.positionals
-        try StandardInputArguments.checkReadOnce(inputs, command: name)
+        let inputs = try TraceInputs.expand(parsed.positionals, parsed, command: name, console: console)
+        guard !inputs.isEmpty else {
+            throw CommandFailure(.noInput, "error: matrix: no trace among the inputs (every file was skipped)")
+        }
         // A part's identity fingerprints each trace file, and every part must read the same
         // bytes: standard input is neither readable twice nor the same for every part.
         if shard != nil && inputs.contains(TraceFile.standardInputPath) {
