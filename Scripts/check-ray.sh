@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The Ray driver (Integrations/ray) end to end on a local Ray instance with two CPUs:
-#   1. the merged JSON Lines of a Ray run over every bundled trace are the bytes that one
-#      `tracesim matrix --format jsonl` prints, and the driver's summary (`tracesim
-#      summarize`) is the text `tracesim matrix` prints;
+#   1. the merged JSON Lines of a Ray run over the Traces folder (walked by every task) are
+#      the bytes that one `tracesim matrix --format jsonl` over every bundled trace prints,
+#      and the driver's summary (`tracesim summarize`) is the text `tracesim matrix` prints;
 #   2. the same bytes when the first attempt of one task kills its own Ray worker and the
 #      first attempt of another kills its tracesim, and Ray runs both again;
 #   3. a missing trace fails the Ray run with tracesim's exit code (66) and message, without
@@ -60,11 +60,11 @@ start=$(now)
 echo "tracesim matrix --format jsonl, one process: $(since "$start") ($(wc -l <"$out/single.jsonl") lines)"
 "$ts" matrix "${traces[@]}" "${arguments[@]}" >"$out/single.txt"
 
-ray_run() { # NAME DRIVER-ARGUMENTS...: the driver on a local two-CPU Ray instance
+ray_run() { # NAME DRIVER-ARGUMENTS-AND-INPUTS...: the driver on a local two-CPU Ray instance
     local name=$1 status=0
     shift
     "$venv/bin/python" Integrations/ray/tracesim_ray.py --tracesim "$ts" --num-cpus 2 --object-store-mb 256 \
-        --output "$out/$name.jsonl" "$@" "${traces[@]}" -- "${arguments[@]}" >"$out/$name.txt" 2>"$out/$name.err" ||
+        --output "$out/$name.jsonl" "$@" -- "${arguments[@]}" >"$out/$name.txt" 2>"$out/$name.err" ||
         status=$?
     if [ "$status" -ne 0 ] && [ "$name" != refused ]; then
         echo "error: the Ray run ($name) exited $status" >&2
@@ -89,8 +89,9 @@ same() { # NAME: the Ray run's merged runs and summary against the single proces
     fi
 }
 
+# The folder, walked by every task, gives the same runs as the files listed one by one.
 start=$(now)
-ray_run ray --parts-dir "$out/parts"
+ray_run ray --parts-dir "$out/parts" Traces
 same ray
 shards=$(find "$out/parts" -name 'part-*' | wc -l)
 echo "Ray, $shards tasks on 2 CPUs: same runs and summary in $(since "$start")" \
@@ -100,7 +101,7 @@ start=$(now)
 # The parts go straight to the folder here, so a killed attempt's half-written part is
 # on disk when the retry writes its own.
 ray_run retried --parts-dir "$out/retried" --shared-parts \
-    --test-kill-first-attempt 1:worker --test-kill-first-attempt 2:tracesim
+    --test-kill-first-attempt 1:worker --test-kill-first-attempt 2:tracesim "${traces[@]}"
 same retried
 if [ "$(find "$out/retried" -name 'part-*' | wc -l)" -ne 2 ]; then
     echo "error: a killed attempt left a part behind:" $(ls "$out/retried") >&2
@@ -117,7 +118,7 @@ echo "Ray with task 1's worker and task 2's tracesim killed on their first attem
 
 start=$(now)
 status=0
-ray_run refused --shards 2 Traces/missing.nmea || status=$?
+ray_run refused --shards 2 Traces/missing.nmea "${traces[@]}" || status=$?
 if [ "$status" -ne 66 ] || ! grep -q 'Traces/missing.nmea' "$out/refused.err"; then
     echo "error: a missing trace should fail the Ray run with 66 and name the file; got $status:" >&2
     cat "$out/refused.err" >&2
