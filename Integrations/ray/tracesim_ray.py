@@ -145,7 +145,8 @@ def read_inputs(arguments: argparse.Namespace) -> list[str]:
             text = sys.stdin.read()
         else:
             text = Path(arguments.traces_from).read_text(encoding="utf-8")
-        inputs += [line for line in text.splitlines() if line]
+        # tracesim skips these lines too; leaving them out keeps the input count right.
+        inputs += [line for line in text.splitlines() if line.strip() and not line.startswith("#")]
     return inputs
 
 
