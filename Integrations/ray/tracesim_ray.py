@@ -266,7 +266,17 @@ def main(argv: list[str]) -> int:
         init["num_cpus"] = arguments.num_cpus
     if arguments.object_store_mb is not None:
         init["object_store_memory"] = arguments.object_store_mb * 1024 * 1024
-    ray.init(**init)
+    for attempt in (1, 2):
+        try:
+            ray.init(**init)
+            break
+        # Ray raises a bare Exception when its daemons do not register within its fixed 30 s,
+        # which a loaded machine can take; a local instance is worth one more start.
+        except Exception as error:
+            if arguments.address is not None or attempt == 2:
+                raise
+            print(f"tracesim_ray: the local Ray instance did not start ({error}); starting it again", file=sys.stderr)
+            ray.shutdown()
     ray_started = time.monotonic()
     parts_dir = arguments.parts_dir or tempfile.mkdtemp(prefix="tracesim-ray-")
     os.makedirs(parts_dir, exist_ok=True)
