@@ -198,6 +198,11 @@ public final class RunLines {
             return nil
         }
         let lineNumber = reader.lineNumber
+        guard line.contains(where: { $0 != 0x20 && $0 != 0x09 }) else {
+            throw ConfigError(
+                file: file, line: lineNumber, kind: .syntax,
+                message: "an empty line: JSON Lines hold one run per line, and nothing between them")
+        }
         let (trace, scenario) = try Self.names(Array(line), file: file, line: lineNumber)
         switch order.accept(trace: trace, scenario: scenario) {
         case .success(let input):
