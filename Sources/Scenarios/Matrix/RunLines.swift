@@ -293,7 +293,7 @@ private struct LineReader {
     /// end of the file.
     mutating func nextLine() throws(ConfigError) -> ArraySlice<UInt8>? {
         while true {
-            if let newline = buffer[scanned..<tail].firstIndex(of: UInt8(ascii: "\n")) {
+            if let newline = Self.firstLineBreak(in: buffer, scanned..<tail) {
                 lineNumber += 1
                 var end = newline
                 if end > head, buffer[end - 1] == UInt8(ascii: "\r") { end -= 1 }
@@ -318,6 +318,17 @@ private struct LineReader {
                 return nil
             }
             try fill()
+        }
+    }
+
+    /// Where the first `\n` in `range` of `bytes` is: `memchr`, since the search passes over
+    /// every byte of the file.
+    private static func firstLineBreak(in bytes: [UInt8], _ range: Range<Int>) -> Int? {
+        bytes.withUnsafeBufferPointer { buffer in
+            guard let base = buffer.baseAddress, !range.isEmpty,
+                let found = memchr(base + range.lowerBound, 0x0A, range.count)
+            else { return nil }
+            return base.distance(to: found.assumingMemoryBound(to: UInt8.self))
         }
     }
 
