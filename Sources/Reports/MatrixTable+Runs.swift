@@ -32,9 +32,33 @@ extension MatrixTable.Row {
         "deliveredTimes", "promptLog", "authorization", "diagnostics",
     ]
 
+    /// Members the tables do not read, and the bracket each opens with.
+    private static let unread: [String: UInt8] = [
+        "lifecycle": UInt8(ascii: "["), "deliveredTimes": UInt8(ascii: "["), "promptLog": UInt8(ascii: "["),
+        "authorization": UInt8(ascii: "["), "lifecycleSeconds": UInt8(ascii: "{"),
+    ]
+
     private static func read(_ bytes: [UInt8], scenarioIndex: Int, file: String) throws(ConfigError) -> Self {
         let reader = ConfigReader(file: file)
-        let root = try ConfigJSON.parse(bytes, file: file)
+        // The members the tables do not read (most of a run's bytes: every delivery time) are
+        // validated by the layout pass and blanked in place before the parse, so no value is
+        // built for them and every other value keeps its column.
+        let layout: JSONLayout
+        do {
+            layout = try JSONLayout.read(bytes, file: file, splitting: "", strings: [])
+        } catch {
+            throw ConfigError(syntax: error)
+        }
+        var blanked = bytes
+        for member in layout.members {
+            guard let opener = unread[member.key], member.value.count > 2, bytes[member.value.lowerBound] == opener,
+                bytes[member.value.upperBound - 1] == opener + 2
+            else { continue }
+            for offset in (member.value.lowerBound + 1)..<(member.value.upperBound - 1) {
+                blanked[offset] = UInt8(ascii: " ")
+            }
+        }
+        let root = try ConfigJSON.parse(blanked, file: file)
         let members = try reader.object(root, "$", allowed: runKeys)
         func required(_ key: String) throws(ConfigError) -> ConfigJSONNode {
             try reader.required(members, key, in: root, "$")
