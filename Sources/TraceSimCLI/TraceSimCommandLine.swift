@@ -51,7 +51,7 @@ public enum TraceSimCommandLine {
     static let commands: [any Command.Type] = [
         InspectCommand.self, ConvertCommand.self, RulesCommand.self, PermissionsCommand.self, TrackCommand.self,
         ScenariosCommand.self, ReplayCommand.self, MatrixCommand.self, CheckCommand.self, MergeCommand.self,
-        TuneCommand.self, ServeEngineCommand.self,
+        SummarizeCommand.self, TuneCommand.self, ServeEngineCommand.self,
     ]
 
     private static func command(named name: String) -> (any Command.Type)? {
