@@ -36,15 +36,18 @@ enum DiagnosticsReport {
         ]
     }
 
-    /// The matrix's summary: each message once, with its count over every run and how many runs
-    /// reported it, in the order first seen (runs in position order); empty without any.
-    static func matrixLines(_ result: MatrixResult) -> [String] { summaryLines(result.cells.map(\.run)) }
-
-    /// `matrixLines` over any runs (a check's).
+    /// A matrix's summary: each message once, with its count over every run and how many runs
+    /// reported it, in the order first seen (runs in output order); empty without any.
     static func summaryLines(_ runs: [ScenarioRun]) -> [String] {
+        summaryLines(
+            runs.map { $0.diagnostics.map { MatrixTable.DiagnosticCount(message: $0.message, count: $0.count) } })
+    }
+
+    /// `summaryLines` over each run's messages and counts.
+    static func summaryLines(_ runs: [[MatrixTable.DiagnosticCount]]) -> [String] {
         var totals: [(message: String, count: Int, runs: Int)] = []
         for run in runs {
-            for diagnostic in run.diagnostics {
+            for diagnostic in run {
                 if let index = totals.firstIndex(where: { $0.message == diagnostic.message }) {
                     totals[index].count += diagnostic.count
                     totals[index].runs += 1

@@ -7,49 +7,63 @@ public enum MatrixReport {
     /// row and a row per scenario with metrics pooled over traces, and the formulas under it.
     /// With `perTrace`, a table per trace follows. Empty for a matrix of no trace.
     public static func text(_ result: MatrixResult, perTrace: Bool = false) -> String {
-        let matrix = result.matrix
-        guard !matrix.traces.isEmpty else { return "" }
-        let (traces, scenarios) = (matrix.traces.count, matrix.scenarios.count)
-        let seeds = Set(matrix.scenarios.map { matrix.seed ?? $0.scenario.seed })
+        text(MatrixTable(result), perTrace: perTrace)
+    }
+
+    /// `text` from a table filled as runs streamed past, or from saved runs.
+    public static func text(_ table: MatrixTable, perTrace: Bool = false) -> String {
+        guard !table.traces.isEmpty else { return "" }
+        let (traces, scenarios) = (table.traces.count, table.scenarios.count)
+        let seeds = Set(table.rows.map(\.seed))
         let seedLabel = seeds.count == 1 ? "seed \(seeds.first ?? 0)" : "seeds per scenario"
         var text =
             "\(traces) trace\(traces == 1 ? "" : "s") × \(scenarios) scenario\(scenarios == 1 ? "" : "s"), "
             + "\(seedLabel); ratios pooled over traces against the ideal run\n"
-            + RunReport.table(result.idealMetrics + result.metricsByScenario)
+            + RunReport.table(table.idealMetrics + table.metricsByScenario)
         if perTrace {
-            for trace in result.metricsByTrace {
+            for trace in table.metricsByTrace {
                 text += "\n\n" + trace.trace + "\n" + RunReport.table(trace.ideal + trace.scenarios)
             }
         }
-        return text + "\n\n" + footer(result).joined(separator: "\n")
+        return text + "\n\n" + footer(table).joined(separator: "\n")
     }
 
     /// The degradation table in Markdown, for a pull request or a design review: the ideal row,
     /// a row per scenario, the formulas under it, and with `perTrace` a table per trace.
     public static func markdown(_ result: MatrixResult, perTrace: Bool = false) -> String {
-        var text = RunReport.markdownTable(result.idealMetrics + result.metricsByScenario)
+        markdown(MatrixTable(result), perTrace: perTrace)
+    }
+
+    /// `markdown` from a table filled as runs streamed past, or from saved runs.
+    public static func markdown(_ table: MatrixTable, perTrace: Bool = false) -> String {
+        var text = RunReport.markdownTable(table.idealMetrics + table.metricsByScenario)
         if perTrace {
-            for trace in result.metricsByTrace {
+            for trace in table.metricsByTrace {
                 text += "\n\n**\(trace.trace)**\n\n" + RunReport.markdownTable(trace.ideal + trace.scenarios)
             }
         }
-        return text + "\n\n" + footer(result).map { "- " + $0 }.joined(separator: "\n")
+        return text + "\n\n" + footer(table).map { "- " + $0 }.joined(separator: "\n")
     }
 
     /// A self-contained page with the degradation table as a heatmap, the formulas under it,
     /// and with `perTrace` a heatmap per trace.
     public static func html(_ result: MatrixResult, perTrace: Bool = false) -> String {
+        html(MatrixTable(result), perTrace: perTrace)
+    }
+
+    /// `html` from a table filled as runs streamed past, or from saved runs.
+    public static func html(_ table: MatrixTable, perTrace: Bool = false) -> String {
         HTMLReport.matrix(
-            rows: result.idealMetrics + result.metricsByScenario, traceCount: result.matrix.traces.count,
-            perTrace: perTrace ? result.metricsByTrace.map { ($0.trace, $0.ideal + $0.scenarios) } : [],
-            footer: footer(result))
+            rows: table.idealMetrics + table.metricsByScenario, traceCount: table.traces.count,
+            perTrace: perTrace ? table.metricsByTrace.map { ($0.trace, $0.ideal + $0.scenarios) } : [],
+            footer: footer(table))
     }
 
     /// Under every table: what the ideal runs add up to (the denominators), one line per
     /// column saying how it is pooled, and what the engine under test reported, when it did.
-    static func footer(_ result: MatrixResult) -> [String] {
+    static func footer(_ table: MatrixTable) -> [String] {
         var lines: [String] = []
-        for row in result.idealMetrics {
+        for row in table.idealMetrics {
             let metrics = row.metrics
             let accepted = metrics.reduce(0) { $0 + $1.acceptedFixes }
             let meters = metrics.reduce(0) { $0 + $1.distanceMeters }
@@ -60,15 +74,15 @@ public enum MatrixReport {
                     + "\(Formatting.fixed(meters / 1000, 2)) km, \(Formatting.duration(covered)) covered, "
                     + "\(Formatting.duration(gps)) GPS on")
         }
-        return lines + MetricsSummary.formulas + DiagnosticsReport.matrixLines(result)
+        return lines + MetricsSummary.formulas + DiagnosticsReport.summaryLines(table.rows.map(\.diagnostics))
     }
 
     /// A row per trace and scenario with every numeric metric.
-    public static func csv(_ result: MatrixResult) -> String {
-        RunReport.csv(
-            result.cells.map {
-                (result.matrix.traces[$0.traceIndex].name, $0.run.scenario, $0.run.seed, $0.metrics)
-            })
+    public static func csv(_ result: MatrixResult) -> String { csv(MatrixTable(result)) }
+
+    /// `csv` from a table filled as runs streamed past, or from saved runs.
+    public static func csv(_ table: MatrixTable) -> String {
+        RunReport.csv(table.rows.map { ($0.trace, table.scenarios[$0.scenarioIndex], $0.seed, $0.metrics) })
     }
 
     /// `{"schemaVersion", "seed", "runs": [...]}` with one object per run, traces in order and
@@ -76,26 +90,48 @@ public enum MatrixReport {
     /// and the shard's place, for `Matrix.merge`.
     public static func json(_ result: MatrixResult) -> String {
         let matrix = result.matrix
-        let runs = result.cells.map {
-            RunReport.jsonValue(trace: matrix.traces[$0.traceIndex].name, run: $0.run, metrics: $0.metrics)
-        }
+        let runs = result.cells.map { jsonRun($0, trace: matrix.traces[$0.traceIndex].name) }
+        let identity = result.shard == nil ? nil : matrix.identity
+        return jsonHead(identity: identity, seed: matrix.seed, shard: result.shard) + runs.joined(separator: ",")
+            + jsonTail
+    }
+
+    /// One run of a matrix as its JSON object: an element of the JSON's `runs`, a line of the
+    /// JSON Lines.
+    public static func jsonRun(_ cell: Matrix.Cell, trace: String) -> String {
+        RunReport.jsonValue(trace: trace, run: cell.run, metrics: cell.metrics, reference: cell.reference).rendered
+    }
+
+    /// The matrix JSON up to its first run: `{"schemaVersion", ["identity",] "seed", ["shard",]
+    /// "runs":[`. A part holds the identity and its shard; the whole run's JSON neither.
+    public static func jsonHead(identity: RunIdentity?, seed: UInt64?, shard: Shard?) -> String {
         var members: [(String, JSONText)] = [("schemaVersion", .integer(RunReport.schemaVersion))]
-        // A part opens with what identifies the whole run, for merge to compare.
-        if result.shard != nil, let identity = matrix.identity { members.append(("identity", json(identity))) }
-        members.append(("seed", seed(matrix.seed)))
-        if let shard = result.shard {
-            members.append(
-                (
-                    "shard",
-                    .object([
-                        ("index", .integer(shard.index)), ("count", .integer(shard.count)),
-                        ("runs", .integer(matrix.runCount)),
-                        ("positions", .array(result.cells.map { .integer($0.position) })),
-                    ])
-                ))
-        }
-        members.append(("runs", .array(runs)))
+        if let identity { members.append(("identity", json(identity))) }
+        members.append(("seed", self.seed(seed)))
+        if let shard { members.append(("shard", json(shard))) }
+        let object = JSONText.object(members).rendered
+        return object.dropLast() + ",\"runs\":["
+    }
+
+    /// What closes the matrix JSON after its last run.
+    public static let jsonTail = "]}"
+
+    /// The first line of `matrix --format jsonl`: what the lines after it are (`kind`), their
+    /// schema, the run's identity, its seed and, for a part, its shard. Without the line break.
+    public static func jsonLinesHeader(identity: RunIdentity, seed: UInt64?, shard: Shard?) -> String {
+        var members: [(String, JSONText)] = [
+            ("kind", .string(jsonLinesKind)), ("schemaVersion", .integer(RunReport.schemaVersion)),
+            ("identity", json(identity)), ("seed", self.seed(seed)),
+        ]
+        if let shard { members.append(("shard", json(shard))) }
         return JSONText.object(members).rendered
+    }
+
+    /// The header line's `kind`: what tells a reader these lines are TraceSim runs.
+    public static let jsonLinesKind = "tracesim-runs"
+
+    private static func json(_ shard: Shard) -> JSONText {
+        .object([("index", .integer(shard.index)), ("count", .integer(shard.count))])
     }
 
     /// Exactly the JSON the unsharded run prints, from its merged parts (without a final newline).

@@ -20,37 +20,56 @@ public enum RunReport {
     }
 
     /// `json` as a value, for documents that hold runs (the matrix JSON).
-    package static func jsonValue(trace: String, run: ScenarioRun, metrics: Metrics) -> JSONText {
+    package static func jsonValue(
+        trace: String, run: ScenarioRun, metrics unrounded: Metrics, reference: ReferenceMetrics? = nil
+    ) -> JSONText {
         let start = run.traceStart
         func seconds(_ instant: SimInstant) -> JSONText { .number(rounded(instant.seconds(since: start), 3)) }
-        func optional(_ value: Double?) -> JSONText { value.map { .number(rounded($0, 3)) } ?? .null }
+        let metrics = roundedAsWritten(unrounded)
+        func optional(_ value: Double?) -> JSONText { value.map { .number($0) } ?? .null }
         let metricsObject: JSONText = .object([
             ("recordedFixes", .integer(metrics.recordedFixes)),
             ("deliveredFixes", .integer(metrics.deliveredFixes)),
             ("acceptedFixes", .integer(metrics.acceptedFixes)),
-            ("collectionRatio", metrics.collectionRatio.map { .number(rounded($0, 4)) } ?? .null),
-            ("timeCoverage", .number(rounded(metrics.timeCoverage, 4))),
-            ("maxGapSeconds", .number(rounded(metrics.maxGapSeconds, 3))),
-            ("maxGapStartSeconds", .number(rounded(metrics.maxGapStartSeconds, 3))),
-            ("distanceMeters", .number(rounded(metrics.distanceMeters, 2))),
-            ("distanceRatio", metrics.distanceRatio.map { .number(rounded($0, 4)) } ?? .null),
+            ("collectionRatio", optional(metrics.collectionRatio)),
+            ("timeCoverage", .number(metrics.timeCoverage)),
+            ("maxGapSeconds", .number(metrics.maxGapSeconds)),
+            ("maxGapStartSeconds", .number(metrics.maxGapStartSeconds)),
+            ("distanceMeters", .number(metrics.distanceMeters)),
+            ("distanceRatio", optional(metrics.distanceRatio)),
             ("rejectedByReason", .object(metrics.rejectedByReason.map { ($0.reason, .integer($0.count)) })),
             ("geofenceEvents", .integer(metrics.geofenceEvents)),
             ("geofenceMissed", .integer(metrics.geofenceMissed)),
             ("geofenceSpurious", .integer(metrics.geofenceSpurious)),
-            ("geofenceMeanDelaySeconds", .number(rounded(metrics.geofenceMeanDelaySeconds, 3))),
-            ("geofenceMaxDelaySeconds", .number(rounded(metrics.geofenceMaxDelaySeconds, 3))),
+            ("geofenceMeanDelaySeconds", .number(metrics.geofenceMeanDelaySeconds)),
+            ("geofenceMaxDelaySeconds", .number(metrics.geofenceMaxDelaySeconds)),
             ("departureDelaySeconds", optional(metrics.departureDelaySeconds)),
             ("arrivalDelaySeconds", optional(metrics.arrivalDelaySeconds)),
-            ("gpsOnSeconds", .number(rounded(metrics.gpsOnSeconds, 3))),
+            ("gpsOnSeconds", .number(metrics.gpsOnSeconds)),
             ("positionErrorMedianMeters", optional(metrics.positionErrorMedianMeters)),
             ("positionErrorP95Meters", optional(metrics.positionErrorP95Meters)),
             ("idealAcceptedFixes", .integer(metrics.idealAcceptedFixes)),
-            ("coveredSeconds", .number(rounded(metrics.coveredSeconds, 3))),
-            ("idealCoveredSeconds", .number(rounded(metrics.idealCoveredSeconds, 3))),
-            ("idealDistanceMeters", .number(rounded(metrics.idealDistanceMeters, 2))),
-            ("idealGpsOnSeconds", .number(rounded(metrics.idealGpsOnSeconds, 3))),
+            ("coveredSeconds", .number(metrics.coveredSeconds)),
+            ("idealCoveredSeconds", .number(metrics.idealCoveredSeconds)),
+            ("idealDistanceMeters", .number(metrics.idealDistanceMeters)),
+            ("idealGpsOnSeconds", .number(metrics.idealGpsOnSeconds)),
         ])
+        // A matrix run also says what its ideal run measured, so saved runs alone can print
+        // the tables' ideal rows (`tracesim summarize`).
+        let referenceMember: [(String, JSONText)] =
+            reference.map { reference in
+                let reference = roundedAsWritten(reference)
+                return [
+                    (
+                        "reference",
+                        .object([
+                            ("name", .string(reference.name)), ("maxGapSeconds", .number(reference.maxGapSeconds)),
+                            ("rejectedFixes", .integer(reference.rejectedFixes)),
+                            ("departed", .bool(reference.departed)),
+                        ])
+                    )
+                ]
+            } ?? []
         return .object(
             [
                 ("trace", .string(trace)),
@@ -58,6 +77,7 @@ public enum RunReport {
                 ("seed", .integer(Int(truncatingIfNeeded: run.seed))),
                 ("flowSeconds", .number(rounded(run.flowSeconds, 3))),
                 ("metrics", metricsObject),
+            ] + referenceMember + [
                 (
                     "lifecycle",
                     .array(
@@ -76,6 +96,38 @@ public enum RunReport {
                 ("promptLog", PermissionsReport.promptLog(run.promptLog, since: start)),
                 ("authorization", .array(run.authorization.map { authorization($0, seconds: seconds) })),
             ] + DiagnosticsReport.jsonMember(run))
+    }
+
+    /// `metrics` with every value rounded as the run JSON writes it (seconds to the
+    /// millisecond, metres to the centimetre, ratios to four places), so what a table computes
+    /// from a run in memory and from its saved JSON is the same.
+    package static func roundedAsWritten(_ metrics: Metrics) -> Metrics {
+        var metrics = metrics
+        metrics.collectionRatio = metrics.collectionRatio.map { rounded($0, 4) }
+        metrics.timeCoverage = rounded(metrics.timeCoverage, 4)
+        metrics.maxGapSeconds = rounded(metrics.maxGapSeconds, 3)
+        metrics.maxGapStartSeconds = rounded(metrics.maxGapStartSeconds, 3)
+        metrics.distanceMeters = rounded(metrics.distanceMeters, 2)
+        metrics.distanceRatio = metrics.distanceRatio.map { rounded($0, 4) }
+        metrics.geofenceMeanDelaySeconds = rounded(metrics.geofenceMeanDelaySeconds, 3)
+        metrics.geofenceMaxDelaySeconds = rounded(metrics.geofenceMaxDelaySeconds, 3)
+        metrics.departureDelaySeconds = metrics.departureDelaySeconds.map { rounded($0, 3) }
+        metrics.arrivalDelaySeconds = metrics.arrivalDelaySeconds.map { rounded($0, 3) }
+        metrics.gpsOnSeconds = rounded(metrics.gpsOnSeconds, 3)
+        metrics.positionErrorMedianMeters = metrics.positionErrorMedianMeters.map { rounded($0, 3) }
+        metrics.positionErrorP95Meters = metrics.positionErrorP95Meters.map { rounded($0, 3) }
+        metrics.coveredSeconds = rounded(metrics.coveredSeconds, 3)
+        metrics.idealCoveredSeconds = rounded(metrics.idealCoveredSeconds, 3)
+        metrics.idealDistanceMeters = rounded(metrics.idealDistanceMeters, 2)
+        metrics.idealGpsOnSeconds = rounded(metrics.idealGpsOnSeconds, 3)
+        return metrics
+    }
+
+    /// `reference` rounded as the run JSON writes it.
+    package static func roundedAsWritten(_ reference: ReferenceMetrics) -> ReferenceMetrics {
+        var reference = reference
+        reference.maxGapSeconds = rounded(reference.maxGapSeconds, 3)
+        return reference
     }
 
     /// One row of the authorization timeline: `{"t", "event", ...}` with what the event carries.

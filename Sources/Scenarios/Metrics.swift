@@ -37,6 +37,12 @@ public struct Metrics: Sendable, Equatable {
         public var reason: String
         /// How many fixes were rejected for it.
         public var count: Int
+
+        /// A reason code and its count.
+        public init(reason: String, count: Int) {
+            self.reason = reason
+            self.count = count
+        }
     }
 
     /// Rejections by reason code, in code order.
@@ -72,6 +78,30 @@ public struct Metrics: Sendable, Equatable {
         let errors = Tuning.errors(run.recorder, against: truth).sorted()
         positionErrorMedianMeters = Tuning.percentile(errors, 0.5)
         positionErrorP95Meters = Tuning.percentile(errors, 0.95)
+    }
+
+    /// Metrics of nothing: every count and length zero, every ratio and delay absent. Saved runs
+    /// are read into one field by field.
+    package init() {
+        recordedFixes = 0
+        deliveredFixes = 0
+        acceptedFixes = 0
+        idealAcceptedFixes = 0
+        timeCoverage = 0
+        coveredSeconds = 0
+        idealCoveredSeconds = 0
+        maxGapSeconds = 0
+        maxGapStartSeconds = 0
+        distanceMeters = 0
+        idealDistanceMeters = 0
+        rejectedByReason = []
+        geofenceEvents = 0
+        geofenceMissed = 0
+        geofenceSpurious = 0
+        geofenceMeanDelaySeconds = 0
+        geofenceMaxDelaySeconds = 0
+        gpsOnSeconds = 0
+        idealGpsOnSeconds = 0
     }
 
     /// Compares `run` with `ideal`.

@@ -1,6 +1,12 @@
 import Dispatch
 import Synchronization
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// Runs independent iterations on a chosen number of threads. Workers take the next index
 /// from a shared counter, so uneven iterations still keep every worker busy.
 public enum ParallelLoop {
@@ -54,4 +60,17 @@ public enum ParallelLoop {
 /// indices it was handed.
 private struct SendableSlots<Result>: @unchecked Sendable {
     let base: UnsafeMutableBufferPointer<Result?>
+}
+
+extension ParallelLoop {
+    /// The cores this process may run on: the width of a loop given no `width`.
+    public static var coreCount: Int {
+        #if canImport(Glibc)
+            return max(Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))), 1)
+        #elseif canImport(Darwin)
+            return max(Int(sysconf(_SC_NPROCESSORS_ONLN)), 1)
+        #else
+            return 1
+        #endif
+    }
 }

@@ -85,8 +85,8 @@ struct HTMLReportTests {
         let html = MatrixReport.html(result)
         // A row per scenario and one ideal row: the countermeasures are left out of the ideal run,
         // and the automatic-pause engine's ideal run measures the same on this drive.
-        #expect(result.idealMetrics.map(\.scenario) == ["ideal"])
-        let rows = Scenario.presets.count - 1 + result.idealMetrics.count
+        #expect(MatrixTable(result).idealMetrics.map(\.scenario) == ["ideal"])
+        let rows = Scenario.presets.count - 1 + MatrixTable(result).idealMetrics.count
         #expect(count("<rect class=\"cell\"", in: html) == rows * 4)
         #expect(count("<text class=\"label\"", in: html) == rows)
         #expect(html.contains(">ideal</text>") && html.contains(">wheninuse-locked</text>"))

@@ -48,14 +48,18 @@ struct ShardMergeTests {
         #expect(String(decoding: MatrixReport.json(merged), as: UTF8.self) == whole)
     }
 
-    @Test("shards stripe the runs by position: shard K of N holds K-1, K-1+N, ...")
+    @Test("shards stripe the traces: shard K of N holds traces K-1, K-1+N, ..., each with every scenario")
     func striping() throws {
-        let matrix = Self.matrix([Matrix.NamedTrace(name: "fixture", trace: Fixture.trace)], ["denied", "allow-once"])
+        let traces = (0..<5).map { Matrix.NamedTrace(name: "fixture \($0)", trace: Fixture.trace) }
+        let matrix = Self.matrix(traces, ["denied", "allow-once"])
         let result = try matrix.run(shard: try #require(Shard(index: 2, count: 3)))
-        #expect(result.cells.map(\.position) == [1])
-        #expect(matrix.positions(in: Shard(index: 1, count: 3)) == [0])
-        #expect(matrix.positions(in: Shard(index: 3, count: 3)) == [])
-        #expect(matrix.positions(in: nil) == [0, 1])
+        // Traces 1 and 4 (from 0), each with both scenarios.
+        #expect(result.cells.map(\.position) == [2, 3, 8, 9])
+        #expect(result.cells.map(\.traceIndex) == [1, 1, 4, 4])
+        #expect(matrix.positions(in: Shard(index: 1, count: 3)) == [0, 1, 6, 7])
+        #expect(matrix.positions(in: Shard(index: 3, count: 3)) == [4, 5])
+        #expect(matrix.positions(in: Shard(index: 6, count: 6)) == [])
+        #expect(matrix.positions(in: nil) == Array(0..<10))
         #expect(Shard(index: 0, count: 2) == nil && Shard(index: 3, count: 2) == nil)
         #expect(Shard(index: 1, count: Shard.maximumCount + 1) == nil)
     }

@@ -33,7 +33,9 @@ struct MatrixTests {
         #expect(mixed.replayCount() == 3 * (5 + 3))
         // --seed puts every scenario on one seed again; own geofences still get their own.
         #expect(Matrix(traces: Self.traces, scenarios: entries, seed: 1).replayCount() == 3 * (5 + 2))
-        #expect(shared.replayCount(shard: Shard(index: 1, count: 9)) == 2)
+        // Shards hold whole traces: shard 3 of 9 holds the third trace alone, shard 4 none.
+        #expect(shared.replayCount(shard: Shard(index: 3, count: 9)) == 3 + 1)
+        #expect(shared.replayCount(shard: Shard(index: 4, count: 9)) == 0)
     }
 
     @Test("cells come in position order, the same on one core and on four, with progress for every replay")

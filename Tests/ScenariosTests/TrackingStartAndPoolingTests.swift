@@ -169,7 +169,7 @@ struct TrackingStartAndPoolingTests {
         let guarded = try #require(result.cells.first { $0.scenarioIndex == 1 })
         #expect(guarded.metrics.idealGpsOnSeconds == precise.metrics.idealGpsOnSeconds)
         #expect(guarded.metrics.gpsOnSeconds > guarded.metrics.idealGpsOnSeconds)
-        #expect(result.idealMetrics.map(\.scenario) == ["ideal"])
+        #expect(Set(result.cells.map(\.reference.name)) == ["ideal"])
     }
 
     @Test("the authorization timeline: the starting status, the flow's grant, the end of provisional Always, the lapse")

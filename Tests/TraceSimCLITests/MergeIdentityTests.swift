@@ -57,21 +57,20 @@ struct MergeIdentityTests {
         )
     }
 
-    @Test("a trace whose bytes changed between shards is refused, naming its content hashes")
-    func changedTraceContent() throws {
+    @Test("a part fingerprints only the traces it holds, and opens no other")
+    func partsHashTheirOwnTraces() throws {
         let folder = try Folder()
-        let trace = folder.path("tunnel.json")
-        try FileManager.default.copyItem(atPath: Self.tunnel, toPath: trace)
-        let one = try folder.part([trace, "--scenarios", "denied,allow-once"], shard: "1/2", "a1.json")
-        // Same fixes, one more byte: the part must still tell the files apart.
-        try Data((try String(contentsOfFile: trace, encoding: .utf8) + "\n").utf8).write(to: URL(fileURLWithPath: trace))
-        let two = try folder.part([trace, "--scenarios", "denied,allow-once"], shard: "2/2", "a2.json")
-        let result = runCommand(["merge", one, two])
-        #expect(result.exitCode == 65)
-        let line = firstLine(result.error)
-        #expect(
-            line.hasPrefix("error: \(two): not a shard of the same matrix as \(one): trace 1 '\(trace)' has other content: "), "\(line)")
-        #expect(line.contains(" bytes, fnv1a64:"), "\(line)")
+        let missing = folder.path("not-there.json")
+        // Input 2 does not exist: shard 1 of 2 (inputs 1 and 3) never opens it, shard 2 fails on it.
+        let arguments = [Self.tunnel, missing, Self.bike, "--scenarios", "denied"]
+        let one = try folder.part(arguments, shard: "1/2", "a1.json")
+        let text = try String(contentsOfFile: one, encoding: .utf8)
+        let hashes = text.components(separatedBy: "\"hash\":\"fnv1a64:").count - 1
+        #expect(hashes == 2)
+        #expect(text.contains("{\"path\":\"\(missing)\"}"))
+        let two = runCommand(["matrix"] + arguments + ["--shard", "2/2", "--format", "json"])
+        #expect(two.exitCode == 66)
+        #expect(firstLine(two.error).contains(missing))
     }
 
     @Test("seed, fences and a scenario file's content are part of the identity")
@@ -139,7 +138,7 @@ struct MergeIdentityTests {
         #expect(firstLine(refused.error).contains("$.shard.count: must be between 1 and 1000000, not 1000001"), "\(refused.error)")
     }
 
-    @Test("a run that is not the trace and scenario its position stands for is refused at its line and column")
+    @Test("a run that is not the scenario its place stands for is refused at its line and column")
     func runAtTheWrongPosition() throws {
         let folder = try Folder()
         let one = try folder.part([Self.tunnel, "--scenarios", "denied,allow-once"], shard: "1/2", "a1.json")
@@ -151,7 +150,7 @@ struct MergeIdentityTests {
         let column = try #require(text.range(of: #"{"trace":"#)).lowerBound.utf16Offset(in: text) + 1
         #expect(
             firstLine(result.error)
-                == "error: \(swapped):1:\(column): $.runs[0]: run 1 should be trace '\(Self.tunnel)' with scenario 'denied'")
+                == "error: \(swapped):1:\(column): $.runs[0]: scenario 'allow-once' where 'denied' comes next")
     }
 
     @Test(

@@ -57,6 +57,8 @@ public struct Matrix: Sendable {
         public var ideal: ScenarioRun
         /// `run` measured against `ideal`.
         public var metrics: Metrics
+        /// What `ideal` measured against itself, and the name of its row in the tables.
+        public var reference: ReferenceMetrics
     }
 
     /// The traces, in the order every output lists them.
@@ -87,79 +89,64 @@ public struct Matrix: Sendable {
     /// Runs in the whole matrix: traces × scenarios.
     public var runCount: Int { traces.count * scenarios.count }
 
-    /// The positions `shard` holds (all of them without one), increasing.
+    /// The positions `shard` holds (all of them without one), increasing: every scenario of
+    /// the traces it holds.
     public func positions(in shard: Shard?) -> [Int] {
-        guard let shard else { return Array(0..<runCount) }
-        // Positions K-1, K-1+N, K-1+2N...: every shard gets a spread of traces and scenarios.
-        return Array(stride(from: shard.index - 1, to: runCount, by: shard.count))
+        traces.indices.filter { shard?.holds($0) ?? true }.flatMap { trace in
+            (trace * scenarios.count)..<((trace + 1) * scenarios.count)
+        }
     }
+
+    /// How many replays each trace takes: every scenario once, and an ideal run per seed,
+    /// geofences and engine settings.
+    public var replaysPerTrace: Int { Plan(self).runs.count }
 
     /// How many replays `run(shard:)` makes: every run the shard holds and its ideal run, an
     /// ideal run shared by the scenarios of the same seed and geofences counted once.
     public func replayCount(shard: Shard? = nil) -> Int {
-        let plan = Plan(self)
-        return plan.runs.isEmpty ? 0 : plan.replays(for: positions(in: shard), scenarioCount: scenarios.count).count
+        replaysPerTrace * traces.indices.filter { shard?.holds($0) ?? true }.count
     }
 
-    /// Replays the runs `shard` holds (all without one), each with its ideal run, at most `jobs`
-    /// at a time (`nil`: one per core). `progress` is called after each replay with the replays
-    /// done and the total, from whichever thread ran it. The cells come back in position order
-    /// whatever order the replays finished in. A shard's part (`MatrixReport.json`) can be
-    /// merged only when `identity` is set: it is what `merge` compares between parts.
+    /// Replays the traces `shard` holds (all without one), each through every scenario and its
+    /// ideal run, at most `jobs` replays at a time (`nil`: one per core). `progress` is called
+    /// after each replay with the replays done and the total, from whichever thread ran it. The
+    /// cells come back in position order whatever order the replays finished in. A shard's part
+    /// (`MatrixReport.json`) can be merged only when `identity` is set: it is what `merge`
+    /// compares between parts.
+    ///
+    /// Every run is kept, with every fix it recorded; `stream` hands each trace's runs over as
+    /// soon as they are done instead, for matrices larger than memory.
     /// - Throws: `RunFailure` when a geofence is invalid or the engine under test failed.
     public func run(
         shard: Shard? = nil, jobs: Int? = nil, progress: (@Sendable (_ done: Int, _ total: Int) -> Void)? = nil
     ) throws(RunFailure) -> MatrixResult {
-        let plan = Plan(self)
-        guard !plan.runs.isEmpty else { return MatrixResult(matrix: self, shard: shard, cells: []) }
-        let positions = positions(in: shard)
-        let replays = plan.replays(for: positions, scenarioCount: scenarios.count)
-        let done = Atomic<Int>(0)
+        let held = traces.indices.filter { shard?.holds($0) ?? true }
         let traces = traces
-        let engine = engine
-        // A failed run fails the matrix, so the replays not yet started are skipped: an engine
-        // that cannot start would otherwise be tried (and timed out) once per run. Of the
-        // failures that did happen, the first in replay order is thrown.
-        let firstFailure = Mutex<(job: Int, failure: RunFailure)?>(nil)
-        let outcomes = ParallelLoop.map(iterations: replays.count, width: jobs) { job -> ScenarioRun? in
-            guard firstFailure.withLock({ $0 == nil }) else { return nil }
-            let (trace, run) = replays[job].quotientAndRemainder(dividingBy: plan.runs.count)
-            do throws(RunFailure) {
-                let result = try ScenarioRunner.run(
-                    traces[trace].trace, plan.runs[run].scenario, fences: plan.runs[run].fences, engine: engine,
-                    traceName: traces[trace].name)
-                progress?(done.add(1, ordering: .relaxed).newValue, replays.count)
-                return result
-            } catch {
-                firstFailure.withLock { first in
-                    if first.map({ job < $0.job }) ?? true { first = (job, error) }
-                }
-                return nil
-            }
-        }
-        if let first = firstFailure.withLock({ $0 }) { throw first.failure }
-        let finished = Dictionary(uniqueKeysWithValues: zip(replays, outcomes))
         var cells: [Cell] = []
-        cells.reserveCapacity(positions.count)
-        for position in positions {
-            let (trace, scenario) = position.quotientAndRemainder(dividingBy: scenarios.count)
-            guard let scenarioRun = finished[trace * plan.runs.count + plan.scenarioRun[scenario]] ?? nil,
-                let idealRun = finished[trace * plan.runs.count + plan.idealRun[scenario]] ?? nil
-            else { continue }
-            cells.append(
-                Cell(
-                    position: position, traceIndex: trace, scenarioIndex: scenario, run: scenarioRun, ideal: idealRun,
-                    metrics: Metrics(scenarioRun, ideal: idealRun)))
+        cells.reserveCapacity(held.count * scenarios.count)
+        try stream(
+            inputs: held.count, jobs: jobs, load: { [traces[held[$0]]] }, progress: progress,
+            render: { $0 }
+        ) { input in
+            for var cell in input.cells {
+                cell.traceIndex = held[input.input]
+                cell.position = cell.traceIndex * scenarios.count + cell.scenarioIndex
+                cells.append(cell)
+            }
         }
         return MatrixResult(matrix: self, shard: shard, cells: cells)
     }
 
     /// The replays needed: every scenario once, and an ideal run per seed and geofences.
-    fileprivate struct Plan {
+    struct Plan {
         var runs: [(scenario: Scenario, fences: [Geofence])] = []
         /// For each scenario, its run and its ideal run in `runs`.
         var scenarioRun: [Int] = []
         var idealRun: [Int] = []
+        /// For each scenario, the name of its ideal run's row in the tables: `ideal`, or
+        /// `ideal for NAME` after the first scenario it serves when that scenario's engine
+        /// settings are not the default ones.
+        var referenceNames: [String] = []
 
         init(_ matrix: Matrix) {
             guard let idealPreset = Scenario.preset(named: "ideal") else { return }
@@ -179,7 +166,12 @@ public struct Matrix: Sendable {
                     + String(describing: idealEngine)
                 if let existing = idealKeys[key] {
                     idealRun.append(existing)
+                    referenceNames.append(referenceNames[idealRun.firstIndex(of: existing) ?? 0])
                 } else {
+                    referenceNames.append(
+                        String(describing: idealEngine)
+                            == String(describing: Self.idealEngine(for: EngineConfiguration()))
+                            ? "ideal" : "ideal for \(scenario.name)")
                     var ideal = idealPreset
                     ideal.seed = scenario.seed
                     ideal.engine = idealEngine
@@ -200,17 +192,6 @@ public struct Matrix: Sendable {
             ideal.heartbeatIntervalSeconds = EngineConfiguration().heartbeatIntervalSeconds
             return ideal
         }
-
-        /// `trace × runs.count + run` for every replay the positions need, increasing.
-        func replays(for positions: [Int], scenarioCount: Int) -> [Int] {
-            var needed = Set<Int>()
-            for position in positions {
-                let (trace, scenario) = position.quotientAndRemainder(dividingBy: scenarioCount)
-                needed.insert(trace * runs.count + scenarioRun[scenario])
-                needed.insert(trace * runs.count + idealRun[scenario])
-            }
-            return needed.sorted()
-        }
     }
 }
 
@@ -230,60 +211,6 @@ public struct MatrixResult: Sendable {
             ScenarioMetrics(
                 scenario: matrix.scenarios[index].scenario.name,
                 metrics: cells.filter { $0.scenarioIndex == index }.map(\.metrics))
-        }
-    }
-
-    /// The reference rows: each ideal run measured against itself, in trace order, so a table
-    /// can show what 100 % is. Scenarios whose ideal runs measure the same (a different engine
-    /// setting that changes nothing in the foreground) share one row named `ideal`; when they
-    /// differ, each row names the first scenario it is the reference of. None when the matrix
-    /// runs the `ideal` preset itself and it measures the same.
-    public var idealMetrics: [ScenarioMetrics] {
-        let plan = Matrix.Plan(matrix)
-        var rows: [(first: Int, metrics: [Metrics])] = []
-        var seenRuns = Set<Int>()
-        for index in matrix.scenarios.indices where seenRuns.insert(plan.idealRun[index]).inserted {
-            let metrics = cells.filter { $0.scenarioIndex == index }.map { Metrics($0.ideal, ideal: $0.ideal) }
-            guard !metrics.isEmpty, !rows.contains(where: { $0.metrics == metrics }) else { continue }
-            rows.append((index, metrics))
-        }
-        // `--scenarios ideal,...` already has the row.
-        if rows.count == 1, let named = matrix.scenarios.firstIndex(where: { $0.scenario.name == "ideal" }),
-            cells.filter({ $0.scenarioIndex == named }).map(\.metrics) == rows[0].metrics
-        {
-            return []
-        }
-        return rows.map { row in
-            ScenarioMetrics(
-                scenario: rows.count == 1 || usesDefaultEngine(row.first)
-                    ? "ideal" : "ideal for \(matrix.scenarios[row.first].scenario.name)",
-                metrics: row.metrics)
-        }
-    }
-
-    /// Whether the scenario at `index` is compared with the built-in engine's default ideal run.
-    private func usesDefaultEngine(_ index: Int) -> Bool {
-        String(describing: Matrix.Plan.idealEngine(for: matrix.scenarios[index].scenario.engine))
-            == String(describing: EngineConfiguration())
-    }
-
-    /// Each trace with a row per scenario holding that trace's run alone (`matrix --per-trace`),
-    /// and its reference rows first.
-    public var metricsByTrace: [(trace: String, ideal: [ScenarioMetrics], scenarios: [ScenarioMetrics])] {
-        let ideal = idealMetrics
-        let tracesRun = Array(Set(cells.map(\.traceIndex))).sorted()
-        return tracesRun.enumerated().map { offset, traceIndex in
-            let here = cells.filter { $0.traceIndex == traceIndex }
-            return (
-                matrix.traces[traceIndex].name,
-                ideal.compactMap { row in
-                    row.metrics.indices.contains(offset)
-                        ? ScenarioMetrics(scenario: row.scenario, metrics: [row.metrics[offset]]) : nil
-                },
-                here.map {
-                    ScenarioMetrics(scenario: matrix.scenarios[$0.scenarioIndex].scenario.name, metrics: [$0.metrics])
-                }
-            )
         }
     }
 }

@@ -58,27 +58,23 @@ extension Matrix {
                 message: "shards of \(first.count) are needed once each; missing: \(listed)"
                     + (missing.count > 20 ? " and \(missing.count - 20) more" : ""))
         }
-        // Positions are checked in range and increasing within a part, so the runs' count bounds
-        // the table below however large a part claims the matrix is.
-        let held = parts.reduce(0) { $0 + $1.positions.count }
-        guard held == first.total else {
-            throw MergeRefusal(message: "the parts hold \(held) runs, not the \(first.total) their identity promises")
-        }
-        var owner = [Int](repeating: -1, count: first.total)
-        var slot = [Int](repeating: -1, count: first.total)
-        for (number, part) in parts.enumerated() {
-            for (offset, position) in part.positions.enumerated() {
-                guard owner[position] < 0 else {
-                    throw MergeRefusal(
-                        message: "run \(position + 1) is in both \(parts[owner[position]].file) and \(part.file)")
-                }
-                owner[position] = number
-                slot[position] = offset
+        // Every part holds only its own shard's inputs (checked as it was read), in order, so
+        // the runs in input order are each part's runs interleaved by input.
+        var cursors = [Int](repeating: 0, count: parts.count)
+        var runs: [ArraySlice<UInt8>] = []
+        runs.reserveCapacity(parts.reduce(0) { $0 + $1.runs.count })
+        while true {
+            var next: (part: Int, input: Int)?
+            for (number, part) in parts.enumerated() where cursors[number] < part.inputs.count {
+                let input = part.inputs[cursors[number]]
+                if next.map({ input < $0.input }) ?? true { next = (number, input) }
             }
-        }
-        let runs = (0..<first.total).map { position in
-            let part = parts[owner[position]]
-            return part.bytes[part.runs[slot[position]]]
+            guard let (number, input) = next else { break }
+            let part = parts[number]
+            while cursors[number] < part.inputs.count, part.inputs[cursors[number]] == input {
+                runs.append(part.bytes[part.runs[cursors[number]]])
+                cursors[number] += 1
+            }
         }
         return Merged(schemaVersion: first.schemaVersion, seed: first.identity.seed, runs: runs)
     }

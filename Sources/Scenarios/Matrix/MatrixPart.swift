@@ -16,11 +16,9 @@ public struct MatrixPart: Sendable {
     public var index: Int
     /// The number of shards.
     public var count: Int
-    /// Runs in the whole matrix: traces × scenarios.
-    public var total: Int
-    /// Each run's place in the whole matrix, increasing.
-    public var positions: [Int]
-    /// Each run's bytes, in `positions` order.
+    /// The input (index in the identity's traces) each run comes from, never decreasing.
+    public var inputs: [Int]
+    /// Each run's bytes, in order.
     var runs: [Range<Int>]
 
     /// The bytes the runs take, for sizing the merged output.
@@ -74,47 +72,33 @@ public struct MatrixPart: Sendable {
             throw reader.fail(seedNode, "$.seed", "does not match $.identity.seed")
         }
         let shardNode = try reader.required(members, "shard", in: root, "$")
-        let shard = try reader.object(shardNode, "$.shard", allowed: ["index", "count", "runs", "positions"])
+        let shard = try reader.object(shardNode, "$.shard", allowed: ["index", "count"])
         func integer(_ key: String, _ range: ClosedRange<Double>) throws(ConfigError) -> Int {
             try whole(try reader.required(shard, key, in: shardNode, "$.shard"), "$.shard.\(key)", range)
         }
         count = try integer("count", 1...Double(Shard.maximumCount))
         index = try integer("index", 1...Double(count))
-        let (total, overflow) = identity.traces.count.multipliedReportingOverflow(by: identity.scenarios.count)
-        let declared = try integer("runs", 0...9e15)
-        guard !overflow, declared == total else {
-            throw reader.fail(
-                shardNode, "$.shard.runs",
-                "\(declared) runs, but the identity names \(identity.traces.count) traces × \(identity.scenarios.count) scenarios"
-            )
-        }
-        self.total = total
-        positions = []
-        var previous = -1
-        let positionsNode = try reader.required(shard, "positions", in: shardNode, "$.shard")
-        for (offset, node) in try reader.array(positionsNode, "$.shard.positions").enumerated() {
-            let path = "$.shard.positions[\(offset)]"
-            let position = try whole(node, path, 0...Double(max(total - 1, 0)))
-            guard position > previous, position < total else {
-                throw reader.fail(
-                    node, path, position >= total ? "no run \(position) in an empty matrix" : "positions must increase")
-            }
-            positions.append(position)
-            previous = position
-        }
-        guard layout.elements.count == positions.count else {
-            throw reader.fail(root, "$.runs", "\(layout.elements.count) runs but \(positions.count) positions")
-        }
-        // Each run must be the trace and scenario its position stands for in the identity.
-        for (offset, (element, position)) in zip(layout.elements, positions).enumerated() {
-            let (trace, scenario) = position.quotientAndRemainder(dividingBy: identity.scenarios.count)
-            let expected = (identity.traces[trace].path, identity.scenarios[scenario].name)
-            guard element.strings[0] == expected.0, element.strings[1] == expected.1 else {
+        // Each run must come from one of this shard's inputs, in the order given, with every
+        // scenario in order.
+        var order = PartRunOrder(identity: identity, shard: Shard(index: index, count: count))
+        inputs = []
+        inputs.reserveCapacity(layout.elements.count)
+        for (offset, element) in layout.elements.enumerated() {
+            let checked =
+                element.strings[0].flatMap { trace in
+                    element.strings[1].map { order.accept(trace: trace, scenario: $0) }
+                }
+                ?? .failure(PartRunOrder.OutOfPlace("a run needs 'trace' and 'scenario' strings"))
+            switch checked {
+            case .success(let input): inputs.append(input)
+            case .failure(let outOfPlace):
                 let (line, column) = Self.location(of: element.range.lowerBound, in: bytes)
                 throw ConfigError(
-                    file: file, line: line, column: column, path: "$.runs[\(offset)]",
-                    message: "run \(position + 1) should be trace '\(expected.0)' with scenario '\(expected.1)'")
+                    file: file, line: line, column: column, path: "$.runs[\(offset)]", message: outOfPlace.message)
             }
+        }
+        if let unfinished = order.unfinished {
+            throw reader.fail(root, "$.runs", unfinished.message)
         }
         runs = layout.elements.map(\.range)
         self.file = file

@@ -1,5 +1,9 @@
-/// One of N deterministic slices of a matrix's runs (`matrix --shard K/N`): run the shards
+/// One of N deterministic slices of a matrix's traces (`matrix --shard K/N`): run the shards
 /// anywhere, then `Matrix.merge` their parts into exactly what one unsharded run gives.
+///
+/// A shard holds whole traces (input files), so it opens only its own: input i, counted from 0
+/// in the order given, belongs to shard `i mod N + 1`. Striping rather than cutting the list in
+/// N blocks spreads a fleet listed by driver or by day over every shard.
 public struct Shard: Sendable, Equatable {
     /// 1-based.
     public let index: Int
@@ -16,4 +20,7 @@ public struct Shard: Sendable, Equatable {
         self.index = index
         self.count = count
     }
+
+    /// Whether input `input` (0-based, in the order given) is one of this shard's.
+    public func holds(_ input: Int) -> Bool { input % count == index - 1 }
 }

@@ -22,6 +22,7 @@ enum MatrixCommand: Command {
                     Trace files in any format 'tracesim inspect' reads. Files with no
                     timed fix are reported and skipped. With --tracks each, a file of
                     several tracks gives one trace per track, named FILE#N.
+                    \(TraceInputs.directoryHelpLines)
                     \(StandardInputArguments.helpLines)
                     """, isRepeated: true)
         ],
@@ -40,7 +41,7 @@ enum MatrixCommand: Command {
                     use 0). The matrix JSON's "seed" is null without it.
                     """),
             .choice(
-                "format", ["text", "json", "csv", "markdown", "html"], value: "<format>",
+                "format", ["text", "json", "jsonl", "csv", "markdown", "html"], value: "<format>",
                 help: """
                     text (default): the degradation table, the ideal row and a row per
                     scenario with metrics pooled over traces (sums over sums; the formulas
@@ -48,7 +49,11 @@ enum MatrixCommand: Command {
                     csv: a row per trace and scenario with every numeric metric;
                     html: a self-contained page with the table as a heatmap;
                     json: {"schemaVersion", "seed", "runs": [...]} with one object per
-                    trace and scenario, traces in the order given, scenarios in order.
+                    trace and scenario, traces in the order given, scenarios in order;
+                    jsonl: JSON Lines, a header line ({"kind": "tracesim-runs",
+                    "schemaVersion", "identity", "seed"}) then one run per line in the
+                    json's run shape, written as soon as the order allows ('tracesim
+                    summarize' prints the tables from it; DuckDB or pandas read it).
                     """),
             .flag(
                 "per-trace",
@@ -60,13 +65,21 @@ enum MatrixCommand: Command {
                 name: "shard", value: "<K/N>",
                 help: """
                     Run only the K-th of N (at most \(Shard.maximumCount)) deterministic slices of the
-                    trace × scenario runs, as a JSON part that opens with the run's
-                    identity (inputs with their sizes and hashes; 'tracesim help merge');
-                    'tracesim merge' joins the parts into exactly what one unsharded run
-                    prints. Needs --format json and trace files that can be read twice.
+                    input files (file i, from 0 in the order given, is in shard i mod N + 1),
+                    opening only those, as a part that opens with the run's identity (every
+                    input in order, with the size and hash of those this part read; 'tracesim
+                    help merge'); 'tracesim merge' joins the parts into exactly what one
+                    unsharded run prints. Needs --format json or jsonl, and trace files
+                    rather than standard input.
                     """),
-            .init(name: "jobs", value: "<n>", help: "Run at most n replays at a time (default: one per core)."),
-        ] + EngineArguments.declared + ImportArguments.declared,
+            .init(
+                name: "jobs", value: "<n>",
+                help: """
+                    Run at most n replays at a time (default: one per core). Traces are read
+                    one after another and let go once written, so memory holds a few traces
+                    per job, however many traces there are.
+                    """),
+        ] + TraceInputs.declared + EngineArguments.declared + ImportArguments.declared,
         discussion: """
             Runs go to every core unless --jobs says otherwise; the output does not depend on how
             many. A progress bar appears on standard error when it is a terminal (not under
@@ -78,23 +91,27 @@ enum MatrixCommand: Command {
             """)
 
     static func run(_ parsed: ParsedArguments, console: Console) throws -> ExitCode {
-        guard !parsed.positionals.isEmpty else {
-            throw UsageError("matrix needs at least one trace file", command: name)
+        guard !parsed.positionals.isEmpty || !parsed.values("traces-from").isEmpty else {
+            throw UsageError("matrix needs at least one trace file, directory or --traces-from list", command: name)
         }
         let format = try parsed.choice("format")
         let shard = try parsed.value("shard").map { (text) throws(UsageError) in try Shard(text, command: name) }
-        if shard != nil && format != "json" {
-            throw UsageError("--shard writes a JSON part for 'tracesim merge'; add --format json", command: name)
+        if shard != nil && format != "json" && format != "jsonl" {
+            throw UsageError(
+                "--shard writes a part for 'tracesim merge'; add --format jsonl (or json)", command: name)
         }
         let perTrace = parsed.flag("per-trace")
-        if perTrace && (format == "json" || format == "csv") {
+        if perTrace && (format == "json" || format == "jsonl" || format == "csv") {
             throw UsageError(
                 "--per-trace is for text, markdown and html; \(format) already has one entry per run", command: name)
         }
-        try StandardInputArguments.checkReadOnce(parsed.positionals, command: name)
-        // A part's identity hashes each trace file again, and every part must read the same
+        let inputs = try TraceInputs.expand(parsed.positionals, parsed, command: name, console: console)
+        guard !inputs.isEmpty else {
+            throw CommandFailure(.noInput, "error: matrix: no trace among the inputs (every file was skipped)")
+        }
+        // A part's identity fingerprints each trace file, and every part must read the same
         // bytes: standard input is neither readable twice nor the same for every part.
-        if shard != nil && parsed.positionals.contains(TraceFile.standardInputPath) {
+        if shard != nil && inputs.contains(TraceFile.standardInputPath) {
             throw UsageError(
                 "--shard needs trace files every part can read: save standard input ('-') to a file first",
                 command: name)
@@ -111,52 +128,54 @@ enum MatrixCommand: Command {
         let options = try ImportArguments.options(from: parsed, command: name)
         let (fences, fencesInput): ([Geofence], RunIdentity.Input?) = try ConfigFiles.load(
             parsed.value("fences"), console, ReplayArguments.fingerprinted(GeofenceLoader.load), absent: ([], nil))
-        var exitCode = ExitCode.success
-        var traces: [Matrix.NamedTrace] = []
-        // The file each trace came from: under --tracks each, a file gives a row per track.
-        var sources: [String] = []
-        for path in parsed.positionals {
-            // A file that fails is reported and skipped; the first failure's code is kept.
-            switch Result(catching: { () throws(CommandFailure) in
-                try TraceLoading.loadReplayable(path, options: options, console: console)
-            }) {
-            case .failure(let failure):
-                console.report(failure)
-                exitCode = exitCode == .success ? failure.exitCode : exitCode
-            case .success(let trace):
-                for piece in TrackArguments.pieces(of: trace, path: path, options: options, console: console) {
-                    traces.append(Matrix.NamedTrace(name: piece.name, trace: piece.trace))
-                    sources.append(path)
-                }
-            }
-        }
-        var matrix = Matrix(traces: traces, scenarios: scenarios.map(ReplayArguments.entry), seed: seed, fences: fences)
-        if shard != nil {
-            var inputs: [RunIdentity.Input] = []
-            var hashed: [String: (hash: ContentHash, bytes: Int)] = [:]
-            for (index, trace) in traces.enumerated() {
-                do {
-                    let (hash, bytes) = try hashed[sources[index]] ?? ContentHash.ofFile(atPath: sources[index])
-                    hashed[sources[index]] = (hash, bytes)
-                    inputs.append(RunIdentity.Input(path: trace.name, bytes: bytes, hash: hash))
-                } catch {
-                    throw CommandFailure(.noInput, "error: \(error)")
-                }
-            }
-            matrix.identity = RunIdentity(
-                version: TraceSimCommandLine.version, traces: inputs, scenarios: scenarios.map(\.identity), seed: seed,
-                fences: fencesInput, date: parsed.value("date"), inputFormat: parsed.value("input-format"),
+        var matrix = Matrix(traces: [], scenarios: scenarios.map(ReplayArguments.entry), seed: seed, fences: fences)
+        matrix.engine = parsed.engine
+        let held = inputs.indices.filter { shard?.holds($0) ?? true }
+        let output = MatrixOutput(format: format, scenarios: scenarios.map(\.scenario.name), console: console)
+        if format == "jsonl" || shard != nil {
+            let identity = RunIdentity(
+                version: TraceSimCommandLine.version, traces: fingerprints(inputs, held: held, jobs: jobs),
+                scenarios: scenarios.map(\.identity), seed: seed, fences: fencesInput, date: parsed.value("date"),
+                inputFormat: parsed.value("input-format"),
                 tracks: options.trackOrder == .time ? nil : options.trackOrder.rawValue,
                 assumeRate: options.assumedRate, strict: options.strict)
+            output.begin(identity: identity, seed: seed, shard: shard)
+        } else {
+            output.begin(identity: nil, seed: seed, shard: nil)
         }
-        let result = try ReplayArguments.run(matrix, shard: shard, jobs: jobs, parsed, console: console)
-        switch format {
-        case "json": console.print(MatrixReport.json(result))
-        case "csv": console.print(MatrixReport.csv(result))
-        case "markdown": console.print(MatrixReport.markdown(result, perTrace: perTrace))
-        case "html": console.print(MatrixReport.html(result, perTrace: perTrace))
-        default: if !traces.isEmpty { console.print(MatrixReport.text(result, perTrace: perTrace)) }
+        let progress = Progress(total: held.count * matrix.replaysPerTrace, console: console)
+        defer { progress.finish() }
+        var exitCode = ExitCode.success
+        do throws(RunFailure) {
+            try matrix.stream(
+                inputs: held.count, jobs: jobs,
+                load: { index in output.load(index, path: inputs[held[index]], options: options) },
+                progress: { done, _ in progress.update(done) },
+                render: { runs in output.render(runs) }
+            ) { rendered in
+                if let failure = output.emit(rendered), exitCode == .success { exitCode = failure }
+            }
+        } catch {
+            throw ReplayArguments.failure(error, engine: matrix.engine, parsed)
         }
+        output.end(perTrace: perTrace)
         return exitCode
+    }
+
+    /// Every input as the identity lists it, with the size and hash of the ones `held`; an
+    /// input that cannot be fingerprinted (standard input, a missing file) is listed by path
+    /// alone, and its loading reports why.
+    private static func fingerprints(_ inputs: [String], held: [Int], jobs: Int?) -> [RunIdentity.Input] {
+        let hashes = ParallelLoop.map(iterations: held.count, width: jobs) { index -> (ContentHash, Int)? in
+            let path = inputs[held[index]]
+            guard path != TraceFile.standardInputPath else { return nil }
+            return try? ContentHash.ofFile(atPath: path)
+        }
+        var listed = inputs.map { RunIdentity.Input(path: $0) }
+        for (index, hash) in zip(held, hashes) {
+            listed[index].bytes = hash?.1
+            listed[index].hash = hash?.0
+        }
+        return listed
     }
 }

@@ -82,12 +82,18 @@ enum ReplayArguments {
         do {
             return try matrix.run(shard: shard, jobs: jobs) { done, _ in progress.update(done) }
         } catch {
-            switch error {
-            case .geometry(let error):
-                throw CommandFailure(.dataError, "error: \(parsed.value("fences") ?? "geofences"): \(error)")
-            case .engine(let failure):
-                throw CommandFailure(.failure, "error: engine \(matrix.engine.name): \(failure.message)")
-            }
+            throw failure(error, engine: matrix.engine, parsed)
+        }
+    }
+
+    /// What a failed run makes the command exit with: 65 naming the geofence file for an invalid
+    /// fence, 1 naming the engine when the engine under test failed.
+    static func failure(_ error: RunFailure, engine: EngineUnderTest, _ parsed: ParsedArguments) -> CommandFailure {
+        switch error {
+        case .geometry(let error):
+            return CommandFailure(.dataError, "error: \(parsed.value("fences") ?? "geofences"): \(error)")
+        case .engine(let failure):
+            return CommandFailure(.failure, "error: engine \(engine.name): \(failure.message)")
         }
     }
 
