@@ -20,6 +20,9 @@ public enum ChildProcess {
         public var seconds: Double
         /// The largest resident set of the child, or of any descendant it waited for, in bytes.
         public var peakResidentBytes: Int
+        /// User and system CPU seconds of the child and the descendants it waited for: on a
+        /// shared machine, steadier than the wall time.
+        public var cpuSeconds: Double
     }
 
     /// Why a child could not be started.
@@ -69,6 +72,8 @@ public enum ChildProcess {
         // WIFEXITED / WTERMSIG, which Swift does not import as functions.
         let signal = status & 0x7f
         let exitStatus = signal == 0 ? (status >> 8) & 0xff : 128 + signal
-        return Outcome(status: exitStatus, seconds: Double(end - start) / 1e9, peakResidentBytes: peak)
+        let cpu = [usage.ru_utime, usage.ru_stime].reduce(0.0) { $0 + Double($1.tv_sec) + Double($1.tv_usec) / 1e6 }
+        return Outcome(
+            status: exitStatus, seconds: Double(end - start) / 1e9, peakResidentBytes: peak, cpuSeconds: cpu)
     }
 }

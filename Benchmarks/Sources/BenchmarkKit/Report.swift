@@ -176,11 +176,12 @@ public struct BenchmarkReport: Codable, Sendable {
         let measuredFromOutside = rows.filter { $0.figures["peakRSSMegabytes"] != nil }
         if !measuredFromOutside.isEmpty {
             // Child processes measured from outside: wall time and the kernel's peak resident set.
-            text += "\n| Suite | Case | Input | Wall time | Peak RSS |\n|---|---|---|---:|---:|\n"
+            text += "\n| Suite | Case | Input | Wall time | CPU time | Peak RSS |\n|---|---|---|---:|---:|---:|\n"
             for row in measuredFromOutside {
                 let seconds = String(format: "%.1f s", row.figures["seconds"] ?? row.medianSeconds)
+                let cpu = row.figures["cpuSeconds"].map { String(format: "%.1f s", $0) } ?? ""
                 let peak = String(format: "%.0f MB", row.figures["peakRSSMegabytes"] ?? 0)
-                text += "| \(row.suite) | \(row.name) | \(row.input) | \(seconds) | \(peak) |\n"
+                text += "| \(row.suite) | \(row.name) | \(row.input) | \(seconds) | \(cpu) | \(peak) |\n"
             }
         }
         text += "\n| Work | Target | Measured | Met |\n|---|---|---|---|\n"

@@ -48,7 +48,8 @@ enum FleetSuite {
                     suite: "fleet", name: "matrix --jobs \(jobs)", input: input, unit: "replayed fixes/s",
                     timing: Timing(seconds: [outcome.seconds]), work: replayedFixes,
                     figures: [
-                        "seconds": outcome.seconds, "peakRSSMegabytes": megabytes(outcome.peakResidentBytes),
+                        "seconds": outcome.seconds, "cpuSeconds": outcome.cpuSeconds,
+                        "peakRSSMegabytes": megabytes(outcome.peakResidentBytes),
                         "traces": Double(options.fleetDrives), "replaysPerTrace": Double(replays),
                         "speedup": (plainSeconds[1] ?? outcome.seconds) / outcome.seconds,
                     ]))
@@ -85,7 +86,8 @@ enum FleetSuite {
                         unit: "replayed fixes/s", timing: Timing(seconds: [outcome.seconds]),
                         work: Double(fixes * replays),
                         figures: [
-                            "seconds": outcome.seconds, "peakRSSMegabytes": megabytes(outcome.peakResidentBytes),
+                            "seconds": outcome.seconds, "cpuSeconds": outcome.cpuSeconds,
+                            "peakRSSMegabytes": megabytes(outcome.peakResidentBytes),
                             "traces": Double(count), "replaysPerTrace": Double(replays),
                         ]))
             }
@@ -123,7 +125,7 @@ enum FleetSuite {
                     suite: "fleet", name: "Ray, \(cpus) CPU\(cpus == 1 ? "" : "s")", input: input,
                     unit: "replayed fixes/s", timing: Timing(seconds: [outcome.seconds]), work: work,
                     figures: [
-                        "seconds": outcome.seconds,
+                        "seconds": outcome.seconds, "cpuSeconds": outcome.cpuSeconds,
                         // The largest process of the run that was reaped: Ray's own daemons count too.
                         "peakRSSMegabytes": megabytes(outcome.peakResidentBytes),
                         "overheadVsPlain": outcome.seconds / (plainSeconds[cpus] ?? outcome.seconds),
@@ -158,7 +160,9 @@ enum FleetSuite {
             tracesim, ["matrix", "--format", format, "--jobs", String(jobs)] + paths, output: output, errors: errors)
         bench.progress(
             "  matrix --format \(format) --jobs \(jobs), \(paths.count) traces: "
-                + String(format: "%.1f s, %.0f MB peak", outcome.seconds, megabytes(outcome.peakResidentBytes)))
+                + String(
+                    format: "%.1f s (%.1f s CPU), %.0f MB peak", outcome.seconds, outcome.cpuSeconds,
+                    megabytes(outcome.peakResidentBytes)))
         guard outcome.status == 0 else {
             let message = (try? String(contentsOfFile: errors, encoding: .utf8))?.split(separator: "\n").first ?? ""
             bench.fail("tracesim matrix exited with \(outcome.status) on \(paths.count) traces: \(message)")
