@@ -82,12 +82,19 @@ enum MatrixCommand: Command {
         ] + TraceInputs.declared + EngineArguments.declared + ImportArguments.declared,
         discussion: """
             Runs go to every core unless --jobs says otherwise; the output does not depend on how
-            many. A progress bar appears on standard error when it is a terminal (not under
-            --quiet).
+            many. Traces are read one after another and let go once their runs are written, so a
+            fleet of any size runs in the memory of a few traces; JSON and JSON Lines are written
+            trace by trace. A progress bar appears on standard error when it is a terminal (not
+            under --quiet).
+
+            A fleet on several machines:
+              tracesim matrix fleet/ --format jsonl --shard 1/4 > part-1.jsonl   (... 4/4)
+              tracesim merge part-*.jsonl > runs.jsonl
+              tracesim summarize runs.jsonl --format markdown
             """,
         exitStatus: """
-            0 ran; 64 usage error; 65 a file's content is invalid; 66 a file is missing or unreadable;
-            74 an output error.
+            0 ran; 1 the engine under test failed; 64 usage error; 65 a file's content is invalid;
+            66 a file is missing or unreadable; 74 an output error.
             """)
 
     static func run(_ parsed: ParsedArguments, console: Console) throws -> ExitCode {
