@@ -15,6 +15,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 . Scripts/bootstrap.sh
 
+# GNU time measures the peak memory: a child's own wait4 figure includes its parent's peak.
+[ -x /usr/bin/time ] || tracesim_apt_install time
 swift build -c release --product tracesim >&2
 tracesim_build_benchmarks
 mkdir -p Benchmarks/Results

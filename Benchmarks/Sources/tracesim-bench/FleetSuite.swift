@@ -23,6 +23,11 @@ enum FleetSuite {
             bench.fail("no tracesim at \(tracesim): build it with 'swift build -c release --product tracesim'")
             return
         }
+        #if os(Linux)
+            if !FileManager.default.isExecutableFile(atPath: "/usr/bin/time") {
+                bench.fail("no /usr/bin/time (GNU time): peak memory would include this process's own")
+            }
+        #endif
         let fleet = try fleetFiles(bench, drives: options.fleetDrives, minutes: options.fleetMinutes)
         guard let format = try runsFormat(tracesim, probe: fleet.paths[0], bench) else { return }
         let replays = replaysPerTrace()
