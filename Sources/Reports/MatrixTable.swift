@@ -122,7 +122,7 @@ public struct MatrixTable: Sendable {
         }
         // `--scenarios ideal,...` already has the row.
         if found.count == 1, let named = scenarios.firstIndex(of: "ideal"),
-            MetricsSummary(byScenario[named]) == MetricsSummary(found[0].metrics)
+            MetricsSummary(metricsByScenario[named].metrics) == MetricsSummary(found[0].metrics)
         {
             return []
         }

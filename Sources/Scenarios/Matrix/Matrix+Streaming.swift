@@ -38,8 +38,9 @@ extension Matrix {
     ///     input, so rendering runs in parallel too and the runs are freed before emitting.
     ///   - emit: receives each input's output in input order.
     /// - Throws: `RunFailure` when a geofence is invalid or the engine under test failed; no
-    ///   replay starts after the first failure, and of the failures that happened, the one in the
-    ///   earliest replay is thrown. The inputs emitted before it stay emitted.
+    ///   replay of a later input starts after a failure; every input before the earliest failing
+    ///   one is still replayed and emitted, whatever the number of jobs, and the failure of the
+    ///   earliest failing replay is thrown.
     public func stream<Output: Sendable>(
         inputs: Int, jobs: Int? = nil, load: @escaping @Sendable (_ input: Int) -> [NamedTrace],
         progress: (@Sendable (_ done: Int, _ total: Int) -> Void)? = nil,
@@ -57,14 +58,18 @@ extension Matrix {
         var next = 0
         var inFlight = 0
         var nextEmit = 0
-        while nextEmit < inputs {
-            if let output = stream.takeReady(nextEmit) {
+        while true {
+            // After a failure, every input before the failing one is still finished and
+            // emitted, so the output does not depend on the number of jobs.
+            let stop = stream.failedInput ?? inputs
+            if nextEmit < stop, let output = stream.takeReady(nextEmit) {
                 emit(output)
                 nextEmit += 1
                 continue
             }
-            let failed = stream.hasFailed
-            if !failed, next < stream.items, next / plan.runs.count < nextEmit + window, inFlight < width {
+            if nextEmit >= stop { break }
+            let input = next / plan.runs.count
+            if next < stream.items, input < stop, input < nextEmit + window, inFlight < width {
                 let item = next
                 next += 1
                 if width == 1 {
@@ -78,9 +83,14 @@ extension Matrix {
                 }
                 continue
             }
-            // Nothing to emit or start: wait for a replay to finish, or stop once a failure has
-            // let every started replay finish.
-            if inFlight == 0 { break }
+            // Nothing to emit or start: wait for a replay to finish.
+            guard inFlight > 0 else { break }
+            finished.wait()
+            inFlight -= 1
+        }
+        // Replays still running belong to inputs at or after a failure: let them end before
+        // the failure is thrown.
+        while inFlight > 0 {
             finished.wait()
             inFlight -= 1
         }
@@ -132,7 +142,8 @@ private final class StreamState<Output: Sendable>: Sendable {
         self.progress = progress
     }
 
-    var hasFailed: Bool { shared.withLock { $0.failure != nil } }
+    /// The earliest input with a failed replay, if any.
+    var failedInput: Int? { shared.withLock { $0.failure.map { $0.item / plan.runs.count } } }
     var firstFailure: RunFailure? { shared.withLock { $0.failure?.failure } }
 
     func takeReady(_ input: Int) -> Output? {
@@ -157,7 +168,7 @@ private final class StreamState<Output: Sendable>: Sendable {
         }
         var runs: [ScenarioRun] = []
         runs.reserveCapacity(traces.count)
-        if !hasFailed {
+        if failedInput.map({ input < $0 }) ?? true {
             let planned = plan.runs[run]
             for trace in traces {
                 do throws(RunFailure) {
@@ -185,7 +196,7 @@ private final class StreamState<Output: Sendable>: Sendable {
         let output = render(
             Matrix.InputRuns(
                 input: input, traceNames: traces.map(\.name),
-                cells: hasFailed ? [] : cells(traceCount: traces.count, runs: allRuns)))
+                cells: failedInput.map({ input >= $0 }) ?? false ? [] : cells(traceCount: traces.count, runs: allRuns)))
         shared.withLock { shared in
             shared.working[input] = nil
             shared.ready[input] = output

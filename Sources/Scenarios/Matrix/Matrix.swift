@@ -45,9 +45,10 @@ public struct Matrix: Sendable {
 
     /// One scenario on one trace, with the ideal run it is compared with.
     public struct Cell: Sendable {
-        /// `trace × scenarios.count + scenario`: the order every output follows.
+        /// `trace × scenarios.count + scenario`: the order every output follows. In `stream`'s
+        /// `InputRuns`, counted within the input.
         public var position: Int
-        /// Index in `Matrix.traces`.
+        /// Index in `Matrix.traces` (`run`), or in the input's `traceNames` (`stream`).
         public var traceIndex: Int
         /// Index in `Matrix.scenarios`.
         public var scenarioIndex: Int

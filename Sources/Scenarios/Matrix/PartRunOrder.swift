@@ -45,9 +45,12 @@ package struct PartRunOrder {
         guard
             let input = candidates.first(where: { candidate in
                 (shard?.holds(candidate) ?? true)
-                    && after.map { candidate > $0.input || (candidate == $0.input && trace != $0.trace) } ?? true
+                    && after.map { candidate > $0.input || (candidate == $0.input && follows(trace, $0.trace)) } ?? true
             })
         else {
+            if let after, after.trace == trace {
+                return .failure(OutOfPlace("trace '\(trace)' appears twice in a row"))
+            }
             if let shard, let own = candidates.first, !shard.holds(own) {
                 return .failure(
                     OutOfPlace(
@@ -77,16 +80,30 @@ package struct PartRunOrder {
         return .success(input)
     }
 
+    /// Whether `trace` can be the next track of the same file as `previous`: under `--tracks
+    /// each`, `PATH#N` after `PATH#M` with N > M (tracks without a timed fix leave gaps).
+    private func follows(_ trace: String, _ previous: String) -> Bool {
+        guard let (path, number) = Self.track(trace), let (previousPath, previousNumber) = Self.track(previous) else {
+            return false
+        }
+        return path == previousPath && number > previousNumber
+    }
+
+    /// `PATH` and `N` of a track's name `PATH#N`.
+    private static func track(_ trace: String) -> (path: Substring, number: Int)? {
+        guard let hash = trace.lastIndex(of: "#"), let number = Int(trace[trace.index(after: hash)...]),
+            trace[trace.index(after: hash)...].allSatisfy({ $0.isASCII && $0.isNumber })
+        else { return nil }
+        return (trace[..<hash], number)
+    }
+
     /// The inputs a trace name can come from, increasing: its path, or `PATH#N` for track N
     /// under `--tracks each`.
     private func inputs(of trace: String) -> [Int] {
         if let indices = inputIndices[trace] { return indices }
         if trace == TraceFile.standardInputName { return inputIndices[TraceFile.standardInputPath] ?? [] }
-        guard identity.tracks == "each", let hash = trace.lastIndex(of: "#"),
-            !trace[trace.index(after: hash)...].isEmpty,
-            trace[trace.index(after: hash)...].allSatisfy({ $0.isASCII && $0.isNumber })
-        else { return [] }
-        return inputIndices[String(trace[..<hash])] ?? []
+        guard identity.tracks == "each", let (path, _) = Self.track(trace) else { return [] }
+        return inputIndices[String(path)] ?? []
     }
 
     /// A run that is not where the identity and shard say it should be.

@@ -160,6 +160,8 @@ enum MatrixCommand: Command {
                 progress: { done, _ in progress.update(done) },
                 render: { runs in output.render(runs) }
             ) { rendered in
+                // Messages start on a line of their own, not after the progress bar.
+                if !rendered.messages.isEmpty { progress.finish() }
                 if let failure = output.emit(rendered), exitCode == .success { exitCode = failure }
             }
         } catch {
