@@ -34,7 +34,9 @@ public enum TraceSimCommandLine {
           replay                  Replay a trace through one scenario, against the ideal run.
           matrix                  Replay traces through every scenario: the degradation table.
           check                   Fail (exit 1) when a metric crosses a threshold; JUnit and Markdown.
-          merge                   Join the JSON parts of a sharded matrix into the unsharded output.
+          merge                   Join the parts of a sharded matrix (JSON or JSON Lines) into the
+                                  unsharded output.
+          summarize               Print a matrix's tables from its saved JSON Lines runs.
           tune                    Sweep engine settings: fixes kept against error, with the Pareto front.
           serve-engine            Run the built-in engine behind the engine protocol (stdin/stdout),
                                   for --engine-command.
@@ -51,7 +53,7 @@ public enum TraceSimCommandLine {
     static let commands: [any Command.Type] = [
         InspectCommand.self, ConvertCommand.self, RulesCommand.self, PermissionsCommand.self, TrackCommand.self,
         ScenariosCommand.self, ReplayCommand.self, MatrixCommand.self, CheckCommand.self, MergeCommand.self,
-        TuneCommand.self, ServeEngineCommand.self,
+        SummarizeCommand.self, TuneCommand.self, ServeEngineCommand.self,
     ]
 
     private static func command(named name: String) -> (any Command.Type)? {

@@ -25,6 +25,47 @@ extension Matrix {
     /// - Throws: `MergeRefusal` naming the first problem.
     /// - Complexity: O(total bytes of the parts + runs).
     public static func merge(_ parts: [MatrixPart]) throws(MergeRefusal) -> Merged {
+        try checkShards(
+            parts.map {
+                ShardHeader(
+                    file: $0.file, identity: $0.identity, schemaVersion: $0.schemaVersion, index: $0.index,
+                    count: $0.count)
+            })
+        // Every part holds only its own shard's inputs (checked as it was read), in order, so
+        // the runs in input order are each part's runs interleaved by input.
+        var cursors = [Int](repeating: 0, count: parts.count)
+        var runs: [ArraySlice<UInt8>] = []
+        runs.reserveCapacity(parts.reduce(0) { $0 + $1.runs.count })
+        while true {
+            var next: (part: Int, input: Int)?
+            for (number, part) in parts.enumerated() where cursors[number] < part.inputs.count {
+                let input = part.inputs[cursors[number]]
+                if next.map({ input < $0.input }) ?? true { next = (number, input) }
+            }
+            guard let (number, input) = next else { break }
+            let part = parts[number]
+            while cursors[number] < part.inputs.count, part.inputs[cursors[number]] == input {
+                runs.append(part.bytes[part.runs[cursors[number]]])
+                cursors[number] += 1
+            }
+        }
+        return Merged(schemaVersion: parts[0].schemaVersion, seed: parts[0].identity.seed, runs: runs)
+    }
+
+    /// What the shard checks read of a part, JSON or JSON Lines.
+    struct ShardHeader {
+        var file: String
+        var identity: RunIdentity
+        var schemaVersion: Int
+        var index: Int
+        var count: Int
+    }
+
+    /// Refuses parts that are not shards 1...N of one run, each once: identities, schema
+    /// versions and shard counts must agree.
+    /// - Returns: for each shard number (1...N, index 0 unused), the part that gives it.
+    @discardableResult
+    static func checkShards(_ parts: [ShardHeader]) throws(MergeRefusal) -> [Int] {
         guard let first = parts.first else { throw MergeRefusal(message: "no parts") }
         for part in parts.dropFirst() {
             if let difference = part.identity.difference(from: first.identity) {
@@ -58,25 +99,7 @@ extension Matrix {
                 message: "shards of \(first.count) are needed once each; missing: \(listed)"
                     + (missing.count > 20 ? " and \(missing.count - 20) more" : ""))
         }
-        // Every part holds only its own shard's inputs (checked as it was read), in order, so
-        // the runs in input order are each part's runs interleaved by input.
-        var cursors = [Int](repeating: 0, count: parts.count)
-        var runs: [ArraySlice<UInt8>] = []
-        runs.reserveCapacity(parts.reduce(0) { $0 + $1.runs.count })
-        while true {
-            var next: (part: Int, input: Int)?
-            for (number, part) in parts.enumerated() where cursors[number] < part.inputs.count {
-                let input = part.inputs[cursors[number]]
-                if next.map({ input < $0.input }) ?? true { next = (number, input) }
-            }
-            guard let (number, input) = next else { break }
-            let part = parts[number]
-            while cursors[number] < part.inputs.count, part.inputs[cursors[number]] == input {
-                runs.append(part.bytes[part.runs[cursors[number]]])
-                cursors[number] += 1
-            }
-        }
-        return Merged(schemaVersion: first.schemaVersion, seed: first.identity.seed, runs: runs)
+        return given
     }
 
     /// The matrix JSON's `"seed"`: the number, or `null` when each scenario keeps its own. A part

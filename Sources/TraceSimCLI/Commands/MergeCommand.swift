@@ -1,41 +1,62 @@
+import ConfigJSON
 import Foundation
 import Reports
 import Scenarios
 import Traces
 
-/// `tracesim merge PART.json...`: joins `matrix --shard K/N --format json` parts into exactly
-/// what the unsharded `matrix --format json` prints.
+/// `tracesim merge PART...`: joins `matrix --shard K/N` parts (all JSON or all JSON Lines) into
+/// exactly what the unsharded `matrix` prints in that format.
 enum MergeCommand: Command {
     static let declaration = CommandDeclaration(
         name: "merge",
         overview: """
-            Join the JSON parts of a sharded matrix ('tracesim matrix ... --shard K/N --format
-            json') into exactly the JSON one unsharded run prints.
+            Join the parts of a sharded matrix ('tracesim matrix ... --shard K/N --format jsonl',
+            or json) into exactly what one unsharded run prints in that format.
             """,
         positionals: [
             .init(
                 label: "<part>",
                 help: """
                     One file per shard, in any order; together they must be shards 1...N
-                    (N at most \(Shard.maximumCount)) of the same matrix, each given once.
+                    (N at most \(Shard.maximumCount)) of the same matrix, each given once,
+                    all JSON Lines or all JSON (told apart by their first bytes).
                     """, isRepeated: true)
         ],
         discussion: """
-            Every part opens with its run's identity: the TraceSim version, the traces in order with
-            each one's size and FNV-1a 64 hash, the scenarios in order (a scenario file and the
-            geofences it names with theirs), --seed, --fences (with its hash), --date,
-            --input-format, --tracks, --assume-rate and --strict. Parts whose identities differ are refused, naming the first difference; a
-            trace a part did not read carries no size or hash there, and is compared by path only.
-            Each run must be the trace and scenario its position stands for. The runs are copied byte
-            for byte, so the result is exactly the unsharded output.
+            A shard is a slice of the input files: file i, from 0 in the order given, is in shard
+            i mod N + 1, and only that part opens it. Every part opens with its run's identity: the
+            TraceSim version, every input file in order with the size and FNV-1a 64 hash of those
+            the part read, the scenarios in order (a scenario file and the geofences it names with
+            theirs), --seed, --fences (with its hash), --date, --input-format, --tracks, --assume-rate
+            and --strict. Parts whose identities differ are refused, naming the first difference; an
+            input one of two parts did not read is compared by path only. Each run must be the
+            trace and scenario its place stands for, from one of its part's own inputs.
+
+            The contract: the output is byte for byte what the unsharded matrix prints. JSON Lines
+            parts are read side by side, a line at a time, so memory does not grow with the runs;
+            the header is the unsharded one (no "shard", each input hashed by the part that read
+            it) and each run's line is copied as the part wrote it. JSON parts are read whole.
+            A JSON Lines part whose last line has no line break was cut short (a matrix that was
+            stopped) and is refused, naming the line; the output then stops where the error was.
+            'tracesim summarize' prints the tables from the parts or from the merged file.
             """,
         exitStatus: """
-            0 merged; 64 usage error; 65 a part is invalid, a shard is missing or given twice, or parts
-            come from different runs; 66 a part is missing or unreadable.
+            0 merged; 64 usage error; 65 a part is invalid (named FILE:LINE), a shard is missing or
+            given twice, parts come from different runs or are of both formats; 66 a part is missing
+            or unreadable; 74 an output error.
             """)
 
     static func run(_ parsed: ParsedArguments, console: Console) throws -> ExitCode {
         guard !parsed.positionals.isEmpty else { throw UsageError("merge needs the part files", command: name) }
+        let linesParts = parsed.positionals.filter(SummarizeCommand.isJSONLines)
+        if !linesParts.isEmpty && linesParts.count < parsed.positionals.count {
+            let json = parsed.positionals.first { !linesParts.contains($0) } ?? ""
+            throw CommandFailure(
+                .dataError,
+                "error: \(linesParts[0]) is JSON Lines (--format jsonl) and \(json) is JSON (--format json): "
+                    + "merge the parts of one run, written in one format")
+        }
+        if !linesParts.isEmpty { return try mergeLines(parsed.positionals, console: console) }
         var parts: [MatrixPart] = []
         for path in parsed.positionals {
             parts.append(try ConfigFiles.load(path, console, MatrixPart.init))
@@ -46,5 +67,28 @@ enum MergeCommand: Command {
         } catch {
             throw CommandFailure(.dataError, "error: \(error.message)")
         }
+    }
+
+    /// Writes the unsharded JSON Lines from its parts as they are read: the header, then each
+    /// run's line as the part holds it.
+    private static func mergeLines(_ paths: [String], console: Console) throws -> ExitCode {
+        var merge = try SummarizeCommand.openRuns(paths)
+        var pending = MatrixReport.jsonLinesHeader(identity: merge.identity, seed: merge.identity.seed, shard: nil)
+        pending += "\n"
+        do throws(ConfigError) {
+            while let run = try merge.next() {
+                pending += String(decoding: run.bytes, as: UTF8.self)
+                pending += "\n"
+                // Written in batches: a write per line costs more than the merge itself.
+                if pending.utf8.count >= 1 << 20 {
+                    console.output(pending)
+                    pending = ""
+                }
+            }
+        } catch {
+            throw CommandFailure(.dataError, "error: \(error)")
+        }
+        console.output(pending)
+        return .success
     }
 }

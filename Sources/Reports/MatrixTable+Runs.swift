@@ -1,0 +1,194 @@
+import ConfigJSON
+import Scenarios
+import Traces
+
+extension MatrixTable.Row {
+    /// A row from a run's JSON object as `matrix --format jsonl` writes it (one line): the
+    /// values taken as written, so the tables print as the matrix printed them.
+    ///
+    /// Strict, since the tables are only right when every value is the one the matrix wrote: a
+    /// missing or unknown key, or a value of the wrong type, is an error naming the key.
+    /// - Parameters:
+    ///   - bytes: the run's JSON object.
+    ///   - scenarioIndex: the scenario's index in the table (where the run stands in its trace).
+    ///   - file: the file errors name.
+    ///   - line: the line of `file` the object is on.
+    /// - Throws: `ConfigError` at `file:line`, with the column and JSON path.
+    /// - Complexity: O(the object's length).
+    public init(runJSON bytes: ArraySlice<UInt8>, scenarioIndex: Int, file: String, line: Int) throws(ConfigError) {
+        do {
+            self = try Self.read(Array(bytes), scenarioIndex: scenarioIndex, file: file)
+        } catch {
+            // The object was parsed alone, as line 1.
+            var error = error
+            error.line = line
+            throw error
+        }
+    }
+
+    /// Every key of a run's object; `diagnostics` is the one that may be absent.
+    private static let runKeys = [
+        "trace", "scenario", "seed", "flowSeconds", "metrics", "reference", "lifecycle", "lifecycleSeconds",
+        "deliveredTimes", "promptLog", "authorization", "diagnostics",
+    ]
+
+    /// Members the tables do not read, and the bracket each opens with.
+    private static let unread: [String: UInt8] = [
+        "lifecycle": UInt8(ascii: "["), "deliveredTimes": UInt8(ascii: "["), "promptLog": UInt8(ascii: "["),
+        "authorization": UInt8(ascii: "["), "lifecycleSeconds": UInt8(ascii: "{"),
+    ]
+
+    private static func read(_ bytes: [UInt8], scenarioIndex: Int, file: String) throws(ConfigError) -> Self {
+        let reader = ConfigReader(file: file)
+        // The members the tables do not read (most of a run's bytes: every delivery time) are
+        // validated by the layout pass and blanked in place before the parse, so no value is
+        // built for them and every other value keeps its column.
+        let layout: JSONLayout
+        do {
+            layout = try JSONLayout.read(bytes, file: file, splitting: "", strings: [])
+        } catch {
+            throw ConfigError(syntax: error)
+        }
+        var blanked = bytes
+        for member in layout.members {
+            guard let opener = unread[member.key], member.value.count > 2, bytes[member.value.lowerBound] == opener,
+                bytes[member.value.upperBound - 1] == opener + 2
+            else { continue }
+            for offset in (member.value.lowerBound + 1)..<(member.value.upperBound - 1) {
+                blanked[offset] = UInt8(ascii: " ")
+            }
+        }
+        let root = try ConfigJSON.parse(blanked, file: file)
+        let members = try reader.object(root, "$", allowed: runKeys)
+        func required(_ key: String) throws(ConfigError) -> ConfigJSONNode {
+            try reader.required(members, key, in: root, "$")
+        }
+        // Read for their types only: the tables do not show them.
+        _ = try reader.number(try required("flowSeconds"), "$.flowSeconds", in: 0...Double.greatestFiniteMagnitude)
+        for key in ["lifecycle", "deliveredTimes", "promptLog", "authorization"] {
+            _ = try reader.array(try required(key), "$.\(key)")
+        }
+        _ = try reader.object(try required("lifecycleSeconds"), "$.lifecycleSeconds", allowed: nil)
+        let seedNode = try required("seed")
+        _ = try reader.number(seedNode, "$.seed", in: -0x1p63...0x1p63)
+        // As written: a seed beyond 2^53 is not the same number once read as a Double.
+        let seedText = RunLines.numberText(bytes, at: seedNode.offset)
+        guard let seed = Int64(seedText) else { throw reader.fail(seedNode, "$.seed", "expected a whole number") }
+        return Self(
+            trace: try reader.string(try required("trace"), "$.trace"), scenarioIndex: scenarioIndex,
+            seed: UInt64(bitPattern: seed), metrics: try metrics(try required("metrics"), reader),
+            reference: try reference(try required("reference"), reader),
+            diagnostics: try diagnostics(members["diagnostics"], reader))
+    }
+
+    private typealias Field<Value> = (key: String, path: WritableKeyPath<Metrics, Value>)
+
+    // Computed: key paths are not Sendable, so they cannot be stored statically.
+    private static var counts: [Field<Int>] {
+        [
+            ("recordedFixes", \.recordedFixes), ("deliveredFixes", \.deliveredFixes),
+            ("acceptedFixes", \.acceptedFixes),
+            ("geofenceEvents", \.geofenceEvents), ("geofenceMissed", \.geofenceMissed),
+            ("geofenceSpurious", \.geofenceSpurious), ("idealAcceptedFixes", \.idealAcceptedFixes),
+        ]
+    }
+
+    // Computed: key paths are not Sendable, so they cannot be stored statically.
+    private static var numbers: [Field<Double>] {
+        [
+            ("timeCoverage", \.timeCoverage), ("maxGapSeconds", \.maxGapSeconds),
+            ("maxGapStartSeconds", \.maxGapStartSeconds), ("distanceMeters", \.distanceMeters),
+            ("geofenceMeanDelaySeconds", \.geofenceMeanDelaySeconds),
+            ("geofenceMaxDelaySeconds", \.geofenceMaxDelaySeconds), ("gpsOnSeconds", \.gpsOnSeconds),
+            ("coveredSeconds", \.coveredSeconds), ("idealCoveredSeconds", \.idealCoveredSeconds),
+            ("idealDistanceMeters", \.idealDistanceMeters), ("idealGpsOnSeconds", \.idealGpsOnSeconds),
+        ]
+    }
+
+    // Computed: key paths are not Sendable, so they cannot be stored statically.
+    private static var optionalNumbers: [Field<Double?>] {
+        [
+            ("collectionRatio", \.collectionRatio), ("distanceRatio", \.distanceRatio),
+            ("departureDelaySeconds", \.departureDelaySeconds), ("arrivalDelaySeconds", \.arrivalDelaySeconds),
+            ("positionErrorMedianMeters", \.positionErrorMedianMeters),
+            ("positionErrorP95Meters", \.positionErrorP95Meters),
+        ]
+    }
+
+    private static let anyNumber = -Double.greatestFiniteMagnitude...Double.greatestFiniteMagnitude
+
+    private static func metrics(_ node: ConfigJSONNode, _ reader: ConfigReader) throws(ConfigError) -> Metrics {
+        let keys = counts.map(\.key) + numbers.map(\.key) + optionalNumbers.map(\.key) + ["rejectedByReason"]
+        let members = try reader.object(node, "$.metrics", allowed: keys)
+        func required(_ key: String) throws(ConfigError) -> ConfigJSONNode {
+            try reader.required(members, key, in: node, "$.metrics")
+        }
+        var metrics = Metrics()
+        for field in counts {
+            metrics[keyPath: field.path] = try count(try required(field.key), "$.metrics.\(field.key)", reader)
+        }
+        for field in numbers {
+            metrics[keyPath: field.path] = try reader.number(
+                try required(field.key), "$.metrics.\(field.key)", in: anyNumber)
+        }
+        for field in optionalNumbers {
+            let value = try required(field.key)
+            if case .null = value.value { continue }
+            metrics[keyPath: field.path] = try reader.number(value, "$.metrics.\(field.key)", in: anyNumber)
+        }
+        let reasonsNode = try required("rejectedByReason")
+        guard case .object(let reasons) = reasonsNode.value else {
+            throw reader.fail(reasonsNode, "$.metrics.rejectedByReason", "expected an object")
+        }
+        _ = try reader.object(reasonsNode, "$.metrics.rejectedByReason", allowed: nil)
+        for (reason, value) in reasons {
+            metrics.rejectedByReason.append(
+                Metrics.ReasonCount(
+                    reason: reason, count: try count(value, "$.metrics.rejectedByReason.\(reason)", reader)))
+        }
+        return metrics
+    }
+
+    private static func reference(_ node: ConfigJSONNode, _ reader: ConfigReader) throws(ConfigError)
+        -> ReferenceMetrics
+    {
+        let members = try reader.object(
+            node, "$.reference", allowed: ["name", "maxGapSeconds", "rejectedFixes", "departed"])
+        func required(_ key: String) throws(ConfigError) -> ConfigJSONNode {
+            try reader.required(members, key, in: node, "$.reference")
+        }
+        return ReferenceMetrics(
+            name: try reader.string(try required("name"), "$.reference.name"),
+            maxGapSeconds: try reader.number(try required("maxGapSeconds"), "$.reference.maxGapSeconds", in: anyNumber),
+            rejectedFixes: try count(try required("rejectedFixes"), "$.reference.rejectedFixes", reader),
+            departed: try reader.bool(try required("departed"), "$.reference.departed"))
+    }
+
+    private static func diagnostics(_ node: ConfigJSONNode?, _ reader: ConfigReader) throws(ConfigError)
+        -> [MatrixTable.DiagnosticCount]
+    {
+        guard let node else { return [] }
+        var result: [MatrixTable.DiagnosticCount] = []
+        for (index, entry) in try reader.array(node, "$.diagnostics").enumerated() {
+            let path = "$.diagnostics[\(index)]"
+            let members = try reader.object(entry, path, allowed: ["message", "count", "firstT"])
+            func required(_ key: String) throws(ConfigError) -> ConfigJSONNode {
+                try reader.required(members, key, in: entry, path)
+            }
+            _ = try reader.number(try required("firstT"), "\(path).firstT", in: anyNumber)
+            result.append(
+                MatrixTable.DiagnosticCount(
+                    message: try reader.string(try required("message"), "\(path).message"),
+                    count: try count(try required("count"), "\(path).count", reader)))
+        }
+        return result
+    }
+
+    private static func count(_ node: ConfigJSONNode, _ path: String, _ reader: ConfigReader) throws(ConfigError)
+        -> Int
+    {
+        let value = try reader.number(node, path, in: 0...9e15)
+        guard value == value.rounded() else { throw reader.fail(node, path, "expected a whole number") }
+        return Int(value)
+    }
+}
