@@ -53,11 +53,10 @@ enum SummarizeCommand: Command {
               tracesim summarize part1.jsonl part2.jsonl --format markdown
 
             The lines are plain JSON for other tools too. Line 1 is the header (its "kind" is
-            "tracesim-runs"); every other line is a run. With DuckDB:
-              tail -n +2 runs.jsonl > only-runs.jsonl
+            "tracesim-runs"); every other line is a run, with no "kind". With DuckDB:
               duckdb -c "select scenario, sum(metrics.acceptedFixes) as accepted,
-                sum(metrics.idealAcceptedFixes) as ideal from read_json_auto('only-runs.jsonl')
-                group by scenario order by scenario"
+                sum(metrics.idealAcceptedFixes) as ideal from read_json_auto('runs.jsonl')
+                where kind is null group by scenario order by scenario"
             """,
         exitStatus: """
             0 printed; 64 usage error; 65 a line is invalid (named FILE:LINE), the file was cut short, a
