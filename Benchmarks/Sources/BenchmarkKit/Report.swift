@@ -154,7 +154,8 @@ public struct BenchmarkReport: Codable, Sendable {
     /// The side-by-side table and the targets, in Markdown.
     public func markdown() -> String {
         var text = "Measured \(date) on \(machine.cpu), \(machine.cores) cores, \(machine.memoryGiB) GiB"
-        text += " (median of \(runs) runs after \(warmups) warm-up).\n\n"
+        let plural = { (count: Int) in count == 1 ? "" : "s" }
+        text += " (median of \(runs) run\(plural(runs)) after \(warmups) warm-up\(plural(warmups))).\n\n"
         text +=
             "| Suite | Case | Input | TraceSim | Share of the streaming limit | Peer | Peer rate | TraceSim ÷ peer |\n"
         text += "|---|---|---|---:|---:|---|---:|---:|\n"
@@ -170,6 +171,17 @@ public struct BenchmarkReport: Codable, Sendable {
                 let verdict = peer.agrees ? "" : " (answers differ)"
                 text += lead + " \(peer.peer) \(peer.version) | \(Self.number(peer.rate)) \(row.unit)"
                 text += " | \(Self.ratio(peer.ratio))\(verdict) |\n"
+            }
+        }
+        let measuredFromOutside = rows.filter { $0.figures["peakRSSMegabytes"] != nil }
+        if !measuredFromOutside.isEmpty {
+            // Child processes measured from outside: wall time and the kernel's peak resident set.
+            text += "\n| Suite | Case | Input | Wall time | CPU time | Peak RSS |\n|---|---|---|---:|---:|---:|\n"
+            for row in measuredFromOutside {
+                let seconds = String(format: "%.1f s", row.figures["seconds"] ?? row.medianSeconds)
+                let cpu = row.figures["cpuSeconds"].map { String(format: "%.1f s", $0) } ?? ""
+                let peak = String(format: "%.0f MB", row.figures["peakRSSMegabytes"] ?? 0)
+                text += "| \(row.suite) | \(row.name) | \(row.input) | \(seconds) | \(cpu) | \(peak) |\n"
             }
         }
         text += "\n| Work | Target | Measured | Met |\n|---|---|---|---|\n"

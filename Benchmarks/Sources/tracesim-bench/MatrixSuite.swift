@@ -26,12 +26,13 @@ enum MatrixSuite {
             }
             outputs[jobs] = output
             single = single ?? timing.median
-            // The matrix replays each trace through 14 presets and their shared ideal run.
-            let replayedFixes = Double(fixes * 15)
+            // Each trace is replayed once per preset and once per distinct ideal run they compare with.
+            let replayedFixes = Double(fixes * FleetSuite.replaysPerTrace())
             bench.record(
                 BenchmarkRow(
                     suite: "matrix", name: "\(jobs) core\(jobs == 1 ? "" : "s")",
-                    input: "\(traces.count) bundled traces × 14 presets (+ ideal)", unit: "replayed fixes/s",
+                    input: "\(traces.count) bundled traces × \(Scenario.presets.count - 1) presets (+ ideal runs)",
+                    unit: "replayed fixes/s",
                     timing: timing, work: replayedFixes,
                     figures: ["seconds": timing.median, "speedup": (single ?? timing.median) / timing.median]))
         }

@@ -30,7 +30,9 @@ enum MergeSuite {
                 Array(part(shard, of: 2, runs: runs, scenario: template.scenario).utf8),
                 name: "merge-part-\(shard).json")
         }
-        let expected = "{\"schemaVersion\":1,\"seed\":null,\"runs\":[" + runs.joined(separator: ",") + "]}\n"
+        let expected =
+            "{\"schemaVersion\":\(RunReport.schemaVersion),\"seed\":null,\"runs\":[" + runs.joined(separator: ",")
+            + "]}\n"
         let bytes = try parts.reduce(0) { total, path in
             total + ((try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0)
         }
@@ -57,24 +59,27 @@ enum MergeSuite {
     static func runTemplate(root: String) throws -> (run: String, path: String, scenario: String) {
         let trace = root + "/Traces/gpsbabel/bike.tcx"
         let text = try MatrixSuite.matrixJSON([trace], jobs: 1, scenarios: ["wheninuse-locked"])
-        let prefix = "{\"schemaVersion\":1,\"seed\":null,\"runs\":["
+        let prefix = "{\"schemaVersion\":\(RunReport.schemaVersion),\"seed\":null,\"runs\":["
         guard text.hasPrefix(prefix), text.hasSuffix("]}") else {
             throw BenchError(description: "the matrix of \(trace) is not the JSON expected")
         }
         return (String(text.dropFirst(prefix.count).dropLast(2)), trace, "wheninuse-locked")
     }
 
-    /// A part as `matrix --shard` writes it, with an identity naming made-up traces.
+    /// A part as `matrix --shard` writes it: the inputs `i % count == shard - 1`, one run each,
+    /// and an identity naming made-up traces that hashes only the inputs this part read.
     static func part(_ shard: Int, of count: Int, runs: [String], scenario: String) -> String {
+        let positions = Array(stride(from: shard - 1, to: runs.count, by: count))
         let traces = (0..<runs.count).map {
-            "{\"path\":\"\(path($0))\",\"bytes\":1,\"hash\":\"fnv1a64:0000000000000000\"}"
+            positions.contains($0)
+                ? "{\"path\":\"\(path($0))\",\"bytes\":1,\"hash\":\"fnv1a64:0000000000000000\"}"
+                : "{\"path\":\"\(path($0))\"}"
         }
         let identity =
             "{\"tracesim\":\"bench\",\"traces\":[\(traces.joined(separator: ","))],"
             + "\"scenarios\":[{\"name\":\"\(scenario)\"}],\"seed\":null,\"fences\":null,\"date\":null,\"inputFormat\":null}"
-        let positions = Array(stride(from: shard - 1, to: runs.count, by: count))
-        return "{\"schemaVersion\":1,\"identity\":\(identity),\"seed\":null,\"shard\":{\"index\":\(shard),"
-            + "\"count\":\(count),\"runs\":\(runs.count),\"positions\":[\(positions.map(String.init).joined(separator: ","))]},"
+        return "{\"schemaVersion\":\(RunReport.schemaVersion),\"identity\":\(identity),\"seed\":null,"
+            + "\"shard\":{\"index\":\(shard),\"count\":\(count)},"
             + "\"runs\":[\(positions.map { runs[$0] }.joined(separator: ","))]}\n"
     }
 

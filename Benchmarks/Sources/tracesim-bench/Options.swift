@@ -10,11 +10,13 @@ struct Options {
                                        (the fixed small workloads whose instruction counts are gated)
                tracesim-bench generate <gpx|csv|jsonl|nmea|gnsslogger> <fixes> <file>
                                        (a seeded drive of any length, written in slices)
+               tracesim-bench fleet --drives <n> --minutes <m> [--seed <n>] [--format csv|gpx] --out <dir>
+                                       (a seeded fleet of 1 Hz drives, one file each, in a new folder)
 
         OPTIONS:
           --suites <list>         Comma-separated: import, pipeline, geofencing, matrix, config, merge,
-                                  protocol, facade
-                                  (default: all).
+                                  protocol, facade (default: all of these), and fleet (only when
+                                  named: it runs the tracesim binary for several minutes).
           --sizes <list>          Fix counts for the import suite (default 10000,100000,1000000).
           --peer-fixes <n>        Largest input gpxpy is given (default 100000: it needs about a
                                   minute per million points).
@@ -24,6 +26,17 @@ struct Options {
           --points <n>            Points per geofencing case (default 1000000).
           --runs <n>              Timed runs per case (default 5); --warmups <n> untimed (default 1).
           --seed <n>              Seed of every generated input (default 2026).
+          --fleet-drives <n>      Drives in the fleet suite's fleet (default 2000).
+          --fleet-minutes <n>     Minutes per fleet drive (default 60).
+          --memory-traces <list>  Trace counts the fleet suite measures peak memory at
+                                  (default 10,100,1000).
+          --memory-minutes <n>    Minutes per drive of those traces (default 10).
+          --tracesim <path>       The tracesim the fleet suite runs (default
+                                  <root>/.build/release/tracesim).
+          --ray-command <cmd>     A shell command the fleet suite runs for Ray on 1 and 2 CPUs, with
+                                  {tracesim}, {traces} (a file of trace paths, one a line),
+                                  {fleet} (their folder), {cpus} and {output} (where the merged
+                                  JSON Lines must go) replaced; see Benchmarks/README.md.
           --python <path>         Interpreter with the peers' packages (Scripts/run-benchmarks.sh
                                   makes one); without it, peers are not run and targets not judged.
           --root <dir>            The TraceSim checkout: bundled traces and peer scripts (default .).
@@ -36,6 +49,8 @@ struct Options {
         """
 
     var suites: Set<String> = ["import", "pipeline", "geofencing", "matrix", "config", "merge", "protocol", "facade"]
+    /// Suites that run only when named: too slow for the everyday table.
+    static let optInSuites: Set<String> = ["fleet"]
     var sizes = [10_000, 100_000, 1_000_000]
     var peerFixes = 100_000
     var pipelineFixes = 1_000_000
@@ -43,6 +58,12 @@ struct Options {
     var points = 1_000_000
     var plan = RunPlan(warmups: 1, runs: 5)
     var seed: UInt64 = 2026
+    var fleetDrives = 2_000
+    var fleetMinutes = 60
+    var memoryTraces = [10, 100, 1_000]
+    var memoryMinutes = 10
+    var tracesim: String?
+    var rayCommand: String?
     var python: String?
     var root = "."
     var work = ".build/bench-inputs"
@@ -76,9 +97,10 @@ struct Options {
             switch argument {
             case "--suites":
                 let chosen = Set(try value(argument).split(separator: ",").map(String.init))
-                let unknown = chosen.subtracting(suites)
+                let known = suites.union(Self.optInSuites)
+                let unknown = chosen.subtracting(known)
                 guard unknown.isEmpty else {
-                    throw Invalid(description: "unknown suite '\(unknown.sorted()[0])'; choose from \(suites.sorted())")
+                    throw Invalid(description: "unknown suite '\(unknown.sorted()[0])'; choose from \(known.sorted())")
                 }
                 suites = chosen
             case "--sizes": sizes = try list(argument)
@@ -96,6 +118,12 @@ struct Options {
             case "--seed":
                 guard let number = UInt64(try value(argument)) else { throw Invalid(description: "--seed is a number") }
                 seed = number
+            case "--fleet-drives": fleetDrives = try count(argument, try value(argument))
+            case "--fleet-minutes": fleetMinutes = try count(argument, try value(argument))
+            case "--memory-traces": memoryTraces = try list(argument)
+            case "--memory-minutes": memoryMinutes = try count(argument, try value(argument))
+            case "--tracesim": tracesim = try value(argument)
+            case "--ray-command": rayCommand = try value(argument)
             case "--python": python = try value(argument)
             case "--root": root = try value(argument)
             case "--work": work = try value(argument)

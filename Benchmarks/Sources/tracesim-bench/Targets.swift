@@ -5,18 +5,20 @@ import BenchmarkKit
 enum Targets {
     static func judge(_ rows: [BenchmarkRow]) -> [TargetCheck] {
         var checks: [TargetCheck] = []
-        checks.append(ratio(rows, suite: "import", name: "GPX", peer: "gpxpy", work: "GPX import", at: 20))
-        checks.append(
+        // A case this run did not measure at all (its suite was not chosen) has no line.
+        func add(_ check: TargetCheck?) { if let check { checks.append(check) } }
+        add(ratio(rows, suite: "import", name: "GPX", peer: "gpxpy", work: "GPX import", at: 20))
+        add(
             ratio(rows, suite: "import", name: "canonical CSV", peer: "pandas", work: "CSV import", at: 2))
-        checks.append(
+        add(
             ratio(
                 rows, suite: "geofencing", name: "10,000 polygons", peer: "shapely", work: "10k-polygon geofencing",
                 at: 3))
-        checks.append(
+        add(
             ratio(
                 rows, suite: "pipeline", name: "accuracy gate + odometer", peer: "NumPy",
                 work: "Pipeline (gate + odometer, the work NumPy does)", at: 10))
-        checks.append(
+        add(
             ratio(rows, suite: "pipeline", name: "ideal", peer: "NumPy", work: "Pipeline (whole ideal replay)", at: 10))
         for name in ["accuracy gate + odometer", "ideal"] {
             guard let row = rows.last(where: { $0.suite == "pipeline" && $0.name == name }) else { continue }
@@ -47,15 +49,42 @@ enum Targets {
                     work: "merge (\(row.input))", target: "≥ 50 MB/s of parts",
                     measured: "\(BenchmarkReport.number(row.rate)) MB/s", met: row.rate >= 50))
         }
+        checks += flatMemory(rows)
         return checks
+    }
+
+    /// Peak memory over growing trace counts, per output format: flat when the largest count's
+    /// peak is within `FleetSuite.flatFactor` of the smallest's.
+    static func flatMemory(_ rows: [BenchmarkRow]) -> [TargetCheck] {
+        let measured = rows.filter {
+            $0.suite == "fleet" && $0.figures["traces"] != nil && $0.name.hasSuffix(" traces")
+        }
+        var formats: [String] = []
+        for row in measured {
+            let format = String(row.name.split(separator: ",")[0])
+            if !formats.contains(format) { formats.append(format) }
+        }
+        return formats.compactMap { format in
+            let series = measured.filter { $0.name.hasPrefix(format + ",") }
+            guard let first = series.first, let last = series.last, series.count > 1,
+                let low = first.figures["peakRSSMegabytes"], let high = last.figures["peakRSSMegabytes"]
+            else { return nil }
+            let traces = { (row: BenchmarkRow) in Int(row.figures["traces"] ?? 0) }
+            return TargetCheck(
+                work: "Peak RSS of \(format), \(Bench.grouped(traces(first))) to \(Bench.grouped(traces(last))) traces",
+                target: "flat (≤ \(FleetSuite.flatFactor)×)",
+                measured: String(format: "%.0f MB to %.0f MB (%.2f×)", low, high, high / low),
+                met: high <= low * FleetSuite.flatFactor)
+        }
     }
 
     static func ratio(
         _ rows: [BenchmarkRow], suite: String, name: String, peer: String, work: String, at target: Double
     )
-        -> TargetCheck
+        -> TargetCheck?
     {
         let candidates = rows.filter { $0.suite == suite && $0.name == name }
+        guard !candidates.isEmpty else { return nil }
         let measured = candidates.compactMap { row in row.peers.first { $0.peer.contains(peer) }.map { (row, $0) } }
         guard let (row, comparison) = measured.last else {
             return TargetCheck(work: work, target: "≥ \(Int(target))× \(peer)", measured: "peer not run", met: nil)

@@ -45,6 +45,8 @@ case "generate":
     } catch {
         fail("cannot write \(arguments[3]): \(error)", status: 73)
     }
+case "fleet":
+    exit(FleetCommand.run(Array(arguments.dropFirst())))
 case "run":
     let options: Options
     do {
@@ -63,6 +65,7 @@ case "run":
         if options.suites.contains("merge") { try MergeSuite.run(bench) }
         if options.suites.contains("protocol") { try ProtocolSuite.run(bench) }
         if options.suites.contains("facade") { try FacadeSuite.run(bench) }
+        if options.suites.contains("fleet") { try FleetSuite.run(bench) }
     } catch {
         fail("\(error)", status: 1)
     }
@@ -82,5 +85,5 @@ case "run":
         fail("\(bench.failures.count) check(s) failed:\n  " + bench.failures.joined(separator: "\n  "), status: 1)
     }
 default:
-    fail("unknown command '\(arguments[0])'; use 'run', 'workload' or 'generate' (see --help)", status: 64)
+    fail("unknown command '\(arguments[0])'; use 'run', 'workload', 'generate' or 'fleet' (see --help)", status: 64)
 }
