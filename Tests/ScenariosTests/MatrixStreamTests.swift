@@ -38,12 +38,12 @@ struct MatrixStreamTests {
                 }
                 return [traces[input]]
             },
-            render: { runs in (runs.input, runs.cells.map(\.metrics.acceptedFixes)) }
-        ) { input, accepted in
+            render: { cell, _ in cell.metrics.acceptedFixes }
+        ) { input in
             held.subtract(1, ordering: .relaxed)
             observed.withLock {
-                $0.emitted.append(input)
-                $0.cells.append(accepted)
+                $0.emitted.append(input.input)
+                $0.cells.append(input.outputs)
             }
         }
         return observed.withLock { $0 }
@@ -80,8 +80,8 @@ struct MatrixStreamTests {
         let emitted = Mutex<[(Int, Int)]>([])
         try matrix.stream(
             inputs: 3, jobs: 2, load: { $0 == 1 ? [] : [Self.traces[$0]] },
-            render: { ($0.input, $0.cells.count) }
-        ) { item in emitted.withLock { $0.append(item) } }
+            render: { cell, _ in cell.scenarioIndex }
+        ) { input in emitted.withLock { $0.append((input.input, input.outputs.count)) } }
         #expect(emitted.withLock { $0.map(\.0) } == [0, 1, 2])
         #expect(emitted.withLock { $0.map(\.1) } == [1, 0, 1])
     }
@@ -107,8 +107,8 @@ struct MatrixStreamTests {
         let emitted = Mutex<[(Int, Int)]>([])
         #expect(throws: RunFailure.self) {
             try matrix.stream(
-                inputs: 6, jobs: jobs, load: { [Self.traces[$0]] }, render: { ($0.input, $0.cells.count) }
-            ) { input in emitted.withLock { $0.append(input) } }
+                inputs: 6, jobs: jobs, load: { [Self.traces[$0]] }, render: { cell, _ in cell.scenarioIndex }
+            ) { input in emitted.withLock { $0.append((input.input, input.outputs.count)) } }
         }
         #expect(emitted.withLock { $0.map(\.0) } == [0, 1])
         #expect(emitted.withLock { $0.map(\.1) } == [1, 1])

@@ -4,16 +4,15 @@ import SimulationCore
 import Synchronization
 
 extension Matrix {
-    /// Every run of one input (a trace file, which gives one trace, or one per track), as
+    /// What one input (a trace file, which gives one trace, or one per track) became, as
     /// `stream` hands it over.
-    public struct InputRuns: Sendable {
+    public struct InputOutputs<Output: Sendable>: Sendable {
         /// The input's index, in the order given to `stream`.
         public var input: Int
         /// The names of the traces the input gave, in order; none when it failed to load.
         public var traceNames: [String]
-        /// Every scenario on every trace of the input, with its ideal run: `traceIndex` indexes
-        /// `traceNames`, and the cells are in trace order, then scenario order.
-        public var cells: [Cell]
+        /// What `render` made of each run, in trace order, then scenario order.
+        public var outputs: [Output]
     }
 
     /// Replays inputs one after another, each through every scenario and its ideal run, and
@@ -22,9 +21,12 @@ extension Matrix {
     ///
     /// At most `jobs` replays run at a time (`nil`: one per core). Workers take replays in order;
     /// the first to need an input calls `load(input)` (from its own thread) and the input is
-    /// released once its last replay is done and `render` has turned its runs into output. Workers
-    /// stay within a few inputs of the oldest one not yet emitted, so a slow input holds back
-    /// only that many finished outputs. `emit` is called on the calling thread, in input order.
+    /// released once its last replay is done. Each run is measured and handed to `render` as
+    /// soon as it and its ideal run are both done, then let go, so a trace's runs are not all
+    /// held at once: the ideal runs stay until the last scenario compared with them is rendered.
+    /// Workers stay within a few inputs of the oldest one not yet emitted, so a slow input holds
+    /// back only that many finished outputs. `emit` is called on the calling thread, in input
+    /// order.
     ///
     /// `self.traces` is not used: the inputs are. The matrix's scenarios, seed, geofences and
     /// engine are.
@@ -34,9 +36,10 @@ extension Matrix {
     ///     loader reports why), which still gets its turn to `emit`, with no cells.
     ///   - progress: after each replay (every trace of an input through one run), the replays
     ///     done and the total.
-    ///   - render: turns an input's runs into what `emit` takes, on the worker that finished the
-    ///     input, so rendering runs in parallel too and the runs are freed before emitting.
-    ///   - emit: receives each input's output in input order.
+    ///   - render: turns one run, compared with its ideal run, into what `emit` gets, on a worker,
+    ///     so rendering runs in parallel too. The cell's `traceIndex` and `position` count within
+    ///     the input; `traceName` is the trace's name.
+    ///   - emit: receives each input's outputs, in input order.
     /// - Throws: `RunFailure` when a geofence is invalid or the engine under test failed; no
     ///   replay of a later input starts after a failure; every input before the earliest failing
     ///   one is still replayed and emitted, whatever the number of jobs, and the failure of the
@@ -44,7 +47,8 @@ extension Matrix {
     public func stream<Output: Sendable>(
         inputs: Int, jobs: Int? = nil, load: @escaping @Sendable (_ input: Int) -> [NamedTrace],
         progress: (@Sendable (_ done: Int, _ total: Int) -> Void)? = nil,
-        render: @escaping @Sendable (InputRuns) -> Output, emit: (Output) -> Void
+        render: @escaping @Sendable (_ cell: Cell, _ traceName: String) -> Output,
+        emit: (InputOutputs<Output>) -> Void
     ) throws(RunFailure) {
         let plan = Plan(self)
         guard !plan.runs.isEmpty, inputs > 0 else { return }
@@ -98,25 +102,49 @@ extension Matrix {
     }
 }
 
-/// What the workers of `Matrix.stream` share: each input's traces and runs while it is in
-/// flight, the outputs waiting for their turn, and the first failure.
+/// What the workers of `Matrix.stream` share: each input's traces, runs and outputs while it is
+/// in flight, the inputs waiting for their turn, and the first failure.
 private final class StreamState<Output: Sendable>: Sendable {
     /// An input in flight: loaded by the first worker to need it, released by the last.
     final class InputWork: Sendable {
         let traces = Mutex<[Matrix.NamedTrace]?>(nil)
-        /// For each of the plan's runs, that run on every trace of the input.
-        let runs: Mutex<[[ScenarioRun]?]>
+        let progress: Mutex<InputProgress>
         let remaining: Atomic<Int>
 
-        init(runCount: Int) {
-            runs = Mutex([[ScenarioRun]?](repeating: nil, count: runCount))
-            remaining = Atomic(runCount)
+        init(plan: Matrix.Plan, scenarioCount: Int) {
+            progress = Mutex(InputProgress(plan: plan, scenarioCount: scenarioCount))
+            remaining = Atomic(plan.runs.count)
+        }
+    }
+
+    /// The runs of an input not yet rendered, and the outputs of those that were.
+    struct InputProgress {
+        /// For each of the plan's runs, that run on every trace, until nothing needs it.
+        var runs: [[ScenarioRun]?]
+        /// For each ideal run of the plan, what it measured on every trace.
+        var references: [[ReferenceMetrics]?]
+        /// For each of the plan's runs, the scenarios still to be rendered that need it.
+        var users: [Int]
+        /// Whether each scenario has been rendered.
+        var rendered: [Bool]
+        /// For each trace, each scenario's output.
+        var outputs: [[Output?]] = []
+
+        init(plan: Matrix.Plan, scenarioCount: Int) {
+            runs = Array(repeating: nil, count: plan.runs.count)
+            references = Array(repeating: nil, count: plan.runs.count)
+            users = Array(repeating: 0, count: plan.runs.count)
+            for scenario in 0..<scenarioCount {
+                users[plan.scenarioRun[scenario]] += 1
+                users[plan.idealRun[scenario]] += 1
+            }
+            rendered = Array(repeating: false, count: scenarioCount)
         }
     }
 
     private struct Shared {
         var working: [Int: InputWork] = [:]
-        var ready: [Int: Output] = [:]
+        var ready: [Int: Matrix.InputOutputs<Output>] = [:]
         var failure: (item: Int, failure: RunFailure)?
     }
 
@@ -125,14 +153,16 @@ private final class StreamState<Output: Sendable>: Sendable {
     /// Replays to make: every input through every run of the plan.
     let items: Int
     private let load: @Sendable (Int) -> [Matrix.NamedTrace]
-    private let render: @Sendable (Matrix.InputRuns) -> Output
+    private let render: @Sendable (Matrix.Cell, String) -> Output
     private let progress: (@Sendable (Int, Int) -> Void)?
     private let shared = Mutex(Shared())
     private let done = Atomic<Int>(0)
+    /// For each of the plan's runs that is an ideal run, the name of its row in the tables.
+    private let referenceNames: [String?]
 
     init(
         matrix: Matrix, plan: Matrix.Plan, inputs: Int, load: @escaping @Sendable (Int) -> [Matrix.NamedTrace],
-        render: @escaping @Sendable (Matrix.InputRuns) -> Output, progress: (@Sendable (Int, Int) -> Void)?
+        render: @escaping @Sendable (Matrix.Cell, String) -> Output, progress: (@Sendable (Int, Int) -> Void)?
     ) {
         self.matrix = matrix
         self.plan = plan
@@ -140,24 +170,28 @@ private final class StreamState<Output: Sendable>: Sendable {
         self.load = load
         self.render = render
         self.progress = progress
+        referenceNames = plan.runs.indices.map { run in
+            plan.idealRun.firstIndex(of: run).map { plan.referenceNames[$0] }
+        }
     }
 
     /// The earliest input with a failed replay, if any.
     var failedInput: Int? { shared.withLock { $0.failure.map { $0.item / plan.runs.count } } }
     var firstFailure: RunFailure? { shared.withLock { $0.failure?.failure } }
 
-    func takeReady(_ input: Int) -> Output? {
+    func takeReady(_ input: Int) -> Matrix.InputOutputs<Output>? {
         shared.withLock { $0.ready.removeValue(forKey: input) }
     }
 
     /// Replays run `item % plan.runs.count` of the plan on every trace of input
-    /// `item / plan.runs.count`, and finishes the input when it was the last of its replays.
+    /// `item / plan.runs.count`, renders every run that this completes, and finishes the input
+    /// when it was the last of its replays.
     func process(_ item: Int) {
         let (input, run) = item.quotientAndRemainder(dividingBy: plan.runs.count)
-        let runCount = plan.runs.count
+        let scenarioCount = matrix.scenarios.count
         let work = shared.withLock { shared in
             if let work = shared.working[input] { return work }
-            let work = InputWork(runCount: runCount)
+            let work = InputWork(plan: plan, scenarioCount: scenarioCount)
             shared.working[input] = work
             return work
         }
@@ -184,48 +218,71 @@ private final class StreamState<Output: Sendable>: Sendable {
                 }
             }
         }
-        work.runs.withLock { $0[run] = runs }
+        if runs.count == traces.count {
+            let references = referenceNames[run].map { name in runs.map { ReferenceMetrics(name: name, ideal: $0) } }
+            renderReady(work, run: run, runs: runs, references: references, traceNames: traces.map(\.name))
+        }
+        runs = []
         progress?(done.add(1, ordering: .relaxed).newValue, items)
         guard work.remaining.subtract(1, ordering: .acquiringAndReleasing).newValue == 0 else { return }
-        // The last replay of the input: measure, render, and let go of its traces and runs.
-        let allRuns = work.runs.withLock { runs in
-            defer { runs = [] }
-            return runs
-        }
+        // The last replay of the input: let go of its traces and hand its outputs over in order.
         work.traces.withLock { $0 = nil }
-        let output = render(
-            Matrix.InputRuns(
-                input: input, traceNames: traces.map(\.name),
-                cells: failedInput.map({ input >= $0 }) ?? false ? [] : cells(traceCount: traces.count, runs: allRuns)))
+        let outputs = work.progress.withLock { progress in
+            defer { progress = InputProgress(plan: plan, scenarioCount: 0) }
+            return progress.outputs
+        }
+        let complete = outputs.allSatisfy { $0.allSatisfy { $0 != nil } }
+        let finished = Matrix.InputOutputs(
+            input: input, traceNames: complete ? traces.map(\.name) : [],
+            outputs: complete ? outputs.flatMap { $0.compactMap { $0 } } : [])
         shared.withLock { shared in
             shared.working[input] = nil
-            shared.ready[input] = output
+            shared.ready[input] = finished
         }
     }
 
-    /// Each scenario on each trace with its ideal run, in trace order, then scenario order.
-    private func cells(traceCount: Int, runs: [[ScenarioRun]?]) -> [Matrix.Cell] {
+    /// Stores run `run` of the input and renders every scenario it completes (its own run, or
+    /// its ideal run, done), letting go of each run once no scenario left needs it.
+    private func renderReady(
+        _ work: InputWork, run: Int, runs: [ScenarioRun], references: [ReferenceMetrics]?, traceNames: [String]
+    ) {
         let scenarioCount = matrix.scenarios.count
-        var cells: [Matrix.Cell] = []
-        cells.reserveCapacity(traceCount * scenarioCount)
-        for trace in 0..<traceCount {
-            // One reference per ideal run, shared by the scenarios it serves.
-            var references: [Int: ReferenceMetrics] = [:]
-            for scenario in 0..<scenarioCount {
-                guard let run = runs[plan.scenarioRun[scenario]]?[trace],
-                    let ideal = runs[plan.idealRun[scenario]]?[trace]
+        typealias Ready = (scenario: Int, runs: [ScenarioRun], ideals: [ScenarioRun], references: [ReferenceMetrics])
+        let ready: [Ready] = work.progress.withLock { progress in
+            if progress.outputs.isEmpty {
+                progress.outputs = Array(
+                    repeating: [Output?](repeating: nil, count: scenarioCount), count: traceNames.count)
+            }
+            progress.runs[run] = runs
+            if let references { progress.references[run] = references }
+            var ready: [Ready] = []
+            for scenario in 0..<scenarioCount where !progress.rendered[scenario] {
+                let (own, ideal) = (plan.scenarioRun[scenario], plan.idealRun[scenario])
+                guard own == run || ideal == run, let runs = progress.runs[own], let ideals = progress.runs[ideal],
+                    let references = progress.references[ideal]
                 else { continue }
-                let idealIndex = plan.idealRun[scenario]
-                let reference =
-                    references[idealIndex]
-                    ?? ReferenceMetrics(name: plan.referenceNames[scenario], ideal: ideal)
-                references[idealIndex] = reference
-                cells.append(
-                    Matrix.Cell(
-                        position: trace * scenarioCount + scenario, traceIndex: trace, scenarioIndex: scenario,
-                        run: run, ideal: ideal, metrics: Metrics(run, ideal: ideal), reference: reference))
+                progress.rendered[scenario] = true
+                ready.append((scenario, runs, ideals, references))
+                for used in [own, ideal] {
+                    progress.users[used] -= 1
+                    if progress.users[used] == 0 { progress.runs[used] = nil }
+                }
+            }
+            return ready
+        }
+        var outputs: [(trace: Int, scenario: Int, output: Output)] = []
+        for entry in ready {
+            for trace in traceNames.indices {
+                let (run, ideal) = (entry.runs[trace], entry.ideals[trace])
+                let cell = Matrix.Cell(
+                    position: trace * scenarioCount + entry.scenario, traceIndex: trace, scenarioIndex: entry.scenario,
+                    run: run, ideal: ideal, metrics: Metrics(run, ideal: ideal), reference: entry.references[trace])
+                outputs.append((trace, entry.scenario, render(cell, traceNames[trace])))
             }
         }
-        return cells
+        guard !outputs.isEmpty else { return }
+        work.progress.withLock { progress in
+            for output in outputs { progress.outputs[output.trace][output.scenario] = output.output }
+        }
     }
 }

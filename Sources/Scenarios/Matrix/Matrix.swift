@@ -127,9 +127,9 @@ public struct Matrix: Sendable {
         cells.reserveCapacity(held.count * scenarios.count)
         try stream(
             inputs: held.count, jobs: jobs, load: { [traces[held[$0]]] }, progress: progress,
-            render: { $0 }
+            render: { cell, _ in cell }
         ) { input in
-            for var cell in input.cells {
+            for var cell in input.outputs {
                 cell.traceIndex = held[input.input]
                 cell.position = cell.traceIndex * scenarios.count + cell.scenarioIndex
                 cells.append(cell)

@@ -158,11 +158,11 @@ enum MatrixCommand: Command {
                 inputs: held.count, jobs: jobs,
                 load: { index in output.load(index, path: inputs[held[index]], options: options) },
                 progress: { done, _ in progress.update(done) },
-                render: { runs in output.render(runs) }
-            ) { rendered in
+                render: { cell, trace in output.render(cell, trace: trace) }
+            ) { input in
                 // Messages start on a line of their own, not after the progress bar.
-                if !rendered.messages.isEmpty { progress.finish() }
-                if let failure = output.emit(rendered), exitCode == .success { exitCode = failure }
+                if output.hasMessages(input.input) { progress.finish() }
+                if let failure = output.emit(input), exitCode == .success { exitCode = failure }
             }
         } catch {
             throw ReplayArguments.failure(error, engine: matrix.engine, parsed)

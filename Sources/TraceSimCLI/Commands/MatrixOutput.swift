@@ -7,21 +7,6 @@ import Traces
 /// once every run is in. Loading and rendering happen on the workers; `emit` and the rest on
 /// the command's thread, in input order, so the output never depends on the number of jobs.
 final class MatrixOutput: Sendable {
-    /// One input, ready to be written.
-    struct Rendered: Sendable {
-        /// What loading the input said on standard error (notes, warnings, the error that
-        /// skipped it), written in input order.
-        var messages: String
-        /// The exit code of the error that skipped the input, if one did.
-        var failure: ExitCode?
-        /// The input's runs as JSON objects or lines (json, jsonl).
-        var runs: String
-        /// How many runs `runs` holds.
-        var runCount: Int
-        /// The input's rows for the tables (text, markdown, csv, html).
-        var rows: [MatrixTable.Row]
-    }
-
     private let format: String
     private let console: Console
     private let table: Mutex<MatrixTable>
@@ -71,37 +56,51 @@ final class MatrixOutput: Sendable {
         return traces
     }
 
-    /// An input's runs as the format writes them; the runs themselves are let go after this.
-    func render(_ input: Matrix.InputRuns) -> Rendered {
-        let loaded = loadMessages.withLock { $0.removeValue(forKey: input.input) } ?? (messages: "", failure: nil)
-        var rendered = Rendered(
-            messages: loaded.messages, failure: loaded.failure, runs: "", runCount: input.cells.count, rows: [])
+    /// One run as the format writes it (a JSON object, a JSON line, or a table row), made on a
+    /// worker so the run can be let go at once.
+    enum RenderedRun: Sendable {
+        case text(String)
+        case row(MatrixTable.Row)
+    }
+
+    /// One run as the format writes it.
+    func render(_ cell: Matrix.Cell, trace: String) -> RenderedRun {
         switch format {
-        case "json":
-            rendered.runs = input.cells.map { MatrixReport.jsonRun($0, trace: input.traceNames[$0.traceIndex]) }
-                .joined(separator: ",")
-        case "jsonl":
-            rendered.runs = input.cells.map { MatrixReport.jsonRun($0, trace: input.traceNames[$0.traceIndex]) + "\n" }
-                .joined()
-        default:
-            rendered.rows = input.cells.map { MatrixTable.Row($0, trace: input.traceNames[$0.traceIndex]) }
+        case "json": .text(MatrixReport.jsonRun(cell, trace: trace))
+        case "jsonl": .text(MatrixReport.jsonRun(cell, trace: trace) + "\n")
+        default: .row(MatrixTable.Row(cell, trace: trace))
         }
-        return rendered
     }
 
     /// Writes an input's messages and runs; returns the exit code of the error that skipped it.
-    func emit(_ rendered: Rendered) -> ExitCode? {
-        if !rendered.messages.isEmpty { console.error(rendered.messages) }
-        if writesRuns, rendered.runCount > 0 {
-            let separator = format == "json" && runsWritten.load(ordering: .relaxed) > 0 ? "," : ""
-            console.output(separator + rendered.runs)
-            runsWritten.add(rendered.runCount, ordering: .relaxed)
-        } else if !rendered.rows.isEmpty {
-            table.withLock { table in
-                for row in rendered.rows { table.append(row) }
+    func emit(_ input: Matrix.InputOutputs<RenderedRun>) -> ExitCode? {
+        let loaded = loadMessages.withLock { $0.removeValue(forKey: input.input) } ?? (messages: "", failure: nil)
+        if !loaded.messages.isEmpty { console.error(loaded.messages) }
+        var texts: [String] = []
+        var rows: [MatrixTable.Row] = []
+        for run in input.outputs {
+            switch run {
+            case .text(let text): texts.append(text)
+            case .row(let row): rows.append(row)
             }
         }
-        return rendered.failure
+        if !texts.isEmpty {
+            let separator = format == "json" ? "," : ""
+            let lead = format == "json" && runsWritten.load(ordering: .relaxed) > 0 ? "," : ""
+            console.output(lead + texts.joined(separator: separator))
+            runsWritten.add(texts.count, ordering: .relaxed)
+        }
+        if !rows.isEmpty {
+            table.withLock { table in
+                for row in rows { table.append(row) }
+            }
+        }
+        return loaded.failure
+    }
+
+    /// Whether loading `input` said anything, so a progress bar can make room first.
+    func hasMessages(_ input: Int) -> Bool {
+        loadMessages.withLock { !($0[input]?.messages.isEmpty ?? true) }
     }
 
     /// Writes what comes after the runs: the JSON's tail, or the tables.
