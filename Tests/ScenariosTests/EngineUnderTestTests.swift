@@ -26,13 +26,7 @@ struct EngineUnderTestTests {
         let contexts = Mutex<[String]>([])
         let custom = EngineUnderTest.custom(named: "wrapped") { context throws(EngineFailure) in
             contexts.withLock { $0.append("\(context.traceName)/\(context.scenario.name)") }
-            do {
-                return try TrackingEngine(
-                    configuration: context.scenario.engine, fences: context.fences, context: GEOSContext(),
-                    expectedFixCount: context.expectedFixCount)
-            } catch {
-                throw EngineFailure("\(error)")
-            }
+            return try GeneratedInputs.builtInClient(context)
         }
         let direct = try Self.matrix(.builtIn).run(jobs: 1)
         let wrapped = try Self.matrix(custom).run(jobs: 1)

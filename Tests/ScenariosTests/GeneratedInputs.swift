@@ -1,5 +1,7 @@
 import Device
+import Engine
 import Foundation
+import Geometry
 import Scenarios
 import SimulationCore
 import Traces
@@ -76,3 +78,17 @@ enum GeneratedInputs {
 #elseif canImport(Darwin)
     import Darwin
 #endif
+
+extension GeneratedInputs {
+    /// The built-in engine as a custom engine would make it for `context`: what a test's own
+    /// engine wraps when only its failures or its calls are under test.
+    static func builtInClient(_ context: EngineContext) throws(EngineFailure) -> TrackingEngine {
+        do {
+            return try TrackingEngine(
+                configuration: context.scenario.engine, fences: context.fences, context: GEOSContext(),
+                expectedFixCount: context.expectedFixCount)
+        } catch {
+            throw EngineFailure("\(error)")
+        }
+    }
+}

@@ -96,13 +96,7 @@ struct MatrixStreamTests {
             // The third trace's runs fail; every replay of the first two succeeds.
             if context.traceName == "t2" { throw EngineFailure("t2 is refused") }
             calls.add(1, ordering: .relaxed)
-            do {
-                return try TrackingEngine(
-                    configuration: context.scenario.engine, fences: context.fences, context: GEOSContext(),
-                    expectedFixCount: context.expectedFixCount)
-            } catch {
-                throw EngineFailure("\(error)")
-            }
+            return try GeneratedInputs.builtInClient(context)
         }
         let emitted = Mutex<[(Int, Int)]>([])
         #expect(throws: RunFailure.self) {

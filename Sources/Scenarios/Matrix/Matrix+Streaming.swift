@@ -225,12 +225,9 @@ private final class StreamState<Output: Sendable>: Sendable {
         runs = []
         progress?(done.add(1, ordering: .relaxed).newValue, items)
         guard work.remaining.subtract(1, ordering: .acquiringAndReleasing).newValue == 0 else { return }
-        // The last replay of the input: let go of its traces and hand its outputs over in order.
-        work.traces.withLock { $0 = nil }
-        let outputs = work.progress.withLock { progress in
-            defer { progress = InputProgress(plan: plan, scenarioCount: 0) }
-            return progress.outputs
-        }
+        // The last replay of the input: hand its outputs over in order. Its traces go with its
+        // work, which nothing holds once it leaves `working`.
+        let outputs = work.progress.withLock { $0.outputs }
         let complete = outputs.allSatisfy { $0.allSatisfy { $0 != nil } }
         let finished = Matrix.InputOutputs(
             input: input, traceNames: complete ? traces.map(\.name) : [],
