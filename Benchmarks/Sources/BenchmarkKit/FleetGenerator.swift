@@ -73,13 +73,7 @@ public enum FleetGenerator {
                 heading = (heading + 180).truncatingRemainder(dividingBy: 360)
             }
 
-            let roll = random.uniform(0...1)
-            let accuracy: Double
-            switch roll {
-            case ..<0.02: accuracy = random.uniform(120...300)
-            case ..<0.07: accuracy = random.uniform(20...60)
-            default: accuracy = random.uniform(3...15)
-            }
+            let accuracy = TraceGenerator.blemishedAccuracy(&random)
             // The reported position scatters around the true one by about a third of the
             // accuracy, so a parked van still wanders a little.
             let scatter = accuracy / 3
