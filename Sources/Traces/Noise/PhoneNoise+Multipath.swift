@@ -8,7 +8,8 @@ import SimulationCore
 
 extension PhoneNoise {
     /// Urban-canyon multipath: episodes during which every fix carries a correlated offset of
-    /// tens of metres, while the reported accuracy grows by only a share of that error.
+    /// tens of metres, while the reported accuracy grows by only a share of that error (an HDOP
+    /// by that share over the standard UERE, so the gate sees the same growth in metres).
     ///
     /// Episodes start as a Poisson process (`ratePerHour`) and last an exponentially
     /// distributed time (`meanDurationSeconds`). Within one, the east and north offsets are
@@ -61,9 +62,14 @@ extension PhoneNoise {
                     north = sigmaMeters * random.standardNormal()
                 }
                 LocalOffset.move(&fixes[index], east: east, north: north)
-                if case .meters(let meters)? = fixes[index].horizontalAccuracy {
-                    let error = (east * east + north * north).squareRoot()
-                    fixes[index].horizontalAccuracy = .meters(meters + accuracyShare * error)
+                let error = (east * east + north * north).squareRoot()
+                switch fixes[index].horizontalAccuracy {
+                case .meters(let meters)?: fixes[index].horizontalAccuracy = .meters(meters + accuracyShare * error)
+                case .dilution(let dilution)?:
+                    // In the units the gate will read it in: HDOP × the standard UERE.
+                    let uere = UserEquivalentRangeError.standard.horizontalMeters
+                    fixes[index].horizontalAccuracy = .dilution(dilution + accuracyShare * error / uere)
+                case nil: break
                 }
             }
         }

@@ -77,13 +77,14 @@ extension PhoneNoise {
         self.init()
         var named: Set<String> = []
         for specification in specifications {
-            let shown = NoiseSpecificationError.shown(specification)
             guard !specification.isEmpty else {
                 throw NoiseSpecificationError("--noise needs a value: 'phone' or EFFECT[:NAME=VALUE,...]")
             }
             let head = specification.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
             let name = String(head[0])
-            guard !named.contains(name) else { throw NoiseSpecificationError("--noise names '\(shown)' twice") }
+            guard !named.contains(name) else {
+                throw NoiseSpecificationError("--noise names '\(NoiseSpecificationError.shown(name))' twice")
+            }
             named.insert(name)
             if name == "phone" {
                 guard head.count == 1 else {
@@ -95,7 +96,7 @@ extension PhoneNoise {
             }
             guard let effect = Effect(rawValue: name) else {
                 throw NoiseSpecificationError(
-                    "unknown --noise effect '\(shown)'; use phone, "
+                    "unknown --noise effect '\(NoiseSpecificationError.shown(name))'; use phone, "
                         + Effect.allCases.map(\.rawValue).joined(separator: ", "))
             }
             switch effect {
