@@ -83,6 +83,13 @@ struct NoiseCommandTests {
         }
     }
 
+    @Test("a sharded matrix refuses --noise: a part's identity could not show which noise made it")
+    func shardRefused() {
+        let result = runCommand(["matrix", Self.drive, "--format", "jsonl", "--shard", "1/2", "--noise", "phone"])
+        #expect(result.exitCode == 64)
+        #expect(result.error.contains("--noise cannot be combined with --shard yet"), "\(result.error)")
+    }
+
     @Test("help lists --noise with every effect and its defaults")
     func help() {
         for command in ["replay", "matrix", "track"] {
