@@ -83,11 +83,31 @@ struct NoiseCommandTests {
         }
     }
 
-    @Test("a sharded matrix refuses --noise: a part's identity could not show which noise made it")
-    func shardRefused() {
-        let result = runCommand(["matrix", Self.drive, "--format", "jsonl", "--shard", "1/2", "--noise", "phone"])
-        #expect(result.exitCode == 64)
-        #expect(result.error.contains("--noise cannot be combined with --shard yet"), "\(result.error)")
+    @Test("sharded noisy parts merge into the unsharded run; a part made with other noise is refused")
+    func shardsRecordTheNoise() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("noise-shards-\(UUID())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let second = tracePath("gpsbabel/google_ext.kml")
+        let common = ["matrix", Self.drive, second, "--scenarios", "ideal,wheninuse-locked", "--format", "jsonl"]
+        let whole = runCommand(common + ["--noise", "phone"])
+        #expect(whole.exitCode == 0, "\(whole.error)")
+        #expect(whole.output.contains(#""noise":["phone"]"#))
+        var parts: [String] = []
+        for (index, extra) in [["--noise", "phone"], ["--noise", "phone"], []].enumerated() {
+            let shard = index < 2 ? "\(index + 1)/2" : "2/2"
+            let part = runCommand(common + ["--shard", shard] + extra)
+            #expect(part.exitCode == 0, "\(part.error)")
+            let path = folder.appendingPathComponent("part\(index).jsonl").path
+            try part.output.write(toFile: path, atomically: true, encoding: .utf8)
+            parts.append(path)
+        }
+        let merged = runCommand(["merge", parts[0], parts[1]])
+        #expect(merged.exitCode == 0, "\(merged.error)")
+        #expect(merged.output == whole.output)
+        let mixed = runCommand(["merge", parts[0], parts[2]])
+        #expect(mixed.exitCode == 65)
+        #expect(mixed.error.contains("--noise is not given here and 'phone' there"), "\(mixed.error)")
     }
 
     @Test("help lists --noise with every effect and its defaults")

@@ -128,13 +128,6 @@ enum MatrixCommand: Command {
             parsed.value("scenarios") ?? "all", command: name, console: console)
         let seed = try ReplayArguments.seed(parsed, command: name)
         let noise = try NoiseArguments.noise(parsed, command: name)
-        // A part's identity does not record the noise yet, so 'merge' could not tell parts made
-        // with different noise apart.
-        if noise != nil && shard != nil {
-            throw UsageError(
-                "--noise cannot be combined with --shard yet: a part's identity does not record the noise",
-                command: name)
-        }
         let jobs = try parsed.value("jobs").map { (text) throws(UsageError) -> Int in
             guard let jobs = Int(text), jobs >= 1 else {
                 throw UsageError("--jobs must be a whole number of at least 1, not '\(text)'", command: name)
@@ -154,7 +147,7 @@ enum MatrixCommand: Command {
                 scenarios: scenarios.map(\.identity), seed: seed, fences: fencesInput, date: parsed.value("date"),
                 inputFormat: parsed.value("input-format"),
                 tracks: options.trackOrder == .time ? nil : options.trackOrder.rawValue,
-                assumeRate: options.assumedRate, strict: options.strict)
+                assumeRate: options.assumedRate, strict: options.strict, noise: parsed.values("noise"))
             output.begin(identity: identity, seed: seed, shard: shard)
         } else {
             output.begin(identity: nil, seed: seed, shard: nil)
