@@ -137,10 +137,14 @@ enum TuneCommand: Command {
         let scenarios = try ReplayArguments.scenarios(
             parsed.values("scenario").isEmpty ? "ideal" : parsed.values("scenario").joined(separator: ","),
             command: name, console: console)
-        let rowCount = scenarios.count * (Tuning.combinationCount(sweeps, limit: maximumRows) ?? (maximumRows + 1))
-        guard rowCount <= maximumRows else {
+        guard let combinations = Tuning.combinationCount(sweeps, limit: maximumRows) else {
             throw UsageError(
-                "the scenarios and sweeps cross to more than \(maximumRows) rows (use larger steps)", command: name)
+                "the sweeps cross to more than \(maximumRows) combinations (use larger steps)", command: name)
+        }
+        guard scenarios.count * combinations <= maximumRows else {
+            throw UsageError(
+                "\(scenarios.count) scenarios × \(combinations) combinations is more than \(maximumRows) rows",
+                command: name)
         }
         let scenarioPath = parsed.value("write-scenario")
         if let scenarioPath {
