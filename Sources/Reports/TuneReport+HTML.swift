@@ -31,27 +31,39 @@ extension TuneReport {
         svg.add(
             "rect",
             [
-                ("x", SVGWriter.number(left)), ("y", SVGWriter.number(top)), ("width", SVGWriter.number(width - left - right)),
+                ("x", SVGWriter.number(left)), ("y", SVGWriter.number(top)),
+                ("width", SVGWriter.number(width - left - right)),
                 ("height", SVGWriter.number(height - top - bottom)), ("fill", "#fff"), ("stroke", "#333"),
             ])
         let xRange = span(points.map(\.x))
         let yRange = span(points.map(\.y))
         func px(_ x: Double) -> Double { left + (x - xRange.lowerBound) / extent(xRange) * (width - left - right) }
-        func py(_ y: Double) -> Double { height - bottom - (y - yRange.lowerBound) / extent(yRange) * (height - top - bottom) }
+        func py(_ y: Double) -> Double {
+            height - bottom - (y - yRange.lowerBound) / extent(yRange) * (height - top - bottom)
+        }
         for tick in 0...4 {
             let share = Double(tick) / 4
             let x = xRange.lowerBound + share * extent(xRange)
             let y = yRange.lowerBound + share * extent(yRange)
             svg.add(
-                "text", [("x", SVGWriter.number(px(x))), ("y", SVGWriter.number(height - bottom + 16)), ("class", "tick"),
-                    ("text-anchor", "middle")], content: HTMLReport.escape(Formatting.short(x)))
+                "text",
+                [
+                    ("x", SVGWriter.number(px(x))), ("y", SVGWriter.number(height - bottom + 16)), ("class", "tick"),
+                    ("text-anchor", "middle"),
+                ], content: HTMLReport.escape(Formatting.short(x)))
             svg.add(
-                "text", [("x", SVGWriter.number(left - 6)), ("y", SVGWriter.number(py(y) + 4)), ("class", "tick"),
-                    ("text-anchor", "end")], content: HTMLReport.escape(Formatting.short(y)))
+                "text",
+                [
+                    ("x", SVGWriter.number(left - 6)), ("y", SVGWriter.number(py(y) + 4)), ("class", "tick"),
+                    ("text-anchor", "end"),
+                ], content: HTMLReport.escape(Formatting.short(y)))
         }
         svg.add(
-            "text", [("x", SVGWriter.number((left + width - right) / 2)), ("y", SVGWriter.number(height - 16)),
-                ("text-anchor", "middle"), ("font-size", "13")], content: HTMLReport.escape(axisLabel(xMetric)))
+            "text",
+            [
+                ("x", SVGWriter.number((left + width - right) / 2)), ("y", SVGWriter.number(height - 16)),
+                ("text-anchor", "middle"), ("font-size", "13"),
+            ], content: HTMLReport.escape(axisLabel(xMetric)))
         svg.add(
             "text",
             [
@@ -64,7 +76,11 @@ extension TuneReport {
             svg.add(
                 "polyline",
                 [
-                    ("points", front.map { SVGWriter.number(px($0.x)) + "," + SVGWriter.number(py($0.y)) }.joined(separator: " ")),
+                    (
+                        "points",
+                        front.map { SVGWriter.number(px($0.x)) + "," + SVGWriter.number(py($0.y)) }.joined(
+                            separator: " ")
+                    ),
                     ("fill", "none"), ("stroke", "#1e88e5"), ("stroke-width", "2"),
                 ])
         }
@@ -73,10 +89,12 @@ extension TuneReport {
             let colour = standing.isOnFront ? "#1e88e5" : "#9e9e9e"
             let fill = standing.failed.isEmpty ? colour : "none"
             let tip =
-                "row \(point.row + 1): " + ([outcome.rows[point.row].scenarioName]
+                "row \(point.row + 1): "
+                + ([outcome.rows[point.row].scenarioName]
                 + zip(outcome.sweeps, outcome.rows[point.row].values).map { "\($0.parameter.name)=\($1)" })
                 .joined(separator: ", ")
-                + (standing.failed.isEmpty ? "" : "; fails " + standing.failed.map(\.description).joined(separator: ", "))
+                + (standing.failed.isEmpty
+                    ? "" : "; fails " + standing.failed.map(\.description).joined(separator: ", "))
             svg.add(
                 "circle",
                 [

@@ -18,12 +18,16 @@ extension TuneReport {
                     "metrics",
                     .object(
                         Tuning.Metric.allCases.map { metric in
-                            (metric.rawValue, outcome.value(metric, row: index).map { .number(Formatting.rounded($0, 6)) } ?? .null)
+                            (
+                                metric.rawValue,
+                                outcome.value(metric, row: index).map { .number(Formatting.rounded($0, 6)) } ?? .null
+                            )
                         })
                 ),
                 ("meetsConstraints", .bool(standing.failed.isEmpty)),
                 ("failedConstraints", .array(standing.failed.map { .string($0.description) })),
-                ("front", .bool(standing.isOnFront)), ("dominatedBy", .array(standing.dominatedBy.map(JSONText.integer))),
+                ("front", .bool(standing.isOnFront)),
+                ("dominatedBy", .array(standing.dominatedBy.map(JSONText.integer))),
             ])
         }
         let chosen: JSONText =
@@ -38,7 +42,9 @@ extension TuneReport {
                 "objectives",
                 .array(
                     outcome.objectives.map {
-                        .object([("metric", .string($0.metric.rawValue)), ("direction", .string($0.direction.rawValue))])
+                        .object([
+                            ("metric", .string($0.metric.rawValue)), ("direction", .string($0.direction.rawValue)),
+                        ])
                     })
             ),
             ("constraints", .array(outcome.constraints.map { .string($0.description) })),
@@ -87,7 +93,8 @@ extension TuneReport {
                 groups[path[0], default: []].append((path[1], json(value)))
             }
         }
-        return .object(members.map { key, value in order.contains(key) ? (key, .object(groups[key] ?? [])) : (key, value) })
+        return .object(
+            members.map { key, value in order.contains(key) ? (key, .object(groups[key] ?? [])) : (key, value) })
     }
 
     static func json(_ value: Tuning.SettingValue) -> JSONText {

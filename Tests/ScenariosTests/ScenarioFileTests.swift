@@ -178,19 +178,29 @@ struct ScenarioFileTests {
     @Test(
         "bad engine settings name the file, line, column and JSON path",
         arguments: [
-            ("{\"name\": \"x\", \"engine\": {\"geofencing\": {\"maximumRegistered\": 21}}}",
-             "s.json:1:62: $.engine.geofencing.maximumRegistered: must be between 1 and 20, not 21"),
-            ("{\"name\": \"x\", \"engine\": {\"geofencing\": {\"maximumRegistered\": 2.5}}}",
-             "$.engine.geofencing.maximumRegistered: must be a whole number, not 2.5"),
-            ("{\"name\": \"x\", \"engine\": {\"geofencing\": {\"radius\": 1}}}",
-             "$.engine.geofencing.radius: unknown key (expected one of: proximityRadius, maximumRegistered, "
-                + "rerankInterval, initialTriggerEntry)"),
+            (
+                "{\"name\": \"x\", \"engine\": {\"geofencing\": {\"maximumRegistered\": 21}}}",
+                "s.json:1:62: $.engine.geofencing.maximumRegistered: must be between 1 and 20, not 21"
+            ),
+            (
+                "{\"name\": \"x\", \"engine\": {\"geofencing\": {\"maximumRegistered\": 2.5}}}",
+                "$.engine.geofencing.maximumRegistered: must be a whole number, not 2.5"
+            ),
+            (
+                "{\"name\": \"x\", \"engine\": {\"geofencing\": {\"radius\": 1}}}",
+                "$.engine.geofencing.radius: unknown key (expected one of: proximityRadius, maximumRegistered, "
+                    + "rerankInterval, initialTriggerEntry)"
+            ),
             ("{\"name\": \"x\", \"engine\": {\"geofencing\": 3}}", "$.engine.geofencing: expected an object"),
             ("{\"name\": \"x\", \"engine\": {\"odometerAccuracy\": \"5\"}}", "$.engine.odometerAccuracy: expected a number"),
-            ("{\"name\": \"x\", \"engine\": {\"requestsMotionActivity\": 1}}",
-             "$.engine.requestsMotionActivity: expected true or false"),
-            ("{\"name\": \"x\", \"engine\": {\"movingRegionRefresh\": 0}}",
-             "$.engine.movingRegionRefresh: must be between 1 and 100000, not 0"),
+            (
+                "{\"name\": \"x\", \"engine\": {\"requestsMotionActivity\": 1}}",
+                "$.engine.requestsMotionActivity: expected true or false"
+            ),
+            (
+                "{\"name\": \"x\", \"engine\": {\"movingRegionRefresh\": 0}}",
+                "$.engine.movingRegionRefresh: must be between 1 and 100000, not 0"
+            ),
         ])
     func badEngineSettings(_ text: String, _ expected: String) {
         #expect(message(text).contains(expected), "\(message(text))")

@@ -123,7 +123,8 @@ extension Tuning {
                     return .failure(
                         SweepError(
                             name.isEmpty
-                                ? "'\(text)' names no metric (NAME>=X)" : "unknown metric '\(name)' (one of: \(metricList))"))
+                                ? "'\(text)' names no metric (NAME>=X)"
+                                : "unknown metric '\(name)' (one of: \(metricList))"))
                 }
                 guard let bound = Double(number), bound.isFinite else {
                     return .failure(SweepError("'\(number)' in '\(text)' is not a number"))

@@ -50,7 +50,8 @@ extension Tuning {
     public static func overlapProblem(truth: Trace, trace: Trace) -> OverlapProblem? {
         guard let traceBox = Box(trace.fixes), let truthBox = Box(truth.fixes) else { return nil }
         let problem = OverlapProblem(
-            traceSpan: traceBox.span, truthSpan: truthBox.span, boxDistanceMeters: traceBox.distanceMeters(to: truthBox))
+            traceSpan: traceBox.span, truthSpan: truthBox.span, boxDistanceMeters: traceBox.distanceMeters(to: truthBox)
+        )
         return problem.overlapsInTime && problem.overlapsInSpace ? nil : problem
     }
 

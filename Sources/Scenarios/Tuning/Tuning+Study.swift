@@ -96,10 +96,12 @@ extension Tuning {
                 return Result { () throws(RunFailure) in
                     let input = traces[index]
                     let setting = rows[row]
-                    let run = try ScenarioRunner.run(input.trace, setting.scenario, fences: setting.fences, engine: engine)
+                    let run = try ScenarioRunner.run(
+                        input.trace, setting.scenario, fences: setting.fences, engine: engine)
                     return Pool(
                         Metrics(run, ideal: referenceRuns[index]),
-                        traceSeconds: run.traceEnd.seconds(since: run.traceStart), truthLengthMeters: truthLengths[index],
+                        traceSeconds: run.traceEnd.seconds(since: run.traceStart),
+                        truthLengthMeters: truthLengths[index],
                         errors: input.truth.map { errors(run.recorder, against: $0) })
                 }
             }

@@ -34,7 +34,8 @@ extension Tuning {
                 var listed: [SettingValue] = []
                 for item in items {
                     guard let value = value(item, for: parameter) else {
-                        return .failure(SweepError("'\(item)' is not a value of \(parameter.name) (\(describe(parameter)))"))
+                        return .failure(
+                            SweepError("'\(item)' is not a value of \(parameter.name) (\(describe(parameter)))"))
                     }
                     listed.append(value)
                 }

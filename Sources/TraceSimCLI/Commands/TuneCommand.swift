@@ -1,5 +1,5 @@
-import Foundation
 import Engine
+import Foundation
 import Geometry
 import Reports
 import Scenarios
@@ -184,7 +184,8 @@ enum TuneCommand: Command {
         }
         if let scenarioPath {
             guard let chosen = outcome.chosen else {
-                throw CommandFailure(.failure, "error: --write-scenario: no row meets every constraint; nothing written")
+                throw CommandFailure(
+                    .failure, "error: --write-scenario: no row meets every constraint; nothing written")
             }
             if let failure = OutputFile.write(
                 TuneReport.scenarioSnippet(outcome, row: chosen) + "\n", to: scenarioPath, console: console)
