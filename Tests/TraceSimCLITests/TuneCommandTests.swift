@@ -12,26 +12,27 @@ struct TuneCommandTests {
         try #require(JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
     }
 
-    @Test("the README question: no distance filter keeps 95 % under the lock cutoff; the session row does")
+    @Test("the README question: no distance filter keeps 95 % under the lock cutoff; with a session 20 m does")
     func readmeQuestion() throws {
         let result = runCommand([
             "tune", Self.drive, "--scenario", "wheninuse-locked", "--scenario", "wheninuse-background-session",
-            "--sweep", "distanceFilter=0:50:10", "--require", "distanceRatio>=0.95", "--objective", "gpsOnSeconds:min",
+            "--sweep", "distanceFilter=0:50:10", "--require", "recordedDistanceRatio>=0.95", "--objective",
+            "gpsOnSeconds:min",
             "--objective", "recordedFixes:min", "--format", "json",
         ])
         #expect(result.exitCode == 0, "\(result.error)")
         let study = try json(result.output)
         let rows = try #require(study["rows"] as? [[String: Any]])
         #expect(rows.count == 12)
-        for row in rows {
-            let meets = try #require(row["meetsConstraints"] as? Bool)
-            #expect(meets == ((row["scenario"] as? String) == "wheninuse-background-session"), "\(row)")
-        }
+        // Rows 7-9: the session with 0, 10 and 20 m; every locked row and the longer filters fail.
+        #expect(rows.map { $0["meetsConstraints"] as? Bool } == (1...12).map { (7...9).contains($0) })
+        let ratios = rows.compactMap { ($0["metrics"] as? [String: Any])?["recordedDistanceRatio"] as? Double }
+        #expect(ratios.count == 12 && Array(ratios[6...]) == ratios[6...].sorted(by: >), "\(ratios)")
         let chosen = try #require(study["chosen"] as? [String: Any])
-        #expect(chosen["row"] as? Int == 12)
+        #expect(chosen["row"] as? Int == 9)
         let scenario = try #require(chosen["scenario"] as? [String: Any])
         let engine = try #require(scenario["engine"] as? [String: Any])
-        #expect(engine["distanceFilter"] as? Double == 50 && engine["backgroundSession"] as? Bool == true)
+        #expect(engine["distanceFilter"] as? Double == 20 && engine["backgroundSession"] as? Bool == true)
     }
 
     @Test("text: a row per combination, the footer names what the front minimises and the chosen row")

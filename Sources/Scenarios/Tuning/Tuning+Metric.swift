@@ -3,13 +3,14 @@ extension Tuning {
     /// metric key (`tracesim replay --format json`).
     public enum Metric: String, Sendable, CaseIterable {
         case recordedFixes, acceptedFixes, deliveredFixes, collectionRatio, timeCoverage, maxGapSeconds
-        case positionErrorMedianMeters, positionErrorP95Meters, distanceRatio, gpsOnSeconds
+        case positionErrorMedianMeters, positionErrorP95Meters, distanceRatio, recordedDistanceRatio, gpsOnSeconds
         case departureDelaySeconds, arrivalDelaySeconds, geofenceMissed, geofenceSpurious, missedStops
 
         /// Which way is better when an objective names no direction.
         public var defaultDirection: Direction {
             switch self {
-            case .recordedFixes, .acceptedFixes, .deliveredFixes, .collectionRatio, .timeCoverage, .distanceRatio:
+            case .recordedFixes, .acceptedFixes, .deliveredFixes, .collectionRatio, .timeCoverage, .distanceRatio,
+                .recordedDistanceRatio:
                 .max
             case .maxGapSeconds, .positionErrorMedianMeters, .positionErrorP95Meters, .gpsOnSeconds,
                 .departureDelaySeconds, .arrivalDelaySeconds, .geofenceMissed, .geofenceSpurious, .missedStops:
@@ -25,7 +26,7 @@ extension Tuning {
             switch self {
             case .maxGapSeconds, .gpsOnSeconds, .departureDelaySeconds, .arrivalDelaySeconds: "s"
             case .positionErrorMedianMeters, .positionErrorP95Meters: "m"
-            case .collectionRatio, .timeCoverage, .distanceRatio: "ratio"
+            case .collectionRatio, .timeCoverage, .distanceRatio, .recordedDistanceRatio: "ratio"
             default: "count"
             }
         }
@@ -41,6 +42,9 @@ extension Tuning {
             case .maxGapSeconds: "the longest over traces"
             case .positionErrorMedianMeters, .positionErrorP95Meters: "over every accepted fix of every trace"
             case .distanceRatio: "Σ odometer ÷ Σ reference distance (the truth's path with --truth)"
+            case .recordedDistanceRatio:
+                "Σ length through the recorded fixes ÷ Σ length through the reference's accepted fixes "
+                    + "(the truth's path with --truth)"
             case .departureDelaySeconds, .arrivalDelaySeconds: "mean over traces where both runs have one"
             }
         }

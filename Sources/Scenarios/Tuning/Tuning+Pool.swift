@@ -16,6 +16,11 @@ extension Tuning {
         public var distanceMeters = 0.0
         /// The reference run's odometer, or the truth's path length with a truth.
         public var referenceDistanceMeters = 0.0
+        /// The length of the path through the recorded fixes: the route an SDK uploads.
+        public var recordedRouteMeters = 0.0
+        /// The length of the path through the reference run's accepted fixes (the route, whatever
+        /// the distance filter), or the truth's path length with a truth.
+        public var referenceRouteMeters = 0.0
         public var gpsOnSeconds = 0.0
         public var departureDelaySum = 0.0
         public var departures = 0
@@ -30,7 +35,12 @@ extension Tuning {
 
         /// One trace's run measured against the fixed reference; `referenceDistanceMeters`
         /// and `errors` replace the reference run's distance when measured against a truth.
-        public init(_ metrics: Metrics, traceSeconds: Double, truthLengthMeters: Double?, errors: [Double]?) {
+        public init(
+            _ metrics: Metrics, traceSeconds: Double, truthLengthMeters: Double?, errors: [Double]?,
+            route: (recorded: Double, reference: Double) = (0, 0)
+        ) {
+            recordedRouteMeters = route.recorded
+            referenceRouteMeters = truthLengthMeters ?? route.reference
             traces = 1
             recordedFixes = metrics.recordedFixes
             acceptedFixes = metrics.acceptedFixes
@@ -73,6 +83,8 @@ extension Tuning {
             maxGapSeconds = max(maxGapSeconds, other.maxGapSeconds)
             distanceMeters += other.distanceMeters
             referenceDistanceMeters += other.referenceDistanceMeters
+            recordedRouteMeters += other.recordedRouteMeters
+            referenceRouteMeters += other.referenceRouteMeters
             gpsOnSeconds += other.gpsOnSeconds
             departureDelaySum += other.departureDelaySum
             departures += other.departures
@@ -99,6 +111,7 @@ extension Tuning {
             case .positionErrorMedianMeters: return hasTruth ? percentile(errors, 0.5) : nil
             case .positionErrorP95Meters: return hasTruth ? percentile(errors, 0.95) : nil
             case .distanceRatio: return ratio(distanceMeters, referenceDistanceMeters)
+            case .recordedDistanceRatio: return ratio(recordedRouteMeters, referenceRouteMeters)
             case .gpsOnSeconds: return gpsOnSeconds
             case .departureDelaySeconds: return departures > 0 ? departureDelaySum / Double(departures) : nil
             case .arrivalDelaySeconds: return arrivals > 0 ? arrivalDelaySum / Double(arrivals) : nil

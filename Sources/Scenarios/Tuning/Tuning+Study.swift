@@ -89,6 +89,9 @@ extension Tuning {
             var runs: [ScenarioRun] = []
             for outcome in references { runs.append(try outcome.get()) }
             let referenceRuns = runs
+            let referenceRoutes = referenceRuns.map { run in
+                routeLength(run.recorder.acceptedPositions, indices: nil)
+            }
             let truthLengths = traces.map { $0.truth.map { pathLength($0.fixes, every: 1) } }
             let measured = ParallelLoop.map(iterations: traces.count * rows.count, width: jobs) { item in
                 defer { progress?() }
@@ -102,12 +105,32 @@ extension Tuning {
                         Metrics(run, ideal: referenceRuns[index]),
                         traceSeconds: run.traceEnd.seconds(since: run.traceStart),
                         truthLengthMeters: truthLengths[index],
-                        errors: input.truth.map { errors(run.recorder, against: $0) })
+                        errors: input.truth.map { errors(run.recorder, against: $0) },
+                        route: (
+                            routeLength(run.recorder.acceptedPositions, indices: run.recorder.recordedIndices),
+                            referenceRoutes[index]
+                        ))
                 }
             }
             var pools = Array(repeating: Pool(), count: rows.count)
             for (item, outcome) in measured.enumerated() { pools[item % max(rows.count, 1)].add(try outcome.get()) }
             return pools
         }
+    }
+
+    /// The length of the path through `positions` (only those at `indices` when given).
+    static func routeLength(_ positions: [Coordinate], indices: [UInt32]?) -> Double {
+        var length = 0.0
+        var previous: Coordinate?
+        func visit(_ position: Coordinate) {
+            if let previous { length += Geodesy.distanceMeters(previous, position) }
+            previous = position
+        }
+        if let indices {
+            for index in indices { visit(positions[Int(index)]) }
+        } else {
+            for position in positions { visit(position) }
+        }
+        return length
     }
 }
