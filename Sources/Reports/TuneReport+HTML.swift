@@ -50,13 +50,13 @@ extension TuneReport {
                 [
                     ("x", SVGWriter.number(px(x))), ("y", SVGWriter.number(height - bottom + 16)), ("class", "tick"),
                     ("text-anchor", "middle"),
-                ], content: HTMLReport.escape(Formatting.short(x)))
+                ], content: HTMLReport.escape(label(x, xRange)))
             svg.add(
                 "text",
                 [
                     ("x", SVGWriter.number(left - 6)), ("y", SVGWriter.number(py(y) + 4)), ("class", "tick"),
                     ("text-anchor", "end"),
-                ], content: HTMLReport.escape(Formatting.short(y)))
+                ], content: HTMLReport.escape(label(y, yRange)))
         }
         svg.add(
             "text",
@@ -121,10 +121,16 @@ extension TuneReport {
         return svg.finished
     }
 
+    /// A tick label with as many decimals as the axis's extent needs.
+    static func label(_ value: Double, _ range: ClosedRange<Double>) -> String {
+        let extent = range.upperBound - range.lowerBound
+        return Formatting.fixed(value, extent >= 50 ? 0 : extent >= 5 ? 1 : extent >= 0.5 ? 2 : 3)
+    }
+
     /// `gpsOnSeconds (s, lower is better ←)`.
     static func axisLabel(_ objective: Tuning.Objective) -> String {
         let unit = objective.metric.unit
-        return "\(objective.metric.rawValue) (\(unit == "count" ? "fixes or events" : unit), "
+        return "\(objective.metric.rawValue) (\(unit), "
             + (objective.direction == .min ? "lower is better)" : "higher is better)")
     }
 
