@@ -157,6 +157,14 @@ struct TuneCommandTests {
         #expect(one.output.split(separator: "\n").count == 5)
     }
 
+    @Test("a directory: a file that cannot be replayed is reported and left out, the rest pooled, and the exit is 65")
+    func directory() {
+        let result = runCommand(["tune", tracePath("gps-measurement-tools"), "--sweep", "distanceFilter=0,20"])
+        #expect(result.exitCode == 65)
+        #expect(result.error.contains("MTV.Local1.SPAN.20200206-181434.gga: no timed fixes to replay"), "\(result.error)")
+        #expect(result.output.contains("2 rows over 2 traces;"), "\(result.output)")
+    }
+
     @Test("--help names every parameter and every metric with its direction")
     func help() {
         let help = runCommand(["help", "tune"])

@@ -171,7 +171,7 @@ enum TuneCommand: Command {
         let study = Tuning.Study(
             scenarios: scenarios.map { ($0.scenario, $0.fences) }, sweeps: sweeps, fences: fences,
             engine: parsed.engine)
-        let pools = try TuneRunning.pools(
+        let (pools, exitCode) = try TuneRunning.pools(
             study, inputs: inputs, truth: truth.map { ($0, truthPath ?? "") }, options: options, jobs: jobs,
             console: console, parsed)
         let outcome = Tuning.Outcome(
@@ -193,6 +193,6 @@ enum TuneCommand: Command {
                 throw CommandFailure(failure.exitCode, failure.message)
             }
         }
-        return .success
+        return exitCode
     }
 }

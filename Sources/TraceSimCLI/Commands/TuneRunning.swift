@@ -6,11 +6,12 @@ import Traces
 /// Streams `tune`'s traces: reads them one after another, measures every row on a batch of a
 /// few (one per job), adds the batch into each row's pool in input order, and lets it go, so
 /// memory holds a few traces whatever their number and the figures do not depend on the jobs.
+/// Returns the pools and the exit status of the first input that could not be read.
 enum TuneRunning {
     static func pools(
         _ study: Tuning.Study, inputs: [String], truth: (trace: Trace, path: String)?, options: ImportOptions,
         jobs: Int?, console: Console, _ parsed: ParsedArguments
-    ) throws -> [Tuning.Pool] {
+    ) throws -> (pools: [Tuning.Pool], exitCode: ExitCode) {
         let width = max(jobs ?? ParallelLoop.coreCount, 1)
         var pools = Array(repeating: Tuning.Pool(), count: study.rows.count)
         var batch: [Tuning.TraceInput] = []
@@ -29,8 +30,19 @@ enum TuneRunning {
             }
             batch.removeAll()
         }
+        var exitCode = ExitCode.success
         for path in inputs {
-            let trace = try TraceLoading.loadReplayable(path, options: options, console: console)
+            // As `matrix` does: a file that cannot be replayed is reported and left out, and the
+            // command exits with its status once the others are measured.
+            let trace: Trace
+            do {
+                trace = try TraceLoading.loadReplayable(path, options: options, console: console)
+            } catch {
+                progress.finish()
+                console.report(error)
+                if exitCode == .success { exitCode = error.exitCode }
+                continue
+            }
             for piece in TrackArguments.pieces(of: trace, path: path, options: options, console: console) {
                 var input = Tuning.TraceInput(piece.trace)
                 if let truth {
@@ -48,6 +60,6 @@ enum TuneRunning {
             }
         }
         try flush()
-        return pools
+        return (pools, exitCode)
     }
 }
