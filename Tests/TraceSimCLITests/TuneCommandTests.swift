@@ -35,6 +35,22 @@ struct TuneCommandTests {
         #expect(engine["distanceFilter"] as? Double == 20 && engine["backgroundSession"] as? Bool == true)
     }
 
+    @Test("the README's tune table is what the command prints today, line for line")
+    func readmeTable() throws {
+        let result = runCommand([
+            "tune", Self.drive, "--scenario", "wheninuse-locked", "--scenario", "wheninuse-background-session",
+            "--sweep", "distanceFilter=0:50:10", "--require", "recordedDistanceRatio>=0.95", "--objective",
+            "gpsOnSeconds:min", "--objective", "recordedFixes:min",
+        ])
+        #expect(result.exitCode == 0, "\(result.error)")
+        let readme = try String(contentsOf: repositoryRoot.appendingPathComponent("README.md"), encoding: .utf8)
+        let table = result.output.split(separator: "\n").prefix(16).map { line in
+            String(line.reversed().drop { $0 == " " }.reversed())
+        }
+        #expect(table.count == 16)
+        #expect(readme.contains(table.joined(separator: "\n")))
+    }
+
     @Test("text: a row per combination, the footer names what the front minimises and the chosen row")
     func text() {
         let result = runCommand(["tune", Self.drive, "--sweep", "distanceFilter=0:20:20", "--sweep", "stopRule=timeout,radar"])
