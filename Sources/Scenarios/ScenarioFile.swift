@@ -17,7 +17,10 @@ import Traces
 ///             "gate": {"horizontalAccuracy": 100, "maxImpliedSpeed": 60, "maxAge": 15},
 ///             "distanceFilter": 10, "elasticity": "transistorsoft|mauron85|none",
 ///             "backgroundUpdates": true, "backgroundSession": false,
-///             "pausesLocationUpdatesAutomatically": true, "preventSuspend": false, "heartbeatInterval": 60},
+///             "pausesLocationUpdatesAutomatically": true, "preventSuspend": false, "heartbeatInterval": 60,
+///             "odometerAccuracy": 20, "movingRegionRefresh": 100, "requestsMotionActivity": true,
+///             "geofencing": {"proximityRadius": 1000, "maximumRegistered": 20, "rerankInterval": 60,
+///                            "initialTriggerEntry": true}},
 ///  "geofences": "fences.geojson", "seed": 0}
 /// ```
 public enum ScenarioFile {
@@ -111,79 +114,50 @@ public enum ScenarioFile {
     private static let timelineVocabulary: [(String, DeviceEvent)] =
         UserScript.lifecycleEvents + UserScript.settings.map { ($0.0, DeviceEvent.user(.changedSettings($0.1))) }
 
+    /// The `engine` object: every key is a `Tuning.Parameter`'s key path, so whatever a sweep can
+    /// set a scenario file can hold, and `TuneReport.scenarioSnippet` writes back.
     private static func engine(_ node: ConfigJSONNode, _ reader: ConfigReader) throws(ConfigError)
         -> EngineConfiguration
     {
-        let path = "$.engine"
-        let fields = try reader.object(
-            node, path,
-            allowed: [
-                "startsMoving", "stopRule", "stopTimeout", "stationaryRadius", "smoothing", "gate", "distanceFilter",
-                "elasticity", "backgroundUpdates", "backgroundSession", "pausesLocationUpdatesAutomatically",
-                "preventSuspend", "heartbeatInterval",
-            ])
         var engine = EngineConfiguration()
-        if let value = fields["startsMoving"] { engine.startsMoving = try reader.bool(value, "\(path).startsMoving") }
-        if let value = fields["stopRule"] {
-            engine.motion.stopRule = try reader.token(
-                value, "\(path).stopRule",
-                [("timeout", .stopTimeout), ("radar", MotionStateMachine.StopRule.radarDefault)])
-        }
-        if let value = fields["stopTimeout"] {
-            engine.motion.stopTimeoutSeconds = try reader.number(value, "\(path).stopTimeout", in: 1...86_400)
-        }
-        if let value = fields["stationaryRadius"] {
-            engine.motion.stationaryRadiusMeters = try reader.number(value, "\(path).stationaryRadius", in: 1...10_000)
-        }
-        if let value = fields["smoothing"] {
-            engine.smoothing = try reader.token(
-                value, "\(path).smoothing",
-                [("passThrough", .passThrough), ("adjust", .adjust), ("conservative", SmoothingPolicy.conservative)])
-        }
-        if let gateNode = fields["gate"] {
-            let gatePath = "\(path).gate"
-            let gate = try reader.object(
-                gateNode, gatePath, allowed: ["horizontalAccuracy", "maxImpliedSpeed", "maxAge"])
-            if let value = gate["horizontalAccuracy"] {
-                engine.gate.maximumAccuracyMeters = try reader.number(
-                    value, "\(gatePath).horizontalAccuracy", in: 1...100_000)
-            }
-            if let value = gate["maxImpliedSpeed"] {
-                engine.gate.maximumImpliedSpeedMetersPerSecond = try reader.number(
-                    value, "\(gatePath).maxImpliedSpeed", in: 1...100_000)
-            }
-            if let value = gate["maxAge"] {
-                engine.gate.maximumAgeSeconds = try reader.number(value, "\(gatePath).maxAge", in: 0...86_400)
-            }
-        }
-        if let value = fields["distanceFilter"] {
-            engine.distanceFilter.distanceFilterMeters = try reader.number(
-                value, "\(path).distanceFilter", in: 0...100_000)
-        }
-        if let value = fields["elasticity"] {
-            engine.distanceFilter.elasticity = try reader.token(
-                value, "\(path).elasticity",
-                [
-                    ("transistorsoft", .transistorsoft(multiplier: 1)), ("mauron85", .mauron85),
-                    ("none", DistanceFilter.Elasticity.none),
-                ])
-        }
-        if let value = fields["backgroundUpdates"] {
-            engine.locationOptions.allowsBackgroundLocationUpdates = try reader.bool(value, "\(path).backgroundUpdates")
-        }
-        if let value = fields["backgroundSession"] {
-            engine.startsBackgroundSession = try reader.bool(value, "\(path).backgroundSession")
-        }
-        if let value = fields["pausesLocationUpdatesAutomatically"] {
-            engine.locationOptions.pausesLocationUpdatesAutomatically = try reader.bool(
-                value, "\(path).pausesLocationUpdatesAutomatically")
-        }
-        if let value = fields["preventSuspend"] {
-            engine.preventSuspend = try reader.bool(value, "\(path).preventSuspend")
-        }
-        if let value = fields["heartbeatInterval"] {
-            engine.heartbeatIntervalSeconds = try reader.number(value, "\(path).heartbeatInterval", in: 1...86_400)
-        }
+        try engineSettings(node, prefix: [], path: "$.engine", reader, into: &engine)
         return engine
+    }
+
+    /// The settings under `prefix` (`[]` for the engine object, `["gate"]` for its gate).
+    private static func engineSettings(
+        _ node: ConfigJSONNode, prefix: [String], path: String, _ reader: ConfigReader,
+        into engine: inout EngineConfiguration
+    ) throws(ConfigError) {
+        let below = Tuning.parameters.filter { $0.keyPath.count > prefix.count && $0.keyPath.starts(with: prefix) }
+        var keys: [String] = []
+        for parameter in below where !keys.contains(parameter.keyPath[prefix.count]) {
+            keys.append(parameter.keyPath[prefix.count])
+        }
+        let fields = try reader.object(node, path, allowed: keys)
+        for key in keys {
+            guard let value = fields[key] else { continue }
+            let keyPath = prefix + [key]
+            guard let parameter = below.first(where: { $0.keyPath == keyPath }) else {
+                try engineSettings(value, prefix: keyPath, path: "\(path).\(key)", reader, into: &engine)
+                continue
+            }
+            parameter.apply(try setting(value, parameter, "\(path).\(key)", reader), to: &engine)
+        }
+    }
+
+    private static func setting(
+        _ node: ConfigJSONNode, _ parameter: Tuning.Parameter, _ path: String, _ reader: ConfigReader
+    ) throws(ConfigError) -> Tuning.SettingValue {
+        switch parameter.kind {
+        case .number(let range):
+            let number = try reader.number(node, path, in: range)
+            guard !parameter.isWhole || number == number.rounded() else {
+                throw reader.fail(node, path, "must be a whole number, not \(number)")
+            }
+            return .number(number)
+        case .bool: return .bool(try reader.bool(node, path))
+        case .tokens(let tokens): return .token(try reader.token(node, path, tokens.map { ($0, $0) }))
+        }
     }
 }

@@ -135,14 +135,18 @@ struct GoldenReportTests {
         Golden.check(CheckReport.markdown(verdicts), "check.md")
     }
 
-    @Test("tune: text and JSON")
+    @Test("tune: text, JSON and CSV")
     func tune() throws {
         let sweeps = try ["gate.horizontalAccuracy=10:50:20", "distanceFilter=0:20:10"].map {
             try Tuning.Sweep.parse($0).get()
         }
-        let points = try Tuning.run([Fixture.trace], sweeps: sweeps, truth: nil)
-        Golden.check(TuneReport.text(points, sweeps: sweeps, measuredAgainstTruth: false), "tune.txt")
-        Golden.check(TuneReport.json(points, sweeps: sweeps), "tune.json")
+        let study = Tuning.Study(scenarios: [(Scenario.presets[0], nil)], sweeps: sweeps)
+        let outcome = Tuning.Outcome(
+            study: study, pools: try study.measure([Tuning.TraceInput(Fixture.trace)]),
+            objectives: Tuning.Objective.defaults(hasTruth: false), constraints: [], hasTruth: false)
+        Golden.check(TuneReport.text(outcome), "tune.txt")
+        Golden.check(TuneReport.json(outcome), "tune.json")
+        Golden.check(TuneReport.csv(outcome), "tune.csv")
     }
 
     @Test("rules and scenarios listings")

@@ -157,4 +157,76 @@ struct ScenarioFileTests {
         #expect(fromFile.deliveryTimes == fromPreset.deliveryTimes)
         #expect(!fromFile.deliveryTimes.isEmpty)
     }
+
+    @Test("the settings the engine had but scenario files lacked: odometer, moving region, motion, geofencing")
+    func engineSettingsAddedForTuning() throws {
+        let engine = try parse(
+            """
+            {"name": "tuned", "engine": {"odometerAccuracy": 5, "movingRegionRefresh": 250,
+             "requestsMotionActivity": false,
+             "geofencing": {"proximityRadius": 2000, "maximumRegistered": 5, "rerankInterval": 30,
+                            "initialTriggerEntry": false}}}
+            """
+        ).scenario.engine
+        #expect(engine.odometerAccuracyThresholdMeters == 5)
+        #expect(engine.movingRegionRefreshMeters == 250)
+        #expect(!engine.requestsMotionActivity)
+        #expect(engine.geofencing.proximityRadiusMeters == 2000 && engine.geofencing.maximumRegisteredFences == 5)
+        #expect(engine.geofencing.rerankIntervalSeconds == 30 && !engine.geofencing.initialTriggerEntry)
+    }
+
+    @Test(
+        "bad engine settings name the file, line, column and JSON path",
+        arguments: [
+            (
+                "{\"name\": \"x\", \"engine\": {\"geofencing\": {\"maximumRegistered\": 21}}}",
+                "s.json:1:62: $.engine.geofencing.maximumRegistered: must be between 1 and 20, not 21"
+            ),
+            (
+                "{\"name\": \"x\", \"engine\": {\"geofencing\": {\"maximumRegistered\": 2.5}}}",
+                "$.engine.geofencing.maximumRegistered: must be a whole number, not 2.5"
+            ),
+            (
+                "{\"name\": \"x\", \"engine\": {\"geofencing\": {\"radius\": 1}}}",
+                "$.engine.geofencing.radius: unknown key (expected one of: proximityRadius, maximumRegistered, "
+                    + "rerankInterval, initialTriggerEntry)"
+            ),
+            ("{\"name\": \"x\", \"engine\": {\"geofencing\": 3}}", "$.engine.geofencing: expected an object"),
+            ("{\"name\": \"x\", \"engine\": {\"odometerAccuracy\": \"5\"}}", "$.engine.odometerAccuracy: expected a number"),
+            (
+                "{\"name\": \"x\", \"engine\": {\"requestsMotionActivity\": 1}}",
+                "$.engine.requestsMotionActivity: expected true or false"
+            ),
+            (
+                "{\"name\": \"x\", \"engine\": {\"movingRegionRefresh\": 0}}",
+                "$.engine.movingRegionRefresh: must be between 1 and 100000, not 0"
+            ),
+        ])
+    func badEngineSettings(_ text: String, _ expected: String) {
+        #expect(message(text).contains(expected), "\(message(text))")
+    }
+
+    @Test("every tuning parameter is a key a scenario file reads back as the value it was given")
+    func everyParameterReadsBack() throws {
+        for parameter in Tuning.parameters {
+            let value: String
+            let expected: Tuning.SettingValue
+            switch parameter.kind {
+            case .number(let range):
+                expected = .number(range.lowerBound + 1)
+                value = expected.description
+            case .bool:
+                let current = parameter.value(in: EngineConfiguration()) ?? .bool(false)
+                expected = .bool(current != .bool(true))
+                value = expected.description
+            case .tokens(let tokens):
+                expected = .token(tokens[tokens.count - 1])
+                value = "\"\(expected.description)\""
+            }
+            let path = parameter.keyPath
+            let object = path.count == 1 ? "{\"\(path[0])\": \(value)}" : "{\"\(path[0])\": {\"\(path[1])\": \(value)}}"
+            let engine = try parse("{\"name\": \"x\", \"engine\": \(object)}").scenario.engine
+            #expect(parameter.value(in: engine) == expected, "\(parameter.name)")
+        }
+    }
 }

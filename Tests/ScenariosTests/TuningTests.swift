@@ -6,72 +6,86 @@ import Traces
 
 @testable import Scenarios
 
-@Suite("Tuning sweeps")
+@Suite("Tuning: sweeps, objectives and constraints")
 struct TuningTests {
     static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("Traces/gps-measurement-tools")
 
-    @Test("sweep syntax: the last value is included when the steps land on it; bad specs say why")
+    @Test("sweep syntax: ranges include the last value the steps land on, lists take numbers, switches and words")
     func parse() throws {
         let sweep = try Tuning.Sweep.parse("gate.horizontalAccuracy=10:30:10").get()
-        #expect(sweep.values == [10, 20, 30])
-        let stops = try Tuning.Sweep.parse("stopTimeout=60:100:30").get()
-        #expect(stops.values == [60, 90])
-        for bad in [
-            "gate.horizontalAccuracy", "speed=1:2:1", "distanceFilter=5:1:1", "distanceFilter=1:5:0",
-            "distanceFilter=1:x:1", "distanceFilter=0:100000:1",
+        #expect(sweep.values == [.number(10), .number(20), .number(30)])
+        #expect(try Tuning.Sweep.parse("stopTimeout=60:100:30").get().values == [.number(60), .number(90)])
+        #expect(try Tuning.Sweep.parse("distanceFilter=5,25").get().values == [.number(5), .number(25)])
+        #expect(try Tuning.Sweep.parse("preventSuspend=false,true").get().values == [.bool(false), .bool(true)])
+        #expect(try Tuning.Sweep.parse("stopRule=radar").get().values == [.token("radar")])
+        #expect(try Tuning.Sweep.parse("geofencing.maximumRegistered=1,20").get().values.count == 2)
+    }
+
+    @Test(
+        "malformed, empty and hostile sweeps are refused with a reason",
+        arguments: [
+            "", "=", "gate.horizontalAccuracy", "gate.horizontalAccuracy=", "speed=1:2:1", "distanceFilter=5:1:1",
+            "distanceFilter=1:5:0", "distanceFilter=1:x:1", "distanceFilter=0:100000:1", "distanceFilter=1,,2",
+            "distanceFilter=nan", "distanceFilter=inf", "distanceFilter=-5", "preventSuspend=yes", "stopRule=fast",
+            "stopRule=0:1:1", "geofencing.maximumRegistered=1.5", "geofencing.maximumRegistered=21",
+            "distanceFilter=" + String(repeating: "1,", count: 1001) + "1", "distanceFilter=1e308:1e308:1e-308",
+            "\u{0}=1", "distanceFilter=1:2:3:4",
+        ])
+    func badSweeps(_ text: String) {
+        guard case .failure(let error) = Tuning.Sweep.parse(text) else {
+            Issue.record("'\(text)' should not parse")
+            return
+        }
+        #expect(!error.description.isEmpty)
+    }
+
+    @Test("objectives: a metric name with an optional direction; its default direction otherwise")
+    func objectives() throws {
+        #expect(try Tuning.Objective.parse("gpsOnSeconds").get() == Tuning.Objective(.gpsOnSeconds, .min))
+        #expect(try Tuning.Objective.parse("recordedFixes:min").get() == Tuning.Objective(.recordedFixes, .min))
+        #expect(try Tuning.Objective.parse("distanceRatio").get().direction == .max)
+        #expect(try Tuning.Objective.parse("missedStops").get().direction == .min)
+        for bad in ["", ":", "kept", "gpsOnSeconds:", "gpsOnSeconds:down", "gpsOnSeconds:min:max", "GPSONSECONDS"] {
+            guard case .failure(let error) = Tuning.Objective.parse(bad) else {
+                Issue.record("'\(bad)' should not parse")
+                continue
+            }
+            if bad == "kept" { #expect(error.description.contains("recordedFixes, acceptedFixes")) }
+        }
+        #expect(Tuning.Objective.defaults(hasTruth: true).map(\.metric) == [.recordedFixes, .positionErrorP95Meters])
+        #expect(Tuning.Objective.defaults(hasTruth: false).map(\.metric) == [.recordedFixes, .gpsOnSeconds])
+    }
+
+    @Test("every metric the brief names is an objective, spelled as the run JSON's key")
+    func metricNames() {
+        let names = Set(Tuning.Metric.allCases.map(\.rawValue))
+        for name in [
+            "recordedFixes", "acceptedFixes", "collectionRatio", "timeCoverage", "maxGapSeconds",
+            "positionErrorMedianMeters", "positionErrorP95Meters", "distanceRatio", "gpsOnSeconds",
+            "departureDelaySeconds", "arrivalDelaySeconds", "geofenceMissed", "geofenceSpurious", "missedStops",
         ] {
-            guard case .failure = Tuning.Sweep.parse(bad) else {
+            #expect(names.contains(name), "\(name)")
+        }
+    }
+
+    @Test("constraints: NAME op NUMBER with >=, <=, > and <; absent values fail them")
+    func constraints() throws {
+        let ratio = try Tuning.Constraint.parse("distanceRatio>=0.95").get()
+        #expect(ratio == Tuning.Constraint(metric: .distanceRatio, comparison: .atLeast, bound: 0.95))
+        #expect(ratio.isMet(by: 0.95) && !ratio.isMet(by: 0.9499) && !ratio.isMet(by: nil))
+        #expect(try Tuning.Constraint.parse(" gpsOnSeconds < 600 ").get().comparison == .below)
+        #expect(try Tuning.Constraint.parse("maxGapSeconds<=30").get().isMet(by: 30))
+        #expect(try !Tuning.Constraint.parse("missedStops>0").get().isMet(by: 0))
+        #expect(ratio.description == "distanceRatio>=0.95")
+        for bad in [
+            "", "distanceRatio", "distanceRatio>=", ">=0.95", "distanceRatio=>0.95", "distanceRatio==1",
+            "ratio>=1", "distanceRatio>=nan", "distanceRatio>=1e999", "distanceRatio>=0.9x", "distanceRatio>=<1",
+        ] {
+            guard case .failure = Tuning.Constraint.parse(bad) else {
                 Issue.record("'\(bad)' should not parse")
                 continue
             }
         }
-    }
-
-    @Test("the Pareto front: more kept at no greater cost, or as many at lower cost, dominates")
-    func front() {
-        func point(_ kept: Int, _ p95: Double) -> Tuning.Point {
-            Tuning.Point(values: [], kept: kept, delivered: 100, medianError: p95, p95Error: p95, distanceInflation: nil)
-        }
-        var points = [point(50, 1), point(80, 2), point(80, 3), point(90, 2), point(100, 5)]
-        Tuning.markFront(&points, truth: true)
-        #expect(points.map(\.isOnFront) == [true, false, false, true, true])
-    }
-
-    @Test("u-blox against its SPAN reference: sub-metre median error, and a tighter gate keeps fewer fixes")
-    func truthOnRealDrive() throws {
-        let options = ImportOptions(nmeaStartDate: CalendarDate("2020-02-07"))
-        let drive = try TraceImporter.load(path: Self.folder.appendingPathComponent("MTV.Local1.ublox-F9K.20200206-181434.nmea").path)
-        let truth = try TraceImporter.load(
-            path: Self.folder.appendingPathComponent("MTV.Local1.SPAN.20200206-181434.gga").path, options: options)
-        let points = try Tuning.run([drive], sweeps: [try Tuning.Sweep.parse("gate.horizontalAccuracy=10:30:10").get()], truth: truth)
-        #expect(points.map(\.kept) == points.map(\.kept).sorted())
-        #expect(points[0].kept < points[2].kept)
-        let median = try #require(points[2].medianError)
-        #expect(median > 0.05 && median < 2, "\(median) m")
-        #expect((points[2].p95Error ?? 0) >= median)
-        #expect(points.contains { $0.isOnFront })
-    }
-
-    @Test("errors interpolate the truth and skip its gaps")
-    func interpolation() throws {
-        let start = SimInstant(nanosecondsSinceEpoch: 1_700_000_000_000_000_000)
-        func fix(_ seconds: Double, _ north: Double) -> Fix {
-            let position = Geodesy.destination(
-                from: Coordinate(latitude: 37, longitude: -122), bearingDegrees: 0, distanceMeters: north)
-            return Fix(
-                timestamp: start.advanced(byNanoseconds: Int64(seconds * 1e9)), latitude: position.latitude,
-                longitude: position.longitude, horizontalAccuracy: .meters(1), provider: .gps)
-        }
-        let truth = Trace(fixes: [fix(0, 0), fix(1, 10), fix(2, 20), fix(10, 100)], provenance: TraceProvenance(format: .nmea))
-        let trace = Trace(fixes: [fix(0.5, 8), fix(1.5, 15), fix(5, 50)], provenance: TraceProvenance(format: .nmea))
-        var scenario = try #require(Scenario.preset(named: "ideal"))
-        scenario.engine.startsMoving = true
-        scenario.engine.gate.confirmsFirstFix = false
-        let run = try ScenarioRunner.run(trace, scenario)
-        let errors = Tuning.errors(run.recorder, against: truth)
-        // 0.5 s: truth at 5 m, fix at 8 m; 1.5 s: truth 15 m, fix 15 m; 5 s falls in an 8 s truth gap.
-        #expect(errors.count == 2)
-        #expect(abs(errors[0] - 3) < 0.01 && errors[1] < 0.01, "\(errors)")
     }
 }

@@ -79,42 +79,6 @@ struct CheckCommandTests {
     }
 }
 
-@Suite("tracesim tune")
-struct TuneCommandTests {
-    static let drive = repositoryRoot.appendingPathComponent(
-        "Traces/gps-measurement-tools/MTV.Local1.ublox-F9K.20200206-181434.nmea"
-    ).path
-    static let span = repositoryRoot.appendingPathComponent("Traces/gps-measurement-tools/MTV.Local1.SPAN.20200206-181434.gga").path
-
-    @Test("two crossed sweeps against the SPAN reference: a row per combination and a marked front")
-    func table() {
-        let result = runCommand([
-            "tune", Self.drive, "--truth", Self.span, "--date", "2020-02-07", "--sweep", "gate.horizontalAccuracy=10:20:10",
-            "--sweep", "gate.maxImpliedSpeed=20:60:40",
-        ])
-        #expect(result.exitCode == 0, "\(result.error)")
-        let lines = result.output.split(separator: "\n")
-        #expect(lines.count == 2 + 4 + 1)
-        #expect(lines[0].contains("gate.horizontalAccuracy (m)") && lines[0].contains("p95 error"))
-        #expect(lines.dropFirst(2).prefix(4).contains { $0.hasSuffix("*") })
-        #expect(lines.last?.hasPrefix("4 combinations") == true)
-    }
-
-    @Test("JSON without a truth reports distance inflation; usage errors are 64")
-    func jsonAndErrors() throws {
-        let result = runCommand(["tune", Self.drive, "--sweep", "distanceFilter=0:20:20", "--format", "json"])
-        #expect(result.exitCode == 0)
-        let points = try #require(JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [[String: Any]])
-        #expect(points.count == 2)
-        #expect(points.allSatisfy { $0["medianErrorMeters"] is NSNull && $0["distanceInflation"] is Double })
-        #expect(runCommand(["tune", Self.drive]).exitCode == 64)
-        #expect(runCommand(["tune", Self.drive, "--sweep", "gate.speed=1:2:1"]).exitCode == 64)
-        #expect(runCommand(["tune", Self.drive, Self.drive, "--truth", Self.span, "--sweep", "stopTimeout=60:60:1"]).exitCode == 64)
-        let untimed = runCommand(["tune", Self.drive, "--truth", Self.span, "--sweep", "stopTimeout=60:60:1"])
-        #expect(untimed.exitCode == 65 && untimed.error.contains("--date"), "\(untimed.error)")
-    }
-}
-
 @Suite("tracesim replay --truth")
 struct ReplayTruthTests {
     @Test("the u-blox drive against its SPAN reference reports a sub-metre median position error")

@@ -5,17 +5,10 @@ import Traces
 enum TruthLoading {
     /// Loads the truth; one of fewer than two timed fixes is an error (65).
     ///
-    /// Under `--tracks each` the truth keeps its tracks apart (`reference(for:in:)` picks one
-    /// per replayed track) unless `timeOrderForEach` asks for one path sorted by time, as
-    /// `tune` does, measuring every track against one truth. The `--tracks` warning is then
-    /// left to the replayed trace: its advice would not fit a truth read in another order.
-    static func load(_ path: String, options: ImportOptions, console: Console, timeOrderForEach: Bool = false)
-        throws(CommandFailure) -> Trace
-    {
-        var read = options
-        if timeOrderForEach, options.trackOrder == .each { read.trackOrder = .time }
-        let reference = try TraceLoading.load(
-            path, options: read, console: console, warnsAboutTracks: read.trackOrder == options.trackOrder)
+    /// Under `--tracks each` the truth keeps its tracks apart: `reference(for:in:)` picks one
+    /// per replayed track, for `replay` and `tune` alike.
+    static func load(_ path: String, options: ImportOptions, console: Console) throws(CommandFailure) -> Trace {
+        let reference = try TraceLoading.load(path, options: options, console: console)
         guard reference.fixes.count >= 2 else {
             throw CommandFailure(
                 .dataError,

@@ -1,54 +1,121 @@
+import Engine
+import Foundation
+import Geometry
 import Reports
 import Scenarios
+import SimulationCore
 import Traces
 
-/// `tracesim tune TRACE... --sweep name=from:to:step [--truth TRACE]`: engine settings against
-/// what they keep and what they cost in accuracy.
+/// `tracesim tune TRACE... [--scenario S] [--sweep name=...] [--objective M[:min|max]]
+/// [--require "M>=X"] [--truth TRACE]`: rows of (scenario, swept engine settings) measured
+/// against a fixed reference, the Pareto front over the objectives among the rows meeting the
+/// constraints, and the chosen row as a scenario file.
 enum TuneCommand: Command {
-    /// The most combinations one run may cross to.
-    static let maximumCombinations = 10_000
+    /// The most rows one run may have.
+    static let maximumRows = 10_000
 
     static let declaration = CommandDeclaration(
         name: "tune",
         overview: """
-            Sweep engine settings on real traces and show, for every combination, how many fixes
-            the engine keeps against how wrong they are, with the Pareto front marked.
+            Sweep engine settings over scenarios and traces, measure every row against a fixed
+            reference, and show the Pareto front of the objectives among the rows that meet the
+            constraints, with the chosen setting as a scenario file.
             """,
-        positionals: [ImportArguments.traces],
+        positionals: [
+            .init(
+                label: "<trace>",
+                help: """
+                    Trace files in any format 'tracesim inspect' reads, pooled per row
+                    as the matrix table pools them.
+                    \(TraceInputs.directoryHelpLines)
+                    \(StandardInputArguments.helpLines)
+                    """, isRepeated: true)
+        ],
         options: [
+            .init(
+                name: "scenario", value: "<name|file.json>",
+                help: """
+                    A preset ('tracesim scenarios') or scenario file whose phone,
+                    permissions and engine the swept values are applied on; repeatable
+                    (default: ideal). Rows: every scenario × every combination.
+                    """, isRepeatable: true),
             .init(
                 name: "sweep", value: "<spec>",
                 help: """
-                    A setting and its values, repeatable (combinations are crossed).
-                    Settings: gate.horizontalAccuracy, gate.maxImpliedSpeed, gate.maxAge,
-                    distanceFilter, odometerAccuracy, stopTimeout, stationaryRadius.
-                    """, usageValue: "<name>=<from>:<to>:<step>", isRequired: true, isRepeatable: true),
+                    A setting and its values, repeatable (combinations are crossed):
+                    name=from:to:step for numbers, name=v1,v2,... for any setting.
+                    Names are the scenario file's engine keys:
+                    \(parameterHelp)
+                    """, usageValue: "<name>=<from>:<to>:<step>|<name>=<v1>,<v2>", isRepeatable: true),
+            .init(
+                name: "objective", value: "<metric[:min|max]>",
+                help: """
+                    A metric to optimise, repeatable; the front is over all of them and
+                    the chosen row is best on the first. Default: recordedFixes:max and
+                    gpsOnSeconds:min (positionErrorP95Meters:min instead of gpsOnSeconds
+                    with --truth). Metrics (run JSON keys), default direction, pooling:
+                    \(metricHelp)
+                    """, isRepeatable: true),
+            .init(
+                name: "require", value: "<metric op number>",
+                help: """
+                    A constraint every front row meets, repeatable: op is >=, <=, > or <,
+                    for example "distanceRatio>=0.95". A row without the metric fails it.
+                    """, isRepeatable: true),
             .init(
                 name: "truth", value: "<trace>",
                 help: """
-                    A reference recording of the same trip (for example the SPAN log for
-                    the u-blox drive): error is the distance of each accepted fix from
-                    the reference at that instant (median, p95). Needs exactly one trace.
-                    With --tracks each, every track is measured against the truth
-                    sorted by time.
-                    Without it, the cost is distance inflation: odometer ÷ the trace's
-                    path sampled every 10 s.
+                    A reference recording of the same trip (for example the SPAN log of
+                    the u-blox drive): positionError* are the distances of accepted fixes
+                    from it at their instants, and distanceRatio is odometer ÷ its path
+                    sampled at 1 s. Every trace must share time and place with it (exit
+                    65 otherwise). Without it the reference is the ideal preset with the
+                    default engine settings, run on each trace.
                     """),
+            .init(name: "fences", value: "<file>", help: "Geofences for every run (GeoJSON or TraceSim JSON)."),
             .choice(
-                "format", ["text", "json"],
+                "format", ["text", "json", "csv", "html"],
                 help: """
-                    text (default): a row per combination, '*' on the front; json: an
-                    array of {"values", "kept", "delivered", "medianErrorMeters",
-                    "p95ErrorMeters", "distanceInflation", "front"}.
+                    text (default): the table, what the front optimises, the chosen row
+                    and its scenario file; json: one object (Documentation/Tuning.md);
+                    csv: a line per row with every metric; html: a page with a Pareto plot
+                    of the first two objectives and the table.
                     """),
-        ] + ImportArguments.declared,
+            .init(
+                name: "write-scenario", value: "<file>",
+                help: """
+                    Also write the chosen row as a scenario file ('tracesim replay
+                    --scenario FILE'); an existing file is never replaced.
+                    """),
+            .init(
+                name: "jobs", value: "<n>",
+                help: """
+                    Run at most n replays at a time (default: one per core); the output does
+                    not depend on it. Traces are read a few at a time and let go once measured.
+                    """),
+        ] + TraceInputs.declared + ImportArguments.declared,
         discussion: """
-            The phone is the ideal one (Always + Precise) and the engine starts moving, so only the
-            settings under test decide what is kept.
+            Every row is measured against the same reference on each trace: the ideal preset
+            (Always + Precise) with the default engine settings, as 'matrix' uses; never the swept
+            settings. Documentation/Tuning.md has the details and an example.
             """,
         exitStatus: """
-            0 ran; 64 usage error; 65 a file's content is invalid; 66 a file is missing or unreadable.
+            0 ran; 1 the engine under test failed; 64 usage error; 65 a file's content is invalid
+            or the truth does not overlap a trace; 66 a file is missing or unreadable; 73 the
+            scenario file exists or cannot be written.
             """)
+
+    /// Each parameter, its values and what it does, for `--help`.
+    static var parameterHelp: String {
+        Tuning.parameters.map { "  \($0.name): \(Tuning.Sweep.describe($0)); \($0.summary)" }
+            .joined(separator: "\n")
+    }
+
+    /// Each metric, its default direction and pooling, for `--help`.
+    static var metricHelp: String {
+        Tuning.Metric.allCases.map { "  \($0.rawValue): \($0.defaultDirection.rawValue); \($0.pooling)" }
+            .joined(separator: "\n")
+    }
 
     static func run(_ parsed: ParsedArguments, console: Console) throws -> ExitCode {
         guard parsed.engine.honoursEngineSettings else {
@@ -56,49 +123,76 @@ enum TuneCommand: Command {
                 "tune sweeps the built-in engine's settings, which engine \(parsed.engine.name) does not take",
                 command: name)
         }
-        guard !parsed.positionals.isEmpty else { throw UsageError("tune needs at least one trace file", command: name) }
+        guard !parsed.positionals.isEmpty || !parsed.values("traces-from").isEmpty else {
+            throw UsageError("tune needs at least one trace file, directory or --traces-from list", command: name)
+        }
         let format = try parsed.choice("format")
-        var sweeps: [Tuning.Sweep] = []
-        for text in parsed.values("sweep") {
-            switch Tuning.Sweep.parse(text) {
-            case .success(let sweep):
-                // Crossing a setting with itself would run combinations in which the later value
-                // silently overrides the earlier one.
-                guard !sweeps.contains(where: { $0.parameter.name == sweep.parameter.name }) else {
-                    throw UsageError("--sweep: '\(sweep.parameter.name)' is swept twice", command: name)
-                }
-                sweeps.append(sweep)
-            case .failure(let error): throw UsageError("--sweep: \(error)", command: name)
+        let truthPath = parsed.value("truth")
+        let sweeps = try TuneArguments.sweeps(parsed.values("sweep"), command: name)
+        let objectives = try TuneArguments.objectives(
+            parsed.values("objective"), hasTruth: truthPath != nil, command: name)
+        let constraints = try TuneArguments.constraints(
+            parsed.values("require"), hasTruth: truthPath != nil, command: name)
+        let jobs = try TuneArguments.jobs(parsed.value("jobs"), command: name)
+        let scenarios = try ReplayArguments.scenarios(
+            parsed.values("scenario").isEmpty ? "ideal" : parsed.values("scenario").joined(separator: ","),
+            command: name, console: console)
+        guard let combinations = Tuning.combinationCount(sweeps, limit: maximumRows) else {
+            throw UsageError(
+                "the sweeps cross to more than \(maximumRows) combinations (use larger steps)", command: name)
+        }
+        guard scenarios.count * combinations <= maximumRows else {
+            throw UsageError(
+                "\(scenarios.count) scenarios × \(combinations) combinations is more than \(maximumRows) rows",
+                command: name)
+        }
+        let scenarioPath = parsed.value("write-scenario")
+        if let scenarioPath {
+            try OutputCollisions.check(
+                outputs: [("--write-scenario", scenarioPath)],
+                inputs: parsed.positionals.map { ("the trace", $0) } + (truthPath.map { [("--truth", $0)] } ?? []),
+                command: name)
+            // A scenario file is something a person edits and names: refuse to replace one.
+            if FileManager.default.fileExists(atPath: scenarioPath) {
+                throw CommandFailure(
+                    .cannotCreate, "error: \(scenarioPath): already exists; remove it or choose another name")
             }
         }
-        guard !sweeps.isEmpty else { throw UsageError("tune needs at least one --sweep", command: name) }
-        guard Tuning.combinationCount(sweeps, limit: maximumCombinations) != nil else {
-            throw UsageError(
-                "the sweeps cross to more than \(maximumCombinations) combinations (use larger steps)", command: name)
+        let inputs = try TraceInputs.expand(parsed.positionals, parsed, command: name, console: console)
+        guard !inputs.isEmpty else {
+            throw CommandFailure(.noInput, "error: tune: no trace among the inputs (every file was skipped)")
         }
-        if parsed.value("truth") != nil && parsed.positionals.count != 1 {
-            throw UsageError("--truth compares with exactly one trace", command: name)
-        }
-        try StandardInputArguments.checkReadOnce(parsed.positionals + [parsed.value("truth")], command: name)
+        try StandardInputArguments.checkReadOnce(inputs + [truthPath], command: name)
         let options = try ImportArguments.options(from: parsed, command: name)
-        var traces: [Trace] = []
-        for path in parsed.positionals {
-            let trace = try TraceLoading.load(path, options: options, console: console)
-            traces += TrackArguments.pieces(of: trace, path: path, options: options, console: console).map(\.trace)
+        let fences = try ConfigFiles.load(parsed.value("fences"), console, GeofenceLoader.load, absent: [])
+        let truth = try truthPath.map { (path) throws(CommandFailure) in
+            try TruthLoading.load(path, options: options, console: console)
         }
-        let truth = try parsed.value("truth").map { (path) throws(CommandFailure) in
-            try TruthLoading.load(path, options: options, console: console, timeOrderForEach: true)
+        let study = Tuning.Study(
+            scenarios: scenarios.map { ($0.scenario, $0.fences) }, sweeps: sweeps, fences: fences,
+            engine: parsed.engine)
+        let (pools, exitCode) = try TuneRunning.pools(
+            study, inputs: inputs, truth: truth.map { ($0, truthPath ?? "") }, options: options, jobs: jobs,
+            console: console, parsed)
+        let outcome = Tuning.Outcome(
+            study: study, pools: pools, objectives: objectives, constraints: constraints, hasTruth: truth != nil)
+        switch format {
+        case "json": console.print(TuneReport.json(outcome))
+        case "csv": console.print(TuneReport.csv(outcome))
+        case "html": console.print(TuneReport.html(outcome))
+        default: console.print(TuneReport.text(outcome))
         }
-        let points: [Tuning.Point]
-        do {
-            points = try Tuning.run(traces, sweeps: sweeps, truth: truth, engine: parsed.engine)
-        } catch {
-            throw CommandFailure(.failure, "error: engine \(parsed.engine.name): \(error)")
+        if let scenarioPath {
+            guard let chosen = outcome.chosen else {
+                throw CommandFailure(
+                    .failure, "error: --write-scenario: no row meets every constraint; nothing written")
+            }
+            if let failure = OutputFile.write(
+                TuneReport.scenarioSnippet(outcome, row: chosen) + "\n", to: scenarioPath, console: console)
+            {
+                throw CommandFailure(failure.exitCode, failure.message)
+            }
         }
-        console.print(
-            format == "json"
-                ? TuneReport.json(points, sweeps: sweeps)
-                : TuneReport.text(points, sweeps: sweeps, measuredAgainstTruth: truth != nil))
-        return .success
+        return exitCode
     }
 }

@@ -1,0 +1,65 @@
+import Scenarios
+import SimulationCore
+import Synchronization
+import Traces
+
+/// Streams `tune`'s traces: reads them one after another, measures every row on a batch of a
+/// few (one per job), adds the batch into each row's pool in input order, and lets it go, so
+/// memory holds a few traces whatever their number and the figures do not depend on the jobs.
+/// Returns the pools and the exit status of the first input that could not be read.
+enum TuneRunning {
+    static func pools(
+        _ study: Tuning.Study, inputs: [String], truth: (trace: Trace, path: String)?, options: ImportOptions,
+        jobs: Int?, console: Console, _ parsed: ParsedArguments
+    ) throws -> (pools: [Tuning.Pool], exitCode: ExitCode) {
+        let width = max(jobs ?? ParallelLoop.coreCount, 1)
+        var pools = Array(repeating: Tuning.Pool(), count: study.rows.count)
+        var batch: [Tuning.TraceInput] = []
+        let progress = Progress(total: inputs.count * study.replaysPerTrace, console: console)
+        defer { progress.finish() }
+        let done = Atomic<Int>(0)
+        func flush() throws(CommandFailure) {
+            guard !batch.isEmpty else { return }
+            do {
+                let measured = try study.measure(batch, jobs: jobs) {
+                    progress.update(done.add(1, ordering: .relaxed).newValue)
+                }
+                for (row, pool) in measured.enumerated() { pools[row].add(pool) }
+            } catch {
+                throw ReplayArguments.failure(error, engine: study.engine, parsed)
+            }
+            batch.removeAll()
+        }
+        var exitCode = ExitCode.success
+        for path in inputs {
+            // As `matrix` does: a file that cannot be replayed is reported and left out, and the
+            // command exits with its status once the others are measured.
+            let trace: Trace
+            do {
+                trace = try TraceLoading.loadReplayable(path, options: options, console: console)
+            } catch {
+                progress.finish()
+                console.report(error)
+                if exitCode == .success { exitCode = error.exitCode }
+                continue
+            }
+            for piece in TrackArguments.pieces(of: trace, path: path, options: options, console: console) {
+                var input = Tuning.TraceInput(piece.trace)
+                if let truth {
+                    let reference = TruthLoading.reference(for: piece.trace, in: truth.trace)
+                    if let problem = Tuning.overlapProblem(truth: reference, trace: piece.trace) {
+                        throw CommandFailure(
+                            .dataError,
+                            "error: \(TraceFile.displayName(forPath: truth.path)): the truth does not overlap "
+                                + "\(piece.name): \(problem)")
+                    }
+                    input.truth = reference
+                }
+                batch.append(input)
+                if batch.count >= width { try flush() }
+            }
+        }
+        try flush()
+        return (pools, exitCode)
+    }
+}
