@@ -63,7 +63,12 @@ enum XMLPlainScanner {
         static var maximumRun: Int { 1 << 20 }
         let open: UnsafeMutableBufferPointer<OpenElement>
         var depth = 0
-        var bindings: [Binding] = []
+        /// Prefixes in scope, innermost last; raw memory, so a lookup retains nothing.
+        let bindings: UnsafeMutableBufferPointer<Binding>
+        var bindingCount = 0
+        static var maximumBindings: Int { 64 }
+        /// Bit 0: a byte may start a name; bit 1: it may continue one.
+        let nameBytes: UnsafeMutableBufferPointer<UInt8>
         let attributes: UnsafeMutableBufferPointer<XMLScannedAttribute>
         let names: XMLNameTable
         /// Where the text of the element opened last begins, while no tag has followed it.
@@ -78,12 +83,22 @@ enum XMLPlainScanner {
             self.mapping = mapping
             open = .allocate(capacity: Self.maximumDepth)
             attributes = .allocate(capacity: Self.maximumAttributes)
+            bindings = .allocate(capacity: Self.maximumBindings)
+            nameBytes = .allocate(capacity: 256)
+            for byte in 0..<256 {
+                let isStart = (byte | 0x20 >= 0x61 && byte | 0x20 <= 0x7A) || byte == 0x5F
+                let isPart = isStart || (byte >= 0x30 && byte <= 0x39) || byte == 0x2D || byte == 0x2E
+                nameBytes[byte] = (isStart ? 1 : 0) | (isPart ? 2 : 0)
+            }
             names = XMLNameTable(Handler.elementNames)
         }
 
         func deallocate() {
             open.deallocate()
             attributes.deallocate()
+            bindings.deallocate()
+            nameBytes.deallocate()
+            names.deallocate()
         }
 
         mutating func run(_ handler: inout Handler) -> Bool {
@@ -245,7 +260,7 @@ enum XMLPlainScanner {
             throws(Unsupported)
         {
             depth -= 1
-            bindings.removeLast(bindings.count - element.bindingCount)
+            bindingCount = element.bindingCount
             guard element.code >= 0 else { return }
             do {
                 try handler.didEnd(element.code, namespace: element.namespace, text: text, line: line)
@@ -259,7 +274,7 @@ enum XMLPlainScanner {
             let (nameStart, colon, nameEnd) = try qualifiedName()
             var attributeCount = 0
             var defaultNamespace = depth > 0 ? open[depth - 1].defaultNamespace : XMLNamespace.none
-            let bindingCount = bindings.count
+            let outerBindings = bindingCount
             var isEmpty = false
             while true {
                 let hadSpace = isSpace(byte(position))
@@ -295,7 +310,10 @@ enum XMLPlainScanner {
                     attributeColon.map { UnsafeBufferPointer(start: base + attributeStart, count: $0 - attributeStart) }
                 if prefix?.equals("xmlns") == true {
                     guard !value.isEmpty, !local.equals("xml"), !local.equals("xmlns") else { throw Unsupported() }
-                    bindings.append(Binding(prefixStart: localStart, prefixEnd: attributeEnd, namespace: namespaceCode(value)))
+                    guard bindingCount < Self.maximumBindings else { throw Unsupported() }
+                    bindings[bindingCount] = Binding(
+                        prefixStart: localStart, prefixEnd: attributeEnd, namespace: namespaceCode(value))
+                    bindingCount += 1
                 } else if prefix == nil, local.equals("xmlns") {
                     defaultNamespace = value.isEmpty ? XMLNamespace.none : namespaceCode(value)
                 }
@@ -316,7 +334,7 @@ enum XMLPlainScanner {
             }
             let code = names.code(UnsafeBufferPointer(start: base + localStart, count: nameEnd - localStart))
             let element = OpenElement(
-                nameStart: nameStart, nameEnd: nameEnd, code: code, namespace: namespace, bindingCount: bindingCount,
+                nameStart: nameStart, nameEnd: nameEnd, code: code, namespace: namespace, bindingCount: outerBindings,
                 defaultNamespace: defaultNamespace)
             open[depth] = element
             depth += 1
@@ -341,11 +359,15 @@ enum XMLPlainScanner {
         /// The namespace bound to the prefix `base[start..<end]`, innermost binding first.
         func resolve(_ start: Int, _ end: Int) throws(Unsupported) -> Int {
             let length = end - start
-            for binding in bindings.reversed()
-            where binding.prefixEnd - binding.prefixStart == length
-                && memcmp(base + binding.prefixStart, base + start, length) == 0
-            {
-                return binding.namespace
+            var index = bindingCount
+            while index > 0 {
+                index -= 1
+                let binding = bindings[index]
+                if binding.prefixEnd - binding.prefixStart == length
+                    && memcmp(base + binding.prefixStart, base + start, length) == 0
+                {
+                    return binding.namespace
+                }
             }
             // `xml:` and unbound prefixes: libxml2's rules.
             throw Unsupported()
@@ -362,26 +384,17 @@ enum XMLPlainScanner {
         mutating func qualifiedName() throws(Unsupported) -> (start: Int, colon: Int?, end: Int) {
             let start = position
             var colon: Int?
-            guard Self.isNameStart(byte(position)) else { throw Unsupported() }
+            guard nameBytes[Int(byte(position))] & 1 != 0 else { throw Unsupported() }
             position += 1
-            while position < count {
-                let byte = base[position]
-                if Self.isNameStart(byte) || (byte >= 0x30 && byte <= 0x39) || byte == 0x2D || byte == 0x2E {
-                    position += 1
-                } else if byte == UInt8(ascii: ":"), colon == nil, Self.isNameStart(self.byte(position + 1)) {
-                    colon = position
-                    position += 1
-                } else {
-                    break
-                }
+            while true {
+                while position < count, nameBytes[Int(base[position])] & 2 != 0 { position += 1 }
+                guard colon == nil, byte(position) == UInt8(ascii: ":"), nameBytes[Int(byte(position + 1))] & 1 != 0
+                else { break }
+                colon = position
+                position += 2
             }
             guard position - start <= 1000 else { throw Unsupported() }
             return (start, colon, position)
-        }
-
-        @inline(__always)
-        static func isNameStart(_ byte: UInt8) -> Bool {
-            (byte | 0x20 >= 0x61 && byte | 0x20 <= 0x7A) || byte == 0x5F
         }
 
         /// A quoted attribute value's bounds, quotes excluded; only characters that stand for
@@ -420,22 +433,35 @@ struct XMLScannedAttribute {
 }
 
 /// A handler's element names, looked up by their bytes: a small open-addressed table,
-/// confirmed byte for byte, so a name costs a hash of a few bytes and one compare.
+/// confirmed byte for byte, so a name costs a hash of a few bytes and one compare. Raw
+/// memory, freed by `deallocate`, so a lookup retains and releases nothing.
 struct XMLNameTable {
-    private var slots: [(name: [UInt8], code: Int)?]
+    /// Per slot: the name's offset in `bytes` and length (length -1 for an empty slot), its code.
+    private let slots: UnsafeMutableBufferPointer<(offset: Int, length: Int, code: Int)>
+    private let bytes: UnsafeMutableBufferPointer<UInt8>
     private let mask: Int
 
     init(_ names: [String]) {
         var size = 16
         while size < names.count * 4 { size *= 2 }
-        slots = Array(repeating: nil, count: size)
+        slots = .allocate(capacity: size)
+        slots.initialize(repeating: (0, -1, -1))
+        bytes = .allocate(capacity: max(1, names.reduce(0) { $0 + $1.utf8.count }))
         mask = size - 1
+        var offset = 0
         for (code, name) in names.enumerated() {
-            let bytes = Array(name.utf8)
-            var slot = bytes.withUnsafeBufferPointer { Self.hash($0) } & mask
-            while slots[slot] != nil { slot = (slot + 1) & mask }
-            slots[slot] = (bytes, code)
+            let utf8 = Array(name.utf8)
+            for (index, byte) in utf8.enumerated() { bytes[offset + index] = byte }
+            var slot = Self.hash(UnsafeBufferPointer(rebasing: bytes[offset..<offset + utf8.count])) & mask
+            while slots[slot].length >= 0 { slot = (slot + 1) & mask }
+            slots[slot] = (offset, utf8.count, code)
+            offset += utf8.count
         }
+    }
+
+    func deallocate() {
+        slots.deallocate()
+        bytes.deallocate()
     }
 
     @inline(__always)
@@ -449,12 +475,15 @@ struct XMLNameTable {
     @inline(__always)
     func code(_ name: UnsafeBufferPointer<UInt8>) -> Int {
         var slot = Self.hash(name) & mask
-        return slots.withUnsafeBufferPointer { slots in
-            while let entry = slots[slot] {
-                if entry.name.withUnsafeBufferPointer({ $0.elementsEqualBytes(name) }) { return entry.code }
-                slot = (slot + 1) & mask
+        while true {
+            let entry = slots[slot]
+            guard entry.length >= 0 else { return -1 }
+            if entry.length == name.count, let stored = bytes.baseAddress, let wanted = name.baseAddress,
+                memcmp(stored + entry.offset, wanted, entry.length) == 0
+            {
+                return entry.code
             }
-            return -1
+            slot = (slot + 1) & mask
         }
     }
 }
