@@ -159,10 +159,31 @@ struct XMLPlainScannerTests {
         arguments: [
             "<gpx>", "<gpx></trk>", "<gpx/><gpx/>", "<gpx/>x", "x<gpx/>", "<gpx a=1/>", "<gpx a=\"1\"b=\"2\"/>",
             "<gpx><a></b></gpx>", "<gpx>]]></gpx>", "<u:gpx/>", "<gpx a=\"<\"/>", "<1gpx/>", "<gpx:/>", "",
-            " <?xml version=\"1.0\"?><gpx/>", "<gpx></gpx ", "<gpx/ >", "<?xml version=\"1.0\"?>", "<?xml version=\"1.0\"encoding=\"UTF-8\"?><gpx/>",
+            " <?xml version=\"1.0\"?><gpx/>", "<gpx></gpx ", "<gpx/ >", "<?xml version=\"1.0\"?>",
+            "<?xml version=\"1.0\"encoding=\"UTF-8\"?><gpx/>",
         ])
     func notWellFormed(document: String) {
         Self.expectAgreement(Array(document.utf8), GPXWords.self, expectPlain: false)
+    }
+
+    @Test("a deeply nested document goes to libxml2, which refuses it past its own limit")
+    func deepNesting() {
+        let nested = "<gpx>" + String(repeating: "<a>", count: 300) + String(repeating: "</a>", count: 300) + "</gpx>"
+        Self.expectAgreement(Array(nested.utf8), GPXWords.self, expectPlain: false)
+        let error = formatError(nested, name: "deep.gpx")
+        #expect(error?.problem == .nestingTooDeep(limit: 256))
+    }
+
+    @Test("a GPX file cut short is reported as libxml2 reports it, with the innermost open element")
+    func truncatedFile() {
+        guard let cut = Self.sample.range(of: "<o:b/>") else { return Issue.record("the sample changed") }
+        let text = String(Self.sample[..<cut.lowerBound])
+        let error = formatError(text, name: "cut.gpx")
+        guard case .truncated(let detail) = error?.problem else {
+            Issue.record("not a truncation: \(String(describing: error))")
+            return
+        }
+        #expect(detail.contains("the innermost <ele> from line 15"), "\(detail)")
     }
 
     @Test("a handler's error sends the document to libxml2, which reports it with its line")
@@ -205,4 +226,3 @@ protocol RecordedVocabulary {
     static var elementNames: [String] { get }
     static var namespaceURIs: [String] { get }
 }
-

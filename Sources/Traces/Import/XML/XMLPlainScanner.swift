@@ -326,7 +326,8 @@ enum XMLPlainScanner {
             }
             // Every prefix used must be bound, by this tag or an enclosing one.
             let localStart = colon.map { $0 + 1 } ?? nameStart
-            let namespace = try colon.map { colon throws(Unsupported) in try resolve(nameStart, colon) } ?? defaultNamespace
+            let namespace =
+                try colon.map { colon throws(Unsupported) in try resolve(nameStart, colon) } ?? defaultNamespace
             for index in 0..<attributeCount where attributes[index].isPrefixed {
                 let prefix = attributes[index].prefix
                 guard let prefixBase = prefix.baseAddress, !prefix.equals("xmlns") else { continue }
@@ -499,7 +500,8 @@ extension UnsafeBufferPointer<UInt8> {
     /// ASCII comparison with a lowercase literal, ignoring the case of letters.
     func equalsIgnoringCase(_ literal: StaticString) -> Bool {
         guard count == literal.utf8CodeUnitCount else { return false }
-        for index in 0..<count where self[index] | (self[index] >= 0x41 && self[index] <= 0x5A ? 0x20 : 0)
+        for index in 0..<count
+        where self[index] | (self[index] >= 0x41 && self[index] <= 0x5A ? 0x20 : 0)
             != literal.utf8Start[index]
         {
             return false
