@@ -89,7 +89,8 @@ extension MatrixTable.Row {
             ("recordedFixes", \.recordedFixes), ("deliveredFixes", \.deliveredFixes),
             ("acceptedFixes", \.acceptedFixes),
             ("geofenceEvents", \.geofenceEvents), ("geofenceMissed", \.geofenceMissed),
-            ("geofenceSpurious", \.geofenceSpurious), ("idealAcceptedFixes", \.idealAcceptedFixes),
+            ("geofenceSpurious", \.geofenceSpurious), ("missedStops", \.missedStops),
+            ("idealAcceptedFixes", \.idealAcceptedFixes),
         ]
     }
 

@@ -170,6 +170,7 @@ public struct MatrixTable: Sendable {
         metrics.geofenceMaxDelaySeconds = 0
         metrics.departureDelaySeconds = row.reference.departed ? 0 : nil
         metrics.arrivalDelaySeconds = nil
+        metrics.missedStops = 0
         metrics.gpsOnSeconds = metrics.idealGpsOnSeconds
         metrics.positionErrorMedianMeters = nil
         metrics.positionErrorP95Meters = nil

@@ -45,6 +45,7 @@ public enum RunReport {
             ("geofenceMaxDelaySeconds", .number(metrics.geofenceMaxDelaySeconds)),
             ("departureDelaySeconds", optional(metrics.departureDelaySeconds)),
             ("arrivalDelaySeconds", optional(metrics.arrivalDelaySeconds)),
+            ("missedStops", .integer(metrics.missedStops)),
             ("gpsOnSeconds", .number(metrics.gpsOnSeconds)),
             ("positionErrorMedianMeters", optional(metrics.positionErrorMedianMeters)),
             ("positionErrorP95Meters", optional(metrics.positionErrorP95Meters)),

@@ -199,6 +199,7 @@ extension Metrics {
         ("geofenceMaxDelaySeconds", { $0.geofenceMaxDelaySeconds }),
         ("departureDelaySeconds", { $0.departureDelaySeconds }),
         ("arrivalDelaySeconds", { $0.arrivalDelaySeconds }),
+        ("missedStops", { Double($0.missedStops) }),
         ("gpsOnSeconds", { $0.gpsOnSeconds }),
         ("positionErrorMedianMeters", { $0.positionErrorMedianMeters }),
         ("positionErrorP95Meters", { $0.positionErrorP95Meters }),

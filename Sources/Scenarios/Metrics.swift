@@ -64,6 +64,9 @@ public struct Metrics: Sendable, Equatable {
     /// Arrival here minus the ideal run's; `nil` when either never arrived. An arrival is the
     /// first stop after the departure (`Metrics.arrival(in:)`).
     public var arrivalDelaySeconds: Double?
+    /// Stops of the ideal run this run never detected (`Metrics.missedStops(_:reference:)`): a
+    /// delivery stop an SDK merged into the drive, so no arrival was reported there.
+    public var missedStops: Int
     /// Seconds the phone ran GPS for the app.
     public var gpsOnSeconds: Double
     /// The ideal run's GPS seconds, for a battery ratio.
@@ -100,6 +103,7 @@ public struct Metrics: Sendable, Equatable {
         geofenceSpurious = 0
         geofenceMeanDelaySeconds = 0
         geofenceMaxDelaySeconds = 0
+        missedStops = 0
         gpsOnSeconds = 0
         idealGpsOnSeconds = 0
     }
@@ -148,6 +152,7 @@ public struct Metrics: Sendable, Equatable {
         geofenceMaxDelaySeconds = delays.max() ?? 0
         departureDelaySeconds = Self.delay(Self.departure(in: run.recorder), Self.departure(in: ideal.recorder))
         arrivalDelaySeconds = Self.delay(Self.arrival(in: run.recorder), Self.arrival(in: ideal.recorder))
+        missedStops = Self.missedStops(run.recorder, reference: ideal.recorder, end: ideal.traceEnd)
         gpsOnSeconds = run.gpsOn.seconds(closingAt: run.traceEnd)
         idealGpsOnSeconds = ideal.gpsOn.seconds(closingAt: ideal.traceEnd)
     }
@@ -202,5 +207,55 @@ public struct Metrics: Sendable, Equatable {
     public static func arrival(in recorder: Recorder) -> SimInstant? {
         guard let departure = departure(in: recorder) else { return nil }
         return recorder.motionTransitions.first { $0.state == .stationary && $0.time > departure }?.time
+    }
+
+    /// How long before a reference stop a stop here may be declared and still be the same stop:
+    /// the default stop timeout (`MotionStateMachine.Configuration.stopTimeoutSeconds`, 300 s).
+    /// The reference declares a stop that long after the phone came to rest, so an engine with
+    /// a shorter timeout declares the same stop up to that much earlier.
+    public static let stopMatchLeadSeconds = 300.0
+
+    /// The reference's stops (each switch to stationary after its departure) with no stop here
+    /// declared from `stopMatchLeadSeconds` before it until the reference moves again (or the
+    /// trace ends). Each stop here answers for one reference stop at most. A stop declared only
+    /// after the reference moved on was merged into the drive: the stop is missed.
+    public static func missedStops(_ recorder: Recorder, reference: Recorder, end: SimInstant) -> Int {
+        guard let departure = departure(in: reference) else { return 0 }
+        let referenceStops = stopWindows(reference.motionTransitions, after: departure, end: end)
+        let here = recorder.motionTransitions.enumerated().compactMap { index, transition in
+            // A stop is a switch to stationary from another state, not the starting state.
+            index > 0 && transition.state == .stationary
+                && recorder.motionTransitions[index - 1].state != .stationary ? transition.time : nil
+        }
+        var next = 0
+        var missed = 0
+        for window in referenceStops {
+            while next < here.count && here[next] < window.from { next += 1 }
+            if next < here.count && here[next] <= window.to {
+                next += 1
+            } else {
+                missed += 1
+            }
+        }
+        return missed
+    }
+
+    /// Each switch to stationary after `departure`, from `stopMatchLeadSeconds` before it to the
+    /// next switch to moving (or `end`).
+    private static func stopWindows(
+        _ transitions: [Recorder.MotionTransition], after departure: SimInstant, end: SimInstant
+    )
+        -> [(from: SimInstant, to: SimInstant)]
+    {
+        var windows: [(from: SimInstant, to: SimInstant)] = []
+        for (index, transition) in transitions.enumerated()
+        where transition.state == .stationary && transition.time > departure
+            && index > 0 && transitions[index - 1].state != .stationary
+        {
+            // `end` before the stop itself (a recorder reaching past its trace) still keeps the stop's own instant.
+            let resumed = transitions[(index + 1)...].first { $0.state == .moving }?.time ?? max(end, transition.time)
+            windows.append((transition.time.advanced(bySeconds: -stopMatchLeadSeconds), resumed))
+        }
+        return windows
     }
 }

@@ -116,4 +116,30 @@ struct MetricsEventMatchingTests {
         #expect(Metrics.departure(in: later.recorder) == Self.at(90))
         #expect(Metrics(later, ideal: ideal).departureDelaySeconds == -10)
     }
+
+    @Test("a reference stop is missed unless a stop here falls from 300 s before it until the reference moves on")
+    func missedStopWindows() {
+        // The reference departs at 100, stops at 1000 (moving again at 1400) and at 2000 (to the end).
+        let ideal = Self.run(
+            [], motion: [(.moving, 100), (.stationary, 1000), (.moving, 1400), (.stationary, 2000)],
+            recorded: [100, 1450])
+        func missed(_ motion: [(MotionStateMachine.State, Double)]) -> Int {
+            Metrics.missedStops(Self.run([], motion: motion).recorder, reference: ideal.recorder, end: Self.at(3000))
+        }
+        #expect(missed([(.moving, 100), (.stationary, 1000), (.moving, 1400), (.stationary, 2000)]) == 0)
+        // Both window edges are inside: 300 s early, and at the instant the reference moves on.
+        #expect(missed([(.moving, 100), (.stationary, 700), (.moving, 1400), (.stationary, 3000)]) == 0)
+        #expect(missed([(.moving, 100), (.stationary, 1400), (.moving, 1500), (.stationary, 2100)]) == 0)
+        // One second too early, or after the reference moved on: that stop was not seen.
+        #expect(missed([(.moving, 100), (.stationary, 699.999), (.moving, 1400), (.stationary, 2000)]) == 1)
+        #expect(missed([(.moving, 100), (.stationary, 1400.001), (.moving, 1500), (.stationary, 2100)]) == 1)
+        // One stop here cannot answer for two reference stops; never stopping misses both.
+        #expect(missed([(.moving, 100), (.stationary, 1300)]) == 1)
+        #expect(missed([(.moving, 100)]) == 2)
+        // A starting stationary state is no stop, and a reference that never departs has none.
+        #expect(missed([(.stationary, 0)]) == 2)
+        let still = Self.run([], motion: [(.stationary, 0)])
+        #expect(Metrics.missedStops(ideal.recorder, reference: still.recorder, end: Self.at(3000)) == 0)
+        #expect(Metrics(ideal, ideal: ideal).missedStops == 0)
+    }
 }
