@@ -176,7 +176,10 @@ struct XMLPlainScannerTests {
 
     @Test("a GPX file cut short is reported as libxml2 reports it, with the innermost open element")
     func truncatedFile() {
-        guard let cut = Self.sample.range(of: "<o:b/>") else { return Issue.record("the sample changed") }
+        guard let cut = Self.sample.range(of: "<o:b/>") else {
+            Issue.record("the sample changed")
+            return
+        }
         let text = String(Self.sample[..<cut.lowerBound])
         let error = formatError(text, name: "cut.gpx")
         guard case .truncated(let detail) = error?.problem else {
