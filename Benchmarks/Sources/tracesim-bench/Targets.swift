@@ -9,7 +9,7 @@ enum Targets {
         func add(_ check: TargetCheck?) { if let check { checks.append(check) } }
         add(ratio(rows, suite: "import", name: "GPX", peer: "gpxpy", work: "GPX import", at: 20))
         add(
-            ratio(rows, suite: "import", name: "canonical CSV", peer: "pandas", work: "CSV import", at: 2))
+            ratio(rows, suite: "import", name: "canonical CSV", peer: "pandas", work: "CSV import", at: 5))
         add(
             ratio(
                 rows, suite: "geofencing", name: "10,000 polygons", peer: "shapely", work: "10k-polygon geofencing",

@@ -33,10 +33,16 @@ enum FormatDetector {
             return nil
         }
 
-        // `isNewline` also matches "\r\n", which Swift treats as one Character.
-        var lines = trimmed.split(whereSeparator: \.isNewline).makeIterator()
+        // `isNewline` also matches "\r\n", which Swift treats as one Character. Lines are
+        // cut one at a time: the first decisive one ends the search, and splitting the whole
+        // head up front cost more than importing a small file's first thousand fixes.
+        var rest = trimmed
         var sawHash = false
-        while let line = lines.next() {
+        while !rest.isEmpty {
+            let end = rest.firstIndex(where: \.isNewline) ?? rest.endIndex
+            let line = rest[rest.startIndex..<end]
+            rest = end == rest.endIndex ? rest[end...] : rest[rest.index(after: end)...]
+            if line.isEmpty { continue }
             if line.allSatisfy({ $0 == " " || $0 == "\t" }) { continue }
             if line.hasPrefix("#") {
                 sawHash = true

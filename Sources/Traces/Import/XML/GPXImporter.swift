@@ -96,8 +96,9 @@ struct GPXImporter: XMLTraceHandler {
     }
 
     static func read(_ source: TextSource, trackOrder: TrackOrder = .time) throws(TraceFormatError) -> Trace {
-        var importer = GPXImporter(file: source.file, fileBytes: source.bytes.count, trackOrder: trackOrder)
-        try XMLEventParser.parse(source, handler: &importer)
+        var importer = try XMLEventParser.parse(source) {
+            GPXImporter(file: source.file, fileBytes: source.bytes.count, trackOrder: trackOrder)
+        }
         guard importer.sawRoot else {
             throw TraceFormatError(file: source.file, problem: .unexpectedContent("no <gpx> root element"))
         }

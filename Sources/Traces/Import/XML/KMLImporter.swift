@@ -71,8 +71,9 @@ struct KMLImporter: XMLTraceHandler {
     }
 
     static func read(_ source: TextSource, trackOrder: TrackOrder = .time) throws(TraceFormatError) -> Trace {
-        var importer = KMLImporter(file: source.file, fileBytes: source.bytes.count, trackOrder: trackOrder)
-        try XMLEventParser.parse(source, handler: &importer)
+        var importer = try XMLEventParser.parse(source) {
+            KMLImporter(file: source.file, fileBytes: source.bytes.count, trackOrder: trackOrder)
+        }
         guard importer.sawRoot else {
             throw TraceFormatError(file: source.file, problem: .unexpectedContent("no <kml> root element"))
         }

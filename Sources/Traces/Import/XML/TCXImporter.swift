@@ -81,8 +81,9 @@ struct TCXImporter: XMLTraceHandler {
     }
 
     static func read(_ source: TextSource, trackOrder: TrackOrder = .time) throws(TraceFormatError) -> Trace {
-        var importer = TCXImporter(file: source.file, fileBytes: source.bytes.count, trackOrder: trackOrder)
-        try XMLEventParser.parse(source, handler: &importer)
+        var importer = try XMLEventParser.parse(source) {
+            TCXImporter(file: source.file, fileBytes: source.bytes.count, trackOrder: trackOrder)
+        }
         guard importer.sawRoot else {
             throw TraceFormatError(
                 file: source.file, problem: .unexpectedContent("no <TrainingCenterDatabase> root element"))

@@ -45,13 +45,33 @@ enum XMLNamespace {
     }
 }
 
-/// The attributes of an opening tag, as libxml2 hands them over (valid during the callback).
+/// The attributes of an opening tag, as libxml2 or the plain scanner hands them over (valid
+/// during the callback).
 struct XMLAttributes {
     fileprivate let pointer: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?
     fileprivate let count: Int
+    private let scanned: UnsafeBufferPointer<XMLScannedAttribute>?
+
+    fileprivate init(pointer: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?, count: Int) {
+        self.pointer = pointer
+        self.count = count
+        scanned = nil
+    }
+
+    init(scanned: UnsafeBufferPointer<XMLScannedAttribute>) {
+        pointer = nil
+        count = scanned.count
+        self.scanned = scanned
+    }
 
     /// The value of the attribute with this local name, if present.
     func value(_ localName: StaticString) -> UnsafeBufferPointer<UInt8>? {
+        if let scanned {
+            for attribute in scanned where !attribute.isPrefixed && attribute.localName.equals(localName) {
+                return attribute.value
+            }
+            return nil
+        }
         guard let pointer else { return nil }
         // Five pointers per attribute: localname, prefix, URI, value start, value end. The
         // attributes read are unqualified; `x:lat` belongs to another vocabulary.
@@ -73,7 +93,21 @@ struct XMLAttributes {
 /// properties pay a dynamic exclusivity check per access, which measured at a fifth of a
 /// GPX import.
 enum XMLEventParser {
-    /// Parses the whole document, calling the handler for the elements it names.
+    /// Parses the whole document into a handler `make` returns: the plain scanner's when it
+    /// can vouch for the document, otherwise libxml2's, from a fresh handler.
+    /// - Returns: the handler, every event given.
+    /// - Throws: libxml2's error or the handler's, located as `parse(_:handler:)` locates them.
+    static func parse<Handler: XMLTraceHandler>(
+        _ source: TextSource, making make: () -> Handler
+    ) throws(TraceFormatError) -> Handler {
+        var handler = make()
+        if XMLPlainScanner.scan(source, handler: &handler) { return handler }
+        handler = make()
+        try parse(source, handler: &handler)
+        return handler
+    }
+
+    /// Parses the whole document with libxml2, calling the handler for the elements it names.
     static func parse<Handler: XMLTraceHandler>(
         _ source: TextSource, handler: inout Handler
     ) throws(TraceFormatError) {
