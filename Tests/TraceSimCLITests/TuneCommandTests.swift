@@ -35,6 +35,28 @@ struct TuneCommandTests {
         #expect(engine["distanceFilter"] as? Double == 20 && engine["backgroundSession"] as? Bool == true)
     }
 
+    @Test("--noise measures the noisy copy against its clean trace, the same for the same seed")
+    func noiseStandsInForAPhone() throws {
+        let arguments = [
+            "tune", Self.drive, "--sweep", "gate.horizontalAccuracy=10,80", "--noise", "multipath:rate=30",
+            "--objective", "acceptedFixes", "--objective", "positionErrorP95Meters", "--format", "json",
+        ]
+        let first = runCommand(arguments)
+        #expect(first.exitCode == 0, "\(first.error)")
+        #expect(runCommand(arguments).output == first.output)
+        #expect(runCommand(arguments + ["--seed", "7"]).output != first.output)
+        let rows = try #require(try json(first.output)["rows"] as? [[String: Any]])
+        let metrics = rows.compactMap { $0["metrics"] as? [String: Any] }
+        let p95 = metrics.compactMap { $0["positionErrorP95Meters"] as? Double }
+        let accepted = metrics.compactMap { $0["acceptedFixes"] as? Int }
+        // The clean drive is its own truth: a looser gate lets more multipath through, further off.
+        #expect(p95.count == 2 && p95[0] > 0 && p95[1] > p95[0] * 2, "\(p95)")
+        #expect(accepted.count == 2 && accepted[1] > accepted[0], "\(accepted)")
+        // Without noise or a truth, position errors are not there to optimise.
+        let plain = runCommand(Array(arguments.prefix(4)) + ["--objective", "positionErrorP95Meters"])
+        #expect(plain.exitCode == 64, "\(plain.error)")
+    }
+
     @Test("the README's tune table is what the command prints today, line for line")
     func readmeTable() throws {
         let result = runCommand([

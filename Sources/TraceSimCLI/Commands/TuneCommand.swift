@@ -93,6 +93,8 @@ enum TuneCommand: Command {
                     Run at most n replays at a time (default: one per core); the output does
                     not depend on it. Traces are read a few at a time and let go once measured.
                     """),
+            NoiseArguments.declared,
+            .init(name: "seed", value: "<n>", help: "Seeds --noise (default 0); the scenarios keep their own seeds."),
         ] + TraceInputs.declared + ImportArguments.declared,
         discussion: """
             Every row is measured against the same reference on each trace: the ideal preset
@@ -128,11 +130,15 @@ enum TuneCommand: Command {
         }
         let format = try parsed.choice("format")
         let truthPath = parsed.value("truth")
+        let noise = try NoiseArguments.noise(parsed, command: name)
+        let seed = try ReplayArguments.seed(parsed, command: name)
+        // With noise and no truth, each clean trace is the truth of its noisy copy.
+        let hasTruth = truthPath != nil || noise != nil
         let sweeps = try TuneArguments.sweeps(parsed.values("sweep"), command: name)
         let objectives = try TuneArguments.objectives(
-            parsed.values("objective"), hasTruth: truthPath != nil, command: name)
+            parsed.values("objective"), hasTruth: hasTruth, command: name)
         let constraints = try TuneArguments.constraints(
-            parsed.values("require"), hasTruth: truthPath != nil, command: name)
+            parsed.values("require"), hasTruth: hasTruth, command: name)
         let jobs = try TuneArguments.jobs(parsed.value("jobs"), command: name)
         let scenarios = try ReplayArguments.scenarios(
             parsed.values("scenario").isEmpty ? "ideal" : parsed.values("scenario").joined(separator: ","),
@@ -172,10 +178,10 @@ enum TuneCommand: Command {
             scenarios: scenarios.map { ($0.scenario, $0.fences) }, sweeps: sweeps, fences: fences,
             engine: parsed.engine)
         let (pools, exitCode) = try TuneRunning.pools(
-            study, inputs: inputs, truth: truth.map { ($0, truthPath ?? "") }, options: options, jobs: jobs,
-            console: console, parsed)
+            study, inputs: inputs, truth: truth.map { ($0, truthPath ?? "") }, noise: noise.map { ($0, seed ?? 0) },
+            options: options, jobs: jobs, console: console, parsed)
         let outcome = Tuning.Outcome(
-            study: study, pools: pools, objectives: objectives, constraints: constraints, hasTruth: truth != nil)
+            study: study, pools: pools, objectives: objectives, constraints: constraints, hasTruth: hasTruth)
         switch format {
         case "json": console.print(TuneReport.json(outcome))
         case "csv": console.print(TuneReport.csv(outcome))

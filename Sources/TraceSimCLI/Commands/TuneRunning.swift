@@ -7,10 +7,14 @@ import Traces
 /// few (one per job), adds the batch into each row's pool in input order, and lets it go, so
 /// memory holds a few traces whatever their number and the figures do not depend on the jobs.
 /// Returns the pools and the exit status of the first input that could not be read.
+///
+/// With `noise`, each piece is replayed noisy and, unless a truth was given, measured against
+/// its own clean fixes: the clean survey-grade trace is the truth of the phone it stands in for.
 enum TuneRunning {
     static func pools(
-        _ study: Tuning.Study, inputs: [String], truth: (trace: Trace, path: String)?, options: ImportOptions,
-        jobs: Int?, console: Console, _ parsed: ParsedArguments
+        _ study: Tuning.Study, inputs: [String], truth: (trace: Trace, path: String)?,
+        noise: (model: PhoneNoise, seed: UInt64)?, options: ImportOptions, jobs: Int?, console: Console,
+        _ parsed: ParsedArguments
     ) throws -> (pools: [Tuning.Pool], exitCode: ExitCode) {
         let width = max(jobs ?? ParallelLoop.coreCount, 1)
         var pools = Array(repeating: Tuning.Pool(), count: study.rows.count)
@@ -45,6 +49,9 @@ enum TuneRunning {
             }
             for piece in TrackArguments.pieces(of: trace, path: path, options: options, console: console) {
                 var input = Tuning.TraceInput(piece.trace)
+                if let noise {
+                    input = Tuning.TraceInput(noise.model.apply(to: piece.trace, seed: noise.seed), truth: piece.trace)
+                }
                 if let truth {
                     let reference = TruthLoading.reference(for: piece.trace, in: truth.trace)
                     if let problem = Tuning.overlapProblem(truth: reference, trace: piece.trace) {
