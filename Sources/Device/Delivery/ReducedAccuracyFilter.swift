@@ -65,7 +65,7 @@ struct AutoPauseTracker: Sendable, Equatable {
     mutating func shouldPause(after fix: Fix, parameters: DeviceParameters) -> Bool {
         let position = Coordinate(latitude: fix.latitude, longitude: fix.longitude)
         guard let anchor, let anchorTime,
-            DistanceComparison(anchor, position).isAtMost(parameters.autoPauseStationaryRadiusMeters)
+            DistanceCheck(anchor, position).isAtMost(parameters.autoPauseStationaryRadiusMeters)
         else {
             self.anchor = position
             self.anchorTime = fix.timestamp

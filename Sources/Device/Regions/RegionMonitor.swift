@@ -92,7 +92,7 @@ struct RegionMonitor: Sendable, Equatable {
     ) {
         for index in tracked.indices {
             let region = tracked[index].region
-            let distance = DistanceComparison(region.center, position)
+            let distance = DistanceCheck(region.center, position)
             let effectiveRadius = max(region.radiusMeters, parameters.regionMinimumEffectiveRadiusMeters)
             guard let isInside = tracked[index].isInside else {
                 // The initial state uses the effective radius without the cushion: a small
@@ -168,7 +168,7 @@ struct SignificantChangeMonitor: Sendable, Equatable {
     mutating func observe(_ position: Coordinate, at now: SimInstant, parameters: DeviceParameters) -> Bool {
         guard isRunning else { return false }
         if let lastPosition = lastEventPosition, let lastTime = lastEventTime {
-            guard DistanceComparison(lastPosition, position).isAtLeast(parameters.significantChangeDistanceMeters),
+            guard DistanceCheck(lastPosition, position).isAtLeast(parameters.significantChangeDistanceMeters),
                 now.seconds(since: lastTime) >= parameters.significantChangeIntervalSeconds
             else { return false }
         }
@@ -237,7 +237,7 @@ struct VisitMonitor: Sendable, Equatable {
     /// The visit event this position completes, if any.
     mutating func observe(_ position: Coordinate, at now: SimInstant, parameters: DeviceParameters) -> VisitEvent? {
         guard isRunning else { return nil }
-        guard let place, let since, DistanceComparison(place, position).isAtMost(parameters.visitRadiusMeters) else {
+        guard let place, let since, DistanceCheck(place, position).isAtMost(parameters.visitRadiusMeters) else {
             let departed =
                 isVisiting
                 ? self.place.flatMap { place in
