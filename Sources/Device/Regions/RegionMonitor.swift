@@ -86,6 +86,9 @@ struct RegionMonitor: Sendable, Equatable {
     /// to hold the cushion needs half its effective radius instead: taken literally, the
     /// archived guide's 200 m would make every region up to 200 m unenterable, and entries on
     /// such regions are observed (a6 #6).
+    /// Inlined into the device's per-fix step, which otherwise copies all of `DeviceParameters`
+    /// (some 300 bytes) to pass it.
+    @inline(__always)
     mutating func observe(
         _ position: Coordinate, at now: SimInstant, parameters: DeviceParameters, random: inout SplitMix64,
         into actions: inout [DeviceAction]
@@ -165,6 +168,9 @@ struct SignificantChangeMonitor: Sendable, Equatable {
 
     /// Whether this position makes an event. The first position after starting always does
     /// (the initial fix).
+    /// Inlined into the device's per-fix step, which otherwise copies all of `DeviceParameters`
+    /// (some 300 bytes) to pass it.
+    @inline(__always)
     mutating func observe(_ position: Coordinate, at now: SimInstant, parameters: DeviceParameters) -> Bool {
         guard isRunning else { return false }
         if let lastPosition = lastEventPosition, let lastTime = lastEventTime {
@@ -235,6 +241,9 @@ struct VisitMonitor: Sendable, Equatable {
     }
 
     /// The visit event this position completes, if any.
+    /// Inlined into the device's per-fix step, which otherwise copies all of `DeviceParameters`
+    /// (some 300 bytes) to pass it.
+    @inline(__always)
     mutating func observe(_ position: Coordinate, at now: SimInstant, parameters: DeviceParameters) -> VisitEvent? {
         guard isRunning else { return nil }
         guard let place, let since, DistanceCheck(place, position).isAtMost(parameters.visitRadiusMeters) else {
