@@ -252,10 +252,17 @@ public struct Replay<Client: LocationClient> {
         }
         let phase = device.lifecycle.phase
         lifecycleTimeline.record(phase, isScreenLocked: device.lifecycle.isScreenLocked, at: now)
-        for action in actions {
-            if keepsDeviceLog { deviceLog.append(TimedDeviceAction(time: now, action: action)) }
-            if case .deliverLocation = action {} else { handOverLocations(at: now) }
-            deliver(action, at: now)
+        if actions.count == 1, !keepsDeviceLog, case .deliverLocation(let fix) = actions[0] {
+            // Nearly every step of a replay: one fix delivered and nothing else. What the loop
+            // below does with it, without copying the action through the general switch.
+            deliveryTimes.append(now)
+            locations.append(LocationDelivery(fix: fix, time: now))
+        } else {
+            for action in actions {
+                if keepsDeviceLog { deviceLog.append(TimedDeviceAction(time: now, action: action)) }
+                if case .deliverLocation = action {} else { handOverLocations(at: now) }
+                deliver(action, at: now)
+            }
         }
         handOverLocations(at: now)
         if !overdueClientTimers.isEmpty { fireOverdueClientTimers(phase: phase, at: now) }
