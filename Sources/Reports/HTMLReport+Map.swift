@@ -42,24 +42,32 @@ extension HTMLReport {
                     "polygon", [("class", "fence"), ("points", points)], content: SVGWriter.title(fence.identifier))
             }
         }
-        let path = fixes.map { "\(x($0.longitude)),\(y($0.latitude))" }.joined(separator: " ")
-        svg.add("polyline", [("class", "trace"), ("points", path)])
         let accepted = Set(run.recorder.acceptedTimes)
         let delivered = Set(run.deliveryTimes)
-        // Missed first, so the fixes the app did get are drawn on top.
         func kind(_ fix: Fix) -> String {
             accepted.contains(fix.timestamp) ? "accepted" : delivered.contains(fix.timestamp) ? "rejected" : "missed"
-        }
-        for layer in ["missed", "rejected", "accepted"] {
-            for fix in fixes where kind(fix) == layer {
-                svg.add("circle", [("class", layer), ("cx", x(fix.longitude)), ("cy", y(fix.latitude)), ("r", "2.2")])
-            }
         }
         let legend = [
             ("accepted", "accepted"), ("rejected", "delivered, rejected by the gate"), ("missed", "never delivered"),
             ("fence", "geofence"),
         ]
         .map { "<span class=\"key \($0.0)\"></span>\($0.1)" }.joined(separator: " ")
+        if fixes.count > thinningThreshold {
+            let caption = thinnedTrack(
+                fixes,
+                point: {
+                    (20 + ($0.longitude - minLon) * scaleX * scale, height - 20 - ($0.latitude - minLat) * scale)
+                }, kind: kind, into: &svg)
+            return svg.finished + "<p class=\"legend\">\(legend)</p>" + caption
+        }
+        let path = fixes.map { "\(x($0.longitude)),\(y($0.latitude))" }.joined(separator: " ")
+        svg.add("polyline", [("class", "trace"), ("points", path)])
+        // Missed first, so the fixes the app did get are drawn on top.
+        for layer in ["missed", "rejected", "accepted"] {
+            for fix in fixes where kind(fix) == layer {
+                svg.add("circle", [("class", layer), ("cx", x(fix.longitude)), ("cy", y(fix.latitude)), ("r", "2.2")])
+            }
+        }
         return svg.finished + "<p class=\"legend\">\(legend)</p>"
     }
 }

@@ -57,6 +57,17 @@ extension HTMLReport {
             let y = 10 + 26 * Double(index)
             svg.add(
                 "text", [("class", "label"), ("x", f(left - 8)), ("y", f(y + 13))], content: escape(band.label))
+            if band.spans.count > thinningThreshold, band.spans.allSatisfy({ $0.kind == "delivery" }) {
+                for bar in thinnedDeliveries(band.spans.map { x($0.start) }) {
+                    svg.add(
+                        "rect",
+                        [
+                            ("class", "delivery"), ("x", f(bar.x)), ("y", f(y)), ("width", f(bar.width)),
+                            ("height", "18"),
+                        ], content: SVGWriter.title(bar.count == 1 ? "delivery" : "\(bar.count) deliveries"))
+                }
+                continue
+            }
             for (start, end, kind) in band.spans where end > start {
                 svg.add(
                     "rect",

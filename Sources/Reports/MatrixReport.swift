@@ -155,14 +155,15 @@ public enum MatrixReport {
         seed.map { .integer(Int(truncatingIfNeeded: $0)) } ?? .null
     }
 
-    /// A run's identity as a part writes it; `tracks`, `assumeRate` and `strict` only when
-    /// given, so parts of a default run read as they always have.
+    /// A run's identity as a part writes it; `tracks`, `assumeRate`, `strict` and `noise` only
+    /// when given, so parts of a default run read as they always have.
     static func json(_ identity: RunIdentity) -> JSONText {
         let head = headJSON(identity)
         guard case .object(var members) = head else { return head }
         if let tracks = identity.tracks { members.append(("tracks", .string(tracks))) }
         if let assumeRate = identity.assumeRate { members.append(("assumeRate", .number(assumeRate))) }
         if identity.strict { members.append(("strict", .bool(true))) }
+        if !identity.noise.isEmpty { members.append(("noise", .array(identity.noise.map { .string($0) }))) }
         return .object(members)
     }
 

@@ -68,6 +68,9 @@ public struct RunIdentity: Equatable, Sendable {
     public var assumeRate: Double?
     /// `--strict`: it changes which fixes the same bytes give. Written only when given.
     public var strict = false
+    /// `--noise` values as given, in order: they change every fix the same bytes replay as.
+    /// Written only when given.
+    public var noise: [String] = []
 
     // MARK: Reading
 
@@ -75,7 +78,8 @@ public struct RunIdentity: Equatable, Sendable {
     public init(
         version: String = TraceSimVersion.current, traces: [Input], scenarios: [ScenarioEntry], seed: UInt64?,
         fences: Input?, date: String?,
-        inputFormat: String?, tracks: String? = nil, assumeRate: Double? = nil, strict: Bool = false
+        inputFormat: String?, tracks: String? = nil, assumeRate: Double? = nil, strict: Bool = false,
+        noise: [String] = []
     ) {
         self.version = version
         self.traces = traces
@@ -87,6 +91,7 @@ public struct RunIdentity: Equatable, Sendable {
         self.tracks = tracks
         self.assumeRate = assumeRate
         self.strict = strict
+        self.noise = noise
     }
 
     /// Reads the identity at `node` (JSON path `path`).
@@ -95,7 +100,7 @@ public struct RunIdentity: Equatable, Sendable {
             node, path,
             allowed: [
                 "tracesim", "traces", "scenarios", "seed", "fences", "date", "inputFormat", "tracks", "assumeRate",
-                "strict",
+                "strict", "noise",
             ])
         func required(_ key: String) throws(ConfigError) -> ConfigJSONNode {
             try reader.required(members, key, in: node, path)
@@ -151,6 +156,12 @@ public struct RunIdentity: Equatable, Sendable {
             try members["strict"].map { (node) throws(ConfigError) in
                 try reader.bool(node, "\(path).strict")
             } ?? false
+        noise = []
+        if let node = members["noise"] {
+            for (index, value) in try reader.array(node, "\(path).noise").enumerated() {
+                noise.append(try reader.string(value, "\(path).noise[\(index)]"))
+            }
+        }
     }
 
     private static func input(_ node: ConfigJSONNode, _ path: String, _ reader: ConfigReader) throws(ConfigError)
@@ -218,6 +229,12 @@ public struct RunIdentity: Equatable, Sendable {
         if strict != other.strict {
             return
                 "--strict is \(strict ? "given" : "not given") here and \(other.strict ? "given" : "not given") there"
+        }
+        if noise != other.noise {
+            func given(_ values: [String]) -> String {
+                values.isEmpty ? "not given" : values.map { Self.text($0) }.joined(separator: " ")
+            }
+            return "--noise is \(given(noise)) here and \(given(other.noise)) there"
         }
         return nil
     }

@@ -79,6 +79,7 @@ enum MatrixCommand: Command {
                     one after another and let go once written, so memory holds a few traces
                     per job, however many traces there are.
                     """),
+            NoiseArguments.declared,
         ] + TraceInputs.declared + EngineArguments.declared + ImportArguments.declared,
         discussion: """
             Runs go to every core unless --jobs says otherwise; the output does not depend on how
@@ -126,6 +127,7 @@ enum MatrixCommand: Command {
         let scenarios = try ReplayArguments.scenarios(
             parsed.value("scenarios") ?? "all", command: name, console: console)
         let seed = try ReplayArguments.seed(parsed, command: name)
+        let noise = try NoiseArguments.noise(parsed, command: name)
         let jobs = try parsed.value("jobs").map { (text) throws(UsageError) -> Int in
             guard let jobs = Int(text), jobs >= 1 else {
                 throw UsageError("--jobs must be a whole number of at least 1, not '\(text)'", command: name)
@@ -145,7 +147,7 @@ enum MatrixCommand: Command {
                 scenarios: scenarios.map(\.identity), seed: seed, fences: fencesInput, date: parsed.value("date"),
                 inputFormat: parsed.value("input-format"),
                 tracks: options.trackOrder == .time ? nil : options.trackOrder.rawValue,
-                assumeRate: options.assumedRate, strict: options.strict)
+                assumeRate: options.assumedRate, strict: options.strict, noise: parsed.values("noise"))
             output.begin(identity: identity, seed: seed, shard: shard)
         } else {
             output.begin(identity: nil, seed: seed, shard: nil)
@@ -156,7 +158,12 @@ enum MatrixCommand: Command {
         do throws(RunFailure) {
             try matrix.stream(
                 inputs: held.count, jobs: jobs,
-                load: { index in output.load(index, path: inputs[held[index]], options: options) },
+                // Noise before pairing, so each scenario and its ideal run replay the same noisy trace.
+                load: { index in
+                    output.load(index, path: inputs[held[index]], options: options).map {
+                        Matrix.NamedTrace(name: $0.name, trace: NoiseArguments.apply(noise, to: $0.trace, seed: seed))
+                    }
+                },
                 progress: { done, _ in progress.update(done) },
                 render: { cell, trace in output.render(cell, trace: trace) }
             ) { input in

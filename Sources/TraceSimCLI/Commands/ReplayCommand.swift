@@ -43,6 +43,7 @@ enum ReplayCommand: Command {
                     With --tracks each, one report per track: text blocks in turn, or
                     one JSON object per line; html refuses a file of several tracks.
                     """),
+            NoiseArguments.declared,
         ] + EngineArguments.declared + ImportArguments.declared,
         exitStatus: """
             0 ran; 64 usage error; 65 a file's content is invalid; 66 a file is missing or unreadable.
@@ -61,6 +62,7 @@ enum ReplayCommand: Command {
         let scenarios = try ReplayArguments.scenarios(scenarioName, command: name, console: console)
         let format = try parsed.choice("format")
         let seed = try ReplayArguments.seed(parsed, command: name)
+        let noise = try NoiseArguments.noise(parsed, command: name)
         let options = try ImportArguments.options(from: parsed, command: name)
         let fences = try ConfigFiles.load(parsed.value("fences"), console, GeofenceLoader.load, absent: [])
         let path = parsed.positionals[0]
@@ -77,7 +79,8 @@ enum ReplayCommand: Command {
                 "--tracks each gives \(pieces.count) traces for '\(path)' and an HTML page holds one: "
                     + "use --format text or json, or --tracks time or file", command: name)
         }
-        for (index, (label, trace)) in pieces.enumerated() {
+        for (index, (label, clean)) in pieces.enumerated() {
+            let trace = NoiseArguments.apply(noise, to: clean, seed: seed)
             let matrix = Matrix(
                 traces: [Matrix.NamedTrace(name: label, trace: trace)],
                 scenarios: scenarios.map(ReplayArguments.entry), seed: seed, fences: fences)

@@ -58,6 +58,7 @@ enum TrackCommand: Command {
                     With --tracks each, one report per track: text blocks in turn, or
                     one JSON object per line.
                     """),
+            NoiseArguments.declared,
         ] + ImportArguments.declared,
         exitStatus: """
             0 ran; 64 usage error; 65 a file's content is invalid (FILE:LINE:COL: what), including a
@@ -85,6 +86,7 @@ enum TrackCommand: Command {
             }
             seed = value
         }
+        let noise = try NoiseArguments.noise(parsed, command: name)
         let options = try ImportArguments.options(from: parsed, command: name)
         let path = parsed.positionals[0]
         try StandardInputArguments.checkReadOnce(parsed.positionals, command: name)
@@ -101,9 +103,10 @@ enum TrackCommand: Command {
         let fences = try ConfigFiles.load(parsed.value("fences"), console, GeofenceLoader.load, absent: [])
         let loaded = try TraceLoading.loadReplayable(path, options: options, console: console)
         // Under --tracks each, one report per track: text blocks in turn, JSON one object per line.
-        for (index, (label, trace)) in TrackArguments.pieces(of: loaded, path: path, options: options, console: console)
+        for (index, (label, clean)) in TrackArguments.pieces(of: loaded, path: path, options: options, console: console)
             .enumerated()
         {
+            let trace = NoiseArguments.apply(noise, to: clean, seed: seed)
             guard let first = trace.fixes.first else { return .dataError }
             var device = deviceConfiguration
             device.traceHasMotionSamples = !trace.motionSamples.isEmpty
