@@ -39,6 +39,12 @@ extension Device {
         if parameters.startsBeforeFirstUnlock, !switches.hasBeenUnlocked, case .user(.unlockedScreen) = event {
             switches.hasBeenUnlocked = true
         }
+        observeMemoryPressure(at: now, into: &actions)
+    }
+
+    /// Lets memory pressure end a background or suspended app; one comparison when it is off.
+    @inline(__always)
+    mutating func observeMemoryPressure(at now: SimInstant, into actions: inout [DeviceAction]) {
         if parameters.memoryPressureKillsPerHour > 0 { applyMemoryPressure(at: now, into: &actions) }
     }
 

@@ -139,6 +139,15 @@ public struct Device: Sendable {
         }
     }
 
+    /// Applies a recorded fix at `now`, exactly as `handle(.sensor(.fixRecorded(fix)), at:into:)`
+    /// does, without wrapping the fix in an event: a replay's loop calls it once per fix.
+    /// - Complexity: allocates nothing when `actions` has capacity.
+    public mutating func handleRecordedFix(_ fix: Fix, at now: SimInstant, into actions: inout [DeviceAction]) {
+        // A fix is not an unlock, so of the switches only memory pressure can act.
+        observeMemoryPressure(at: now, into: &actions)
+        handleFix(fix, at: now, into: &actions)
+    }
+
     /// Delivers a motion sample, or drops it with the rule; one a suspended app misses is kept
     /// (the newest only) for when it runs again.
     mutating func offerMotion(_ sample: MotionSample, into actions: inout [DeviceAction]) {

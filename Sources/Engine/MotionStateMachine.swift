@@ -1,3 +1,4 @@
+import Device
 import Geometry
 import SimulationCore
 import Traces
@@ -132,7 +133,7 @@ public struct MotionStateMachine: Sendable {
         case .radar(let stopDistance, let stopDuration):
             let position = Self.position(fix)
             guard let anchor = lastMovedPosition, let anchorTime = lastMovedAt,
-                DistanceComparison(anchor, position).isAtMost(stopDistance)
+                DistanceCheck(anchor, position).isAtMost(stopDistance)
             else {
                 lastMovedPosition = position
                 lastMovedAt = fix.timestamp

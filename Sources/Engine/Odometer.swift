@@ -1,3 +1,4 @@
+import Device
 import Geometry
 import Traces
 
@@ -13,6 +14,28 @@ public enum LocalDistance {
         let x = (b.longitude - a.longitude) * radians * cos(meanLatitude)
         let y = (b.latitude - a.latitude) * radians
         return Geodesy.earthRadiusMeters * (x * x + y * y).squareRoot()
+    }
+}
+
+extension LocalDistance {
+    /// `meters(a, b) < limit`, mostly without the cosine (`DistanceCheck`).
+    @inline(__always)
+    static func isBelow(_ a: Coordinate, _ b: Coordinate, _ limit: Double) -> Bool {
+        switch DistanceCheck.isFlatDistance(a, b, below: limit) {
+        case true?: true
+        case false?: false
+        case nil: meters(a, b) < limit
+        }
+    }
+
+    /// `meters(a, b) >= limit`, mostly without the cosine (`DistanceCheck`).
+    @inline(__always)
+    static func isAtLeast(_ a: Coordinate, _ b: Coordinate, _ limit: Double) -> Bool {
+        switch DistanceCheck.isFlatDistance(a, b, below: limit) {
+        case true?: false
+        case false?: true
+        case nil: meters(a, b) >= limit
+        }
     }
 }
 

@@ -1,7 +1,10 @@
 import BenchmarkKit
+import Device
 import Engine
 import Foundation
+import Geometry
 import Scenarios
+import SimulationCore
 import Traces
 
 /// The pipeline: the accuracy gate and odometer alone (the part the NumPy peer implements),
@@ -50,6 +53,27 @@ enum PipelineSuite {
                     "realTimeFactor": traceSeconds / timing.median,
                     "fractionOfMemoryStreamingLimit": rate * Double(MemoryLayout<Fix>.stride) / memoryLimit,
                 ], peers: comparedWithNumPy(rate)))
+
+        // The same gate and odometer as the replay runs them: the engine's own callback, fed
+        // one delivery per call as the device hands them over, with its recorder, distance
+        // filter and motion machine behind the gate. It must accept and measure what the
+        // kernel above does.
+        let (engineTiming, engineAnswer) = try measure(
+            bench.options.plan,
+            setup: { try TrackingEngine(configuration: movingEngine, context: GEOSContext(), expectedFixCount: count) }
+        ) { engine in engineDeliveries(fixes, to: engine) }
+        if engineAnswer.accepted != answer.accepted || engineAnswer.odometerMeters != answer.odometerMeters {
+            bench.fail("the engine's pipeline answered \(engineAnswer), the gate and odometer \(answer)")
+        }
+        let engineRate = Double(count) / engineTiming.median
+        bench.record(
+            BenchmarkRow(
+                suite: "pipeline", name: Self.engineCase, input: input, unit: "fixes/s", timing: engineTiming,
+                work: Double(count),
+                figures: [
+                    "realTimeFactor": traceSeconds / engineTiming.median,
+                    "fractionOfMemoryStreamingLimit": engineRate * Double(MemoryLayout<Fix>.stride) / memoryLimit,
+                ], peers: comparedWithNumPy(engineRate)))
 
         var idealAccepted: Int?
         for preset in Scenario.presets {
@@ -110,6 +134,45 @@ enum PipelineSuite {
             }
         }
         answer.odometerMeters = odometer.meters
+        return answer
+    }
+
+    /// The row of the gate and odometer as the replay runs them.
+    static let engineCase = "engine pipeline (gate + odometer as replayed)"
+
+    /// The default engine, moving from the start (as after `changePace(true)`), so its GPS is
+    /// on for the whole drive as in the ideal replay's drives.
+    static var movingEngine: EngineConfiguration {
+        var configuration = EngineConfiguration()
+        configuration.startsMoving = true
+        return configuration
+    }
+
+    /// Every fix through `TrackingEngine.didUpdateLocations`, the call a replay makes, one
+    /// delivery per call at the fix's own time.
+    static func engineDeliveries(_ fixes: [Fix], to engine: TrackingEngine) -> KernelAnswer {
+        var requests: [LocationClientRequest<EngineTimer>] = []
+        requests.reserveCapacity(16)
+        var delivery: [LocationDelivery] = []
+        delivery.reserveCapacity(1)
+        let launch = LocationClientLaunch(
+            authorizationStatus: .authorizedAlways, accuracyAuthorization: .fullAccuracy,
+            motionAuthorizationStatus: .authorized, isMotionActivityAvailable: true)
+        engine.start(launch, at: fixes.first?.timestamp ?? SimInstant(nanosecondsSinceEpoch: 0), into: &requests)
+        for fix in fixes {
+            delivery.append(LocationDelivery(fix: fix, time: fix.timestamp))
+            engine.didUpdateLocations(delivery, at: fix.timestamp, into: &requests)
+            delivery.removeLast()
+            // What the engine asks of the device (the moving region every 100 m) is dropped:
+            // there is no device here.
+            while !requests.isEmpty { requests.removeLast() }
+        }
+        var answer = KernelAnswer()
+        answer.accepted = engine.recorder.acceptedFixCount
+        answer.lowAccuracy = engine.recorder.rejectionCount(.lowAccuracy)
+        answer.impliedSpeed = engine.recorder.rejectionCount(.impliedSpeed)
+        answer.staleFirstFix = engine.recorder.rejectionCount(.staleFirstFix)
+        answer.odometerMeters = engine.odometerMeters
         return answer
     }
 

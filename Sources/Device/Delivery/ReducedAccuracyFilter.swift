@@ -62,10 +62,13 @@ struct AutoPauseTracker: Sendable, Equatable {
     }
 
     /// Whether updates should pause now.
+    /// Inlined into the device's per-fix step, which otherwise copies all of `DeviceParameters`
+    /// (some 300 bytes) to pass it.
+    @inline(__always)
     mutating func shouldPause(after fix: Fix, parameters: DeviceParameters) -> Bool {
         let position = Coordinate(latitude: fix.latitude, longitude: fix.longitude)
         guard let anchor, let anchorTime,
-            DistanceComparison(anchor, position).isAtMost(parameters.autoPauseStationaryRadiusMeters)
+            DistanceCheck(anchor, position).isAtMost(parameters.autoPauseStationaryRadiusMeters)
         else {
             self.anchor = position
             self.anchorTime = fix.timestamp

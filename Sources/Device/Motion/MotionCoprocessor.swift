@@ -17,6 +17,9 @@ struct MotionDeriver: Sendable, Equatable {
     }
 
     /// The derived samples that become due by this fix.
+    /// Inlined into the device's per-fix step, which otherwise copies all of `DeviceParameters`
+    /// (some 300 bytes) to pass it.
+    @inline(__always)
     mutating func observe(_ fix: Fix, parameters: DeviceParameters, random: inout SplitMix64) -> [MotionSample] {
         defer { previousFix = fix }
         let target = Self.activity(forSpeed: speed(at: fix), parameters: parameters)

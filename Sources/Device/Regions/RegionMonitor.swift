@@ -86,13 +86,16 @@ struct RegionMonitor: Sendable, Equatable {
     /// to hold the cushion needs half its effective radius instead: taken literally, the
     /// archived guide's 200 m would make every region up to 200 m unenterable, and entries on
     /// such regions are observed (a6 #6).
+    /// Inlined into the device's per-fix step, which otherwise copies all of `DeviceParameters`
+    /// (some 300 bytes) to pass it.
+    @inline(__always)
     mutating func observe(
         _ position: Coordinate, at now: SimInstant, parameters: DeviceParameters, random: inout SplitMix64,
         into actions: inout [DeviceAction]
     ) {
         for index in tracked.indices {
             let region = tracked[index].region
-            let distance = DistanceComparison(region.center, position)
+            let distance = DistanceCheck(region.center, position)
             let effectiveRadius = max(region.radiusMeters, parameters.regionMinimumEffectiveRadiusMeters)
             guard let isInside = tracked[index].isInside else {
                 // The initial state uses the effective radius without the cushion: a small
@@ -165,10 +168,13 @@ struct SignificantChangeMonitor: Sendable, Equatable {
 
     /// Whether this position makes an event. The first position after starting always does
     /// (the initial fix).
+    /// Inlined into the device's per-fix step, which otherwise copies all of `DeviceParameters`
+    /// (some 300 bytes) to pass it.
+    @inline(__always)
     mutating func observe(_ position: Coordinate, at now: SimInstant, parameters: DeviceParameters) -> Bool {
         guard isRunning else { return false }
         if let lastPosition = lastEventPosition, let lastTime = lastEventTime {
-            guard DistanceComparison(lastPosition, position).isAtLeast(parameters.significantChangeDistanceMeters),
+            guard DistanceCheck(lastPosition, position).isAtLeast(parameters.significantChangeDistanceMeters),
                 now.seconds(since: lastTime) >= parameters.significantChangeIntervalSeconds
             else { return false }
         }
@@ -235,9 +241,12 @@ struct VisitMonitor: Sendable, Equatable {
     }
 
     /// The visit event this position completes, if any.
+    /// Inlined into the device's per-fix step, which otherwise copies all of `DeviceParameters`
+    /// (some 300 bytes) to pass it.
+    @inline(__always)
     mutating func observe(_ position: Coordinate, at now: SimInstant, parameters: DeviceParameters) -> VisitEvent? {
         guard isRunning else { return nil }
-        guard let place, let since, DistanceComparison(place, position).isAtMost(parameters.visitRadiusMeters) else {
+        guard let place, let since, DistanceCheck(place, position).isAtMost(parameters.visitRadiusMeters) else {
             let departed =
                 isVisiting
                 ? self.place.flatMap { place in

@@ -58,6 +58,9 @@ public struct Replay<Client: LocationClient> {
     /// Emptied action buffers kept for the next event. `send` runs re-entrantly (a client
     /// request becomes a device event), so each level takes its own buffer.
     private var spareActionBuffers: [[DeviceAction]] = []
+    /// The action buffer of a recorded fix: the loop records fixes one at a time and never
+    /// re-entrantly, so they share one buffer without the spare buffers' bookkeeping.
+    private var fixActions: [DeviceAction] = []
     private var isReceiverRunning = false
     private var isClientStarted = false
     /// Client timers that came due while the process was suspended, in the order they came
@@ -95,6 +98,7 @@ public struct Replay<Client: LocationClient> {
         self.keepsDeviceLog = keepsDeviceLog
         requests.reserveCapacity(16)
         locations.reserveCapacity(1)
+        fixActions.reserveCapacity(8)
     }
 
     /// Runs `trace` with `script` (sorted or not; ties keep their order), from `start` on
@@ -161,9 +165,21 @@ public struct Replay<Client: LocationClient> {
                 send(.sensor(.motionSampleRecorded(samples[sampleIndex])), at: now)
                 sampleIndex += 1
             case .fix:
-                now = next
-                send(.sensor(.fixRecorded(fixes[fixIndex])), at: now)
-                fixIndex += 1
+                // A run of fixes: every fix before the next queued item or motion sample (which
+                // go first at a shared instant). Nothing between two of them but the fixes can
+                // change the phone or the app, so the loop stays here, taking the queue's head
+                // again after each fix because a fix may schedule a timer.
+                let nextSample =
+                    sampleIndex < samples.endIndex
+                    ? samples[sampleIndex].timestamp : SimInstant(nanosecondsSinceEpoch: .max)
+                repeat {
+                    now = fixes[fixIndex].timestamp
+                    recordFix(fixes[fixIndex], at: now)
+                    fixIndex += 1
+                    startClientIfLaunched(at: now)
+                } while fixIndex < fixes.endIndex && fixes[fixIndex].timestamp < nextSample
+                    && queue.next.map({ fixes[fixIndex].timestamp < $0.time }) ?? true
+                continue loop
             }
             startClientIfLaunched(at: now)
         }
@@ -205,13 +221,30 @@ public struct Replay<Client: LocationClient> {
         var actions = spareActionBuffers.popLast() ?? []
         let before = AuthorizationChange.Snapshot(device.lifecycle.phase, device.authorization.state)
         device.handle(event, at: now, into: &actions)
+        carryOut(actions, since: before, at: now)
+        actions.empty()
+        spareActionBuffers.append(actions)
+    }
+
+    /// `send` for a recorded fix, the replay's most frequent event, on the fix's own buffer.
+    private mutating func recordFix(_ fix: Fix, at now: SimInstant) {
+        var actions: [DeviceAction] = []
+        swap(&actions, &fixActions)
+        let before = AuthorizationChange.Snapshot(device.lifecycle.phase, device.authorization.state)
+        device.handleRecordedFix(fix, at: now, into: &actions)
+        carryOut(actions, since: before, at: now)
+        actions.empty()
+        swap(&actions, &fixActions)
+    }
+
+    /// What follows one device step: the timelines, the GPS clock, and the actions handed to
+    /// the client, the queue and the user, then the client's requests.
+    private mutating func carryOut(
+        _ actions: [DeviceAction], since before: AuthorizationChange.Snapshot, at now: SimInstant
+    ) {
         AuthorizationChange.record(
             actions, since: before, phase: device.lifecycle.phase, state: device.authorization.state, at: now,
             into: &authorizationTimeline)
-        defer {
-            actions.removeAll(keepingCapacity: true)
-            spareActionBuffers.append(actions)
-        }
         let running = device.isReceiverRunning(at: now)
         if running != isReceiverRunning {
             isReceiverRunning = running
@@ -219,10 +252,17 @@ public struct Replay<Client: LocationClient> {
         }
         let phase = device.lifecycle.phase
         lifecycleTimeline.record(phase, isScreenLocked: device.lifecycle.isScreenLocked, at: now)
-        for action in actions {
-            if keepsDeviceLog { deviceLog.append(TimedDeviceAction(time: now, action: action)) }
-            if case .deliverLocation = action {} else { handOverLocations(at: now) }
-            deliver(action, at: now)
+        if actions.count == 1, !keepsDeviceLog, case .deliverLocation(let fix) = actions[0] {
+            // Nearly every step of a replay: one fix delivered and nothing else. What the loop
+            // below does with it, without copying the action through the general switch.
+            deliveryTimes.append(now)
+            locations.append(LocationDelivery(fix: fix, time: now))
+        } else {
+            for action in actions {
+                if keepsDeviceLog { deviceLog.append(TimedDeviceAction(time: now, action: action)) }
+                if case .deliverLocation = action {} else { handOverLocations(at: now) }
+                deliver(action, at: now)
+            }
         }
         handOverLocations(at: now)
         if !overdueClientTimers.isEmpty { fireOverdueClientTimers(phase: phase, at: now) }
@@ -293,7 +333,7 @@ public struct Replay<Client: LocationClient> {
     private mutating func handOverLocations(at now: SimInstant) {
         guard !locations.isEmpty else { return }
         client.didUpdateLocations(locations, at: now, into: &requests)
-        locations.removeAll(keepingCapacity: true)
+        locations.empty()
     }
 
     /// Sends the client's requests to the device; their deliveries may raise more requests.
@@ -312,5 +352,15 @@ public struct Replay<Client: LocationClient> {
             requests.removeAll(keepingCapacity: true)
             nextRequest = 0
         }
+    }
+}
+
+extension Array {
+    /// Empties a reused buffer, keeping its storage. The buffers here hold one or two elements;
+    /// `removeAll(keepingCapacity:)` goes through the general `replaceSubrange`, several times
+    /// the cost of removing them one by one.
+    @inline(__always)
+    fileprivate mutating func empty() {
+        while !isEmpty { removeLast() }
     }
 }
