@@ -59,7 +59,8 @@ enum TuneArguments {
     {
         guard metric.needsTruth, !hasTruth else { return }
         throw UsageError(
-            "\(option): \(metric.rawValue) is measured against a ground truth: add --truth TRACE", command: command)
+            "\(option): \(metric.rawValue) is measured against a ground truth: add --truth TRACE, "
+                + "or --noise to use the clean trace", command: command)
     }
 
     static func jobs(_ text: String?, command: String) throws(UsageError) -> Int? {

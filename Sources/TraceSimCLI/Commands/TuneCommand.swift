@@ -53,7 +53,8 @@ enum TuneCommand: Command {
                     A metric to optimise, repeatable; the front is over all of them and
                     the chosen row is best on the first. Default: recordedFixes:max and
                     gpsOnSeconds:min (positionErrorP95Meters:min instead of gpsOnSeconds
-                    with --truth). Metrics (run JSON keys), default direction, pooling:
+                    with --truth or --noise). Metrics (run JSON keys), default direction,
+                    pooling:
                     \(metricHelp)
                     """, isRepeatable: true),
             .init(
