@@ -222,11 +222,8 @@ public struct Metrics: Sendable, Equatable {
     public static func missedStops(_ recorder: Recorder, reference: Recorder, end: SimInstant) -> Int {
         guard let departure = departure(in: reference) else { return 0 }
         let referenceStops = stopWindows(reference.motionTransitions, after: departure, end: end)
-        let here = recorder.motionTransitions.enumerated().compactMap { index, transition in
-            // A stop is a switch to stationary from another state, not the starting state.
-            index > 0 && transition.state == .stationary
-                && recorder.motionTransitions[index - 1].state != .stationary ? transition.time : nil
-        }
+        let transitions = recorder.motionTransitions
+        let here = stopIndices(transitions).map { transitions[$0].time }
         var next = 0
         var missed = 0
         for window in referenceStops {
@@ -248,14 +245,20 @@ public struct Metrics: Sendable, Equatable {
         -> [(from: SimInstant, to: SimInstant)]
     {
         var windows: [(from: SimInstant, to: SimInstant)] = []
-        for (index, transition) in transitions.enumerated()
-        where transition.state == .stationary && transition.time > departure
-            && index > 0 && transitions[index - 1].state != .stationary
-        {
+        for index in stopIndices(transitions) where transitions[index].time > departure {
+            let stop = transitions[index].time
             // `end` before the stop itself (a recorder reaching past its trace) still keeps the stop's own instant.
-            let resumed = transitions[(index + 1)...].first { $0.state == .moving }?.time ?? max(end, transition.time)
-            windows.append((transition.time.advanced(bySeconds: -stopMatchLeadSeconds), resumed))
+            let resumed = transitions[(index + 1)...].first { $0.state == .moving }?.time ?? max(end, stop)
+            windows.append((stop.advanced(bySeconds: -stopMatchLeadSeconds), resumed))
         }
         return windows
+    }
+
+    /// The positions of the stops among `transitions`: switches to stationary from another
+    /// state, so a starting stationary state is no stop.
+    private static func stopIndices(_ transitions: [Recorder.MotionTransition]) -> [Int] {
+        transitions.indices.filter { index in
+            index > 0 && transitions[index].state == .stationary && transitions[index - 1].state != .stationary
+        }
     }
 }

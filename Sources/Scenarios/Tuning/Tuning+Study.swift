@@ -62,7 +62,7 @@ extension Tuning {
             }
             // The preset exists (`Scenario.presets`); its engine is reset so the reference stays the
             // default engine whatever a preset may carry.
-            var ideal = Scenario.presets.first { $0.name == "ideal" } ?? Scenario.presets[0]
+            var ideal = Scenario.preset(named: "ideal") ?? Scenario.presets[0]
             ideal.engine = EngineConfiguration()
             reference = ideal
             self.fences = fences
