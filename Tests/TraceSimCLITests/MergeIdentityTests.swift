@@ -106,6 +106,20 @@ struct MergeIdentityTests {
             "\(scenarioResult.error)")
     }
 
+    @Test("parts made with other --noise effects, as many of them, are refused naming both")
+    func otherNoise() throws {
+        let folder = try Folder()
+        let base = [Self.tunnel, Self.bike, "--scenarios", "denied"]
+        let phone = try folder.part(base + ["--noise", "phone"], shard: "1/2", "phone.json")
+        let jumps = try folder.part(base + ["--noise", "jumps"], shard: "2/2", "jumps.json")
+        let result = runCommand(["merge", phone, jumps])
+        #expect(result.exitCode == 65)
+        #expect(
+            firstLine(result.error)
+                == "error: \(jumps): not a shard of the same matrix as \(phone): --noise is 'jumps' here and 'phone' there")
+        #expect(result.output.isEmpty)
+    }
+
     @Test("the same shard given twice is named as such, in-process and from the binary")
     func shardGivenTwice() throws {
         let folder = try Folder()

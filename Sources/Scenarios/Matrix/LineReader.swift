@@ -77,6 +77,8 @@ struct LineReader {
         while true {
             if let newline = Self.firstLineBreak(in: buffer, scanned..<tail) {
                 try refuseNUL(before: newline)
+                // A whole line found in the buffer is held to its limit too.
+                allowed = try checkLength(newline - head, allowed: allowed, limit)
                 lineNumber += 1
                 var end = newline
                 if end > head, buffer[end - 1] == UInt8(ascii: "\r") { end -= 1 }
@@ -87,14 +89,7 @@ struct LineReader {
             }
             scanned = tail
             try refuseNUL(before: tail)
-            if tail - head > allowed, allowed < limit.extendedBytes, startsWith(limit.extendedPrefix) {
-                allowed = limit.extendedBytes
-            }
-            if tail - head > allowed {
-                throw ConfigError(
-                    file: file, line: lineNumber + 1, kind: .syntax,
-                    message: "line longer than \(allowed) bytes: not runs 'tracesim matrix' writes")
-            }
+            allowed = try checkLength(tail - head, allowed: allowed, limit)
             if isAtEnd {
                 guard head == tail else {
                     throw ConfigError(
@@ -106,6 +101,19 @@ struct LineReader {
             }
             try fill(upTo: allowed)
         }
+    }
+
+    /// The limit of the line being read, `length` bytes of it read so far: `allowed`, or the
+    /// extended limit once the line is past `allowed` and begins with the extended prefix.
+    /// - Throws: `ConfigError` when the line is longer than its limit.
+    private func checkLength(_ length: Int, allowed: Int, _ limit: Limit) throws(ConfigError) -> Int {
+        guard length > allowed else { return allowed }
+        if allowed < limit.extendedBytes, startsWith(limit.extendedPrefix) {
+            return try checkLength(length, allowed: limit.extendedBytes, limit)
+        }
+        throw ConfigError(
+            file: file, line: lineNumber + 1, kind: .syntax,
+            message: "line longer than \(allowed) bytes: not runs 'tracesim matrix' writes")
     }
 
     /// Refuses the line being read when the first NUL byte read lies in it, before `end`.

@@ -351,13 +351,13 @@ public final class RunLines {
     /// Why a file that ended at line `line` without its closing record is refused, naming the
     /// first input it does not account for.
     static func unfinishedMessage(_ lines: RunLines, line: Int) -> String {
-        let unaccounted = lines.accounting.firstUnaccounted.map { input in
-            "input \(input + 1) '\(lines.identity.traces[input].path)' is the first it does not account for"
-        }
-        return "ends at line \(line) without the closing record that says its run finished: the run that "
-            + "wrote it was stopped, or its engine failed"
-            + (unaccounted.map { "; \($0)" } ?? " after writing every input's runs")
-            + ". Run it again, or pass --allow-partial to read what it holds"
+        let unaccounted =
+            lines.accounting.firstUnaccounted.map { input in
+                "input \(input + 1) '\(lines.identity.traces[input].path)' is the first it does not account for"
+            } ?? "every input it holds has runs, but nothing says the last one's are all there"
+        return "ends at line \(line) without the closing record that says its run finished (the run that wrote "
+            + "it was stopped, or its engine failed): \(unaccounted). Run it again, or pass --allow-partial to read "
+            + "what it holds"
     }
 
     /// What a line holds: a run, or a line with a `kind` (the closing record, or a header where
