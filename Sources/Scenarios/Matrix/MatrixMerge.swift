@@ -35,6 +35,18 @@ extension Matrix {
                     file: $0.file, identity: $0.identity, schemaVersion: $0.schemaVersion, index: $0.index,
                     count: $0.count)
             })
+        let failures = partOfShard.dropFirst().flatMap { number in
+            parts[number].closing.failed.map { (part: parts[number], entry: $0) }
+        }.sorted { $0.entry.input < $1.entry.input }
+        if let first = failures.first, !allowsPartial {
+            let others = failures.count - 1
+            throw MergeRefusal(
+                message:
+                    "\(first.part.file): input \(first.entry.input + 1) '\(first.entry.path)' failed in the run that "
+                    + "wrote this part (\(first.entry.reason)), so its runs are missing"
+                    + (others > 0 ? ", and \(others) more input\(others == 1 ? "" : "s") failed" : "")
+                    + ". Fix it and run the part again, or pass --allow-partial to merge the rest")
+        }
         // Every part holds only its own shard's inputs (checked as it was read), in order, so
         // the runs in input order are each part's runs interleaved by input.
         var cursors = [Int](repeating: 0, count: parts.count)
@@ -52,18 +64,6 @@ extension Matrix {
                 runs.append(part.bytes[part.runs[cursors[number]]])
                 cursors[number] += 1
             }
-        }
-        let failures = partOfShard.dropFirst().flatMap { number in
-            parts[number].closing.failed.map { (part: parts[number], entry: $0) }
-        }.sorted { $0.entry.input < $1.entry.input }
-        if let first = failures.first, !allowsPartial {
-            let others = failures.count - 1
-            throw MergeRefusal(
-                message:
-                    "\(first.part.file): input \(first.entry.input + 1) '\(first.entry.path)' failed in the run that "
-                    + "wrote this part (\(first.entry.reason)), so its runs are missing"
-                    + (others > 0 ? ", and \(others) more input\(others == 1 ? "" : "s") failed" : "")
-                    + ". Fix it and run the part again, or pass --allow-partial to merge the rest")
         }
         return Merged(
             schemaVersion: parts[0].schemaVersion, seed: parts[0].identity.seed, runs: runs,
