@@ -2,7 +2,9 @@
 # The Ray driver (Integrations/ray) end to end on a local Ray instance with two CPUs:
 #   1. the merged JSON Lines of a Ray run over the Traces folder (walked by every task) are
 #      the bytes that one `tracesim matrix --format jsonl` over every bundled trace prints,
-#      and the driver's summary (`tracesim summarize`) is the text `tracesim matrix` prints;
+#      closing record included, and the driver's summary (`tracesim summarize`) is the text
+#      `tracesim matrix` prints; every part ends with its closing record, and a part without
+#      one (a task stopped before its end) is refused by `tracesim merge`, naming it;
 #   2. the same bytes when the first attempt of one task kills its own Ray worker and the
 #      first attempt of another kills its tracesim, and Ray runs both again;
 #   3. a missing trace fails the Ray run with tracesim's exit code (66) and message, without
@@ -97,6 +99,37 @@ shards=$(find "$out/parts" -name 'part-*' | wc -l)
 echo "Ray, $shards tasks on 2 CPUs: same runs and summary in $(since "$start")" \
     "($(grep '^tracesim_ray:' "$out/ray.err"))"
 
+closing() { # FILE: whether its last line is a closing record
+    tail -n 1 "$1" | grep -q '^{"kind":"tracesim-runs-end",'
+}
+# The whole run's closing record accounts for every bundled trace, each read (all are dated).
+"$venv/bin/python" - "$out/ray.jsonl" "${#traces[@]}" <<'PYTHON'
+import json
+import sys
+
+with open(sys.argv[1], "rb") as runs:
+    record = json.loads(runs.read().rstrip(b"\n").rsplit(b"\n", 1)[-1])
+count = int(sys.argv[2])
+expected = {"kind": "tracesim-runs-end", "inputs": count, "read": count, "skipped": [], "failed": []}
+if any(record.get(key) != value for key, value in expected.items()):
+    sys.exit(f"error: the Ray run's closing record does not account for all {count} inputs as read: {record}")
+PYTHON
+mapfile -t parts < <(find "$out/parts" -name 'part-*' | LC_ALL=C sort)
+for part in "${parts[@]}"; do
+    closing "$part" || { echo "error: $part does not end with its closing record" >&2; exit 1; }
+done
+# A part stopped before its end: its runs, without the closing record.
+head -n -1 "${parts[0]}" >"$out/stopped.jsonl"
+status=0
+"$ts" merge "$out/stopped.jsonl" "${parts[@]:1}" >/dev/null 2>"$out/stopped.err" || status=$?
+if [ "$status" -ne 65 ] || ! grep -q "^error: $out/stopped.jsonl: ends at line .* without the closing record" \
+    "$out/stopped.err"; then
+    echo "error: merge should refuse a part without its closing record with 65, naming it; got $status:" >&2
+    cat "$out/stopped.err" >&2
+    exit 1
+fi
+echo "every part ends with its closing record; one stopped before it is refused by merge (65)"
+
 start=$(now)
 # The parts go straight to the folder here, so a killed attempt's half-written part is
 # on disk when the retry writes its own.
@@ -107,6 +140,9 @@ if [ "$(find "$out/retried" -name 'part-*' | wc -l)" -ne 2 ]; then
     echo "error: a killed attempt left a part behind:" $(ls "$out/retried") >&2
     exit 1
 fi
+for part in "$out"/retried/part-*; do
+    closing "$part" || { echo "error: the retried $part does not end with its closing record" >&2; exit 1; }
+done
 for marker in killed-1 killed-2; do
     if [ ! -e "$out/retried/$marker" ]; then
         echo "error: the first attempt that should have been killed ($marker) never ran" >&2

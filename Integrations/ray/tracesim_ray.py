@@ -7,13 +7,15 @@
 Every task runs `tracesim matrix --traces-from - --shard K/N --format jsonl` on the same
 input list (sent on its standard input) and hands its JSON Lines back; this driver writes the
 parts to a folder, joins them with `tracesim merge` into exactly what one unsharded
-`matrix --format jsonl` prints, and prints `tracesim summarize` of the result.
+`matrix --format jsonl` prints, and prints `tracesim summarize` of the result. Each part ends
+with the closing record tracesim writes once its run finished; merge refuses a part without
+one, so a part cut short never passes for whole.
 
 Ray places the tasks and retries them: a task whose worker or node dies, or whose tracesim
 is killed by a signal (the kernel's OOM killer sends SIGKILL), runs again, up to
---max-retries times. A tracesim that refuses its input (exit 64 usage, 65 invalid content,
-66 missing file) fails the whole run at once with its message: running it again would
-refuse again. There is no scheduler here.
+--max-retries times. A tracesim that refuses its input (exit 64 usage, 65 invalid content or
+an input with no timed fix, 66 missing file) or whose engine fails (70) fails the whole run at
+once with its message: running it again would fail again. There is no scheduler here.
 
 Every node runs tracesim from the same path and reads the traces from the same paths, as
 the driver sees them (relative paths resolve against --workdir): keep them on storage that

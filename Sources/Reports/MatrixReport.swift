@@ -87,13 +87,18 @@ public enum MatrixReport {
 
     /// `{"schemaVersion", "seed", "runs": [...]}` with one object per run, traces in order and
     /// scenarios in order. A shard's part also holds the run's identity (when the matrix has one)
-    /// and the shard's place, for `Matrix.merge`.
+    /// and the shard's place, and ends with its `end`, for `Matrix.merge`: every trace of the
+    /// shard is an input it read.
     public static func json(_ result: MatrixResult) -> String {
         let matrix = result.matrix
         let runs = result.cells.map { jsonRun($0, trace: matrix.traces[$0.traceIndex].name) }
         let identity = result.shard == nil ? nil : matrix.identity
+        let held = matrix.traces.indices.filter { result.shard?.holds($0) ?? true }.count
+        let tail =
+            identity == nil
+            ? jsonTail : jsonPartTail(Matrix.ClosingRecord(inputs: held, read: held, traces: held))
         return jsonHead(identity: identity, seed: matrix.seed, shard: result.shard) + runs.joined(separator: ",")
-            + jsonTail
+            + tail
     }
 
     /// One run of a matrix as its JSON object: an element of the JSON's `runs`, a line of the
@@ -115,6 +120,36 @@ public enum MatrixReport {
 
     /// What closes the matrix JSON after its last run.
     public static let jsonTail = "]}"
+
+    /// What closes a part's matrix JSON after its last run: its `end`, every input it holds
+    /// accounted for (`Matrix.ClosingRecord`).
+    public static func jsonPartTail(_ record: Matrix.ClosingRecord) -> String {
+        "],\"end\":" + json(record, kind: nil).rendered + "}"
+    }
+
+    /// The last line of `matrix --format jsonl`, without the line break: the closing record,
+    /// `{"kind": "tracesim-runs-end", "inputs", "read", "traces", "skipped", "failed"}`, which
+    /// says the run finished and accounts for every input it held. `skipped` and `failed` list
+    /// `{"input" (from 1), "path", "reason"}` in input order.
+    public static func jsonLinesClosing(_ record: Matrix.ClosingRecord) -> String {
+        json(record, kind: Matrix.ClosingRecord.kind).rendered
+    }
+
+    private static func json(_ record: Matrix.ClosingRecord, kind: String?) -> JSONText {
+        func entries(_ list: [Matrix.ClosingRecord.Entry]) -> JSONText {
+            .array(
+                list.map {
+                    .object([
+                        ("input", .integer($0.input + 1)), ("path", .string($0.path)), ("reason", .string($0.reason)),
+                    ])
+                })
+        }
+        let members: [(String, JSONText)] = [
+            ("inputs", .integer(record.inputs)), ("read", .integer(record.read)), ("traces", .integer(record.traces)),
+            ("skipped", entries(record.skipped)), ("failed", entries(record.failed)),
+        ]
+        return .object((kind.map { [("kind", JSONText.string($0))] } ?? []) + members)
+    }
 
     /// The first line of `matrix --format jsonl`: what the lines after it are (`kind`), their
     /// schema, the run's identity, its seed and, for a part, its shard. Without the line break.

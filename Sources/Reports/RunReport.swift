@@ -10,8 +10,9 @@ public enum RunReport {
     /// at the first fix recorded while moving (an app that receives no location never
     /// departs); added the pooled table's sums (`idealAcceptedFixes`, `coveredSeconds`,
     /// `idealCoveredSeconds`, `idealDistanceMeters`, `idealGpsOnSeconds`) and the run's
-    /// `authorization` timeline.
-    public static let schemaVersion = 2
+    /// `authorization` timeline. 3 (`Matrix.schemaVersion`, which parts are read against): JSON
+    /// Lines end with a closing record, and a part's JSON with an `end`.
+    public static let schemaVersion = Matrix.schemaVersion
 
     /// One run as the documented JSON object (`replay --format json`, one element of a matrix's
     /// `runs`), times in seconds from the trace's first fix. `trace` is the name the object gives.

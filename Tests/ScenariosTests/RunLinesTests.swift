@@ -15,9 +15,16 @@ struct RunLinesTests {
         let names = scenarios.map { #"{"name":"\#($0)"}"# }.joined(separator: ",")
         let identitySeed = seed == "null" ? "null" : "\"\(seed)\""
         let shardMember = shard.map { #","shard":{"index":\#($0.0),"count":\#($0.1)}"# } ?? ""
-        return #"{"kind":"tracesim-runs","schemaVersion":2,"identity":{"tracesim":"0.1.0","traces":[\#(traces)],"#
+        return #"{"kind":"tracesim-runs","schemaVersion":3,"identity":{"tracesim":"0.1.0","traces":[\#(traces)],"#
             + #""scenarios":[\#(names)],"seed":\#(identitySeed),"fences":null,"date":null,"inputFormat":null},"#
             + #""seed":\#(seed)\#(shardMember)}"#
+    }
+
+    /// A closing record of `inputs` inputs, `read` of them read into `traces` traces, with the
+    /// `skipped` and `failed` lists as written (`{"input":2,"path":"b.gpx","reason":"r"}`...).
+    static func closing(inputs: Int, read: Int, traces: Int, skipped: String = "", failed: String = "") -> String {
+        #"{"kind":"tracesim-runs-end","inputs":\#(inputs),"read":\#(read),"traces":\#(traces),"#
+            + #""skipped":[\#(skipped)],"failed":[\#(failed)]}"#
     }
 
     static func run(_ trace: String, _ scenario: String, padding: Int = 0) -> String {
@@ -55,7 +62,7 @@ struct RunLinesTests {
     func wellFormed() throws {
         let text = [
             Self.twoByTwo, Self.run("a.gpx", "s1"), Self.run("a.gpx", "s2"), Self.run("b.gpx", "s1"),
-            Self.run("b.gpx", "s2"),
+            Self.run("b.gpx", "s2"), Self.closing(inputs: 2, read: 2, traces: 2),
         ].map { $0 + "\n" }.joined()
         let runs = try read(text).get()
         #expect(runs.map(\.line) == [2, 3, 4, 5])
@@ -69,15 +76,21 @@ struct RunLinesTests {
 
     @Test("CRLF line breaks and a byte-order mark are read as the plain file")
     func carriageReturnsAndByteOrderMark() throws {
-        let lines = [Self.twoByTwo, Self.run("a.gpx", "s1"), Self.run("a.gpx", "s2")]
+        let skipped = #"{"input":2,"path":"b.gpx","reason":"no records"}"#
+        let lines = [
+            Self.twoByTwo, Self.run("a.gpx", "s1"), Self.run("a.gpx", "s2"),
+            Self.closing(inputs: 2, read: 1, traces: 1, skipped: skipped),
+        ]
         let runs = try read([0xEF, 0xBB, 0xBF] + Array(lines.map { $0 + "\r\n" }.joined().utf8)).get()
-        #expect(runs.map { String(decoding: $0.bytes, as: UTF8.self) } == Array(lines.dropFirst()))
+        #expect(runs.map { String(decoding: $0.bytes, as: UTF8.self) } == Array(lines.dropFirst().dropLast()))
         #expect(runs.map(\.line) == [2, 3])
     }
 
-    @Test("a header alone is a run with no runs (every input failed to load)")
-    func headerOnly() throws {
-        #expect(try read(Self.twoByTwo + "\n").get().isEmpty)
+    @Test("a header and a closing record with every input failed is a run with no runs")
+    func everyInputFailed() throws {
+        let failed = #"{"input":1,"path":"a.gpx","reason":"x"},{"input":2,"path":"b.gpx","reason":"y"}"#
+        #expect(
+            try read([Self.twoByTwo, Self.closing(inputs: 2, read: 0, traces: 0, failed: failed)].map { $0 + "\n" }.joined()).get().isEmpty)
     }
 
     @Test("an empty file is refused as such")
@@ -104,7 +117,7 @@ struct RunLinesTests {
 
     @Test("a matrix JSON, or JSON spread over lines, is refused with what it is")
     func notJSONLines() {
-        let json = #"{"schemaVersion":2,"seed":null,"runs":[]}"# + "\n"
+        let json = #"{"schemaVersion":3,"seed":null,"runs":[]}"# + "\n"
         #expect(
             failure(json)?.description
                 == "runs.jsonl:1:1: $: no 'kind': this is a matrix JSON (--format json), not JSON Lines (--format jsonl)")
@@ -146,7 +159,7 @@ struct RunLinesTests {
             (#""kind":"tracesim-runs""#, #""kind":"other""#, "$.kind: expected 'tracesim-runs'"),
             (#"null},"seed":null"#, #"null},"seed":3"#, "$.seed: does not match $.identity.seed"),
             (#"null},"seed":null"#, #"null},"seed":null,"extra":1"#, "$.extra: unknown key"),
-            (#""schemaVersion":2"#, #""schemaVersion":2.5"#, "$.schemaVersion: expected a whole number"),
+            (#""schemaVersion":3"#, #""schemaVersion":2.5"#, "$.schemaVersion: expected a whole number"),
             (
                 #"null},"seed":null"#, #"null},"seed":null,"shard":{"index":3,"count":2}"#,
                 "$.shard.index: must be between 1 and 2"
@@ -163,8 +176,10 @@ struct RunLinesTests {
 
     @Test("a line longer than the limit is refused, before the reader holds much more than it")
     func overlongLine() {
-        let text = [Self.twoByTwo, Self.run("a.gpx", "s1", padding: 300_000), Self.run("a.gpx", "s2")]
-            .map { $0 + "\n" }.joined()
+        let text = [
+            Self.twoByTwo, Self.run("a.gpx", "s1", padding: 300_000), Self.run("a.gpx", "s2"),
+            Self.closing(inputs: 2, read: 1, traces: 1, skipped: #"{"input":2,"path":"b.gpx","reason":"no records"}"#),
+        ].map { $0 + "\n" }.joined()
         let error = failure(text, maximumLineBytes: 100_000)
         #expect(error?.line == 2)
         #expect(error?.message.hasPrefix("line longer than 100000 bytes") == true, "\(String(describing: error))")
@@ -174,7 +189,8 @@ struct RunLinesTests {
     @Test("a seed beyond 2^53 is compared as written")
     func largeSeed() throws {
         let header = Self.header(inputs: ["a.gpx"], scenarios: ["s1"], seed: "9007199254740993")
-        #expect(try read(header + "\n" + Self.run("a.gpx", "s1") + "\n").get().count == 1)
+        let closing = Self.closing(inputs: 1, read: 1, traces: 1)
+        #expect(try read(header + "\n" + Self.run("a.gpx", "s1") + "\n" + closing + "\n").get().count == 1)
         let off = header.replacingOccurrences(of: #""seed":9007199254740993"#, with: #""seed":9007199254740992"#)
         #expect(failure(off + "\n")?.message == "does not match $.identity.seed")
     }
@@ -187,9 +203,11 @@ struct RunLinesTests {
         let paths = (0..<inputs).map { "trace-\($0).gpx" }
         return (1...count).map { index in
             var text = Self.header(inputs: paths, scenarios: ["s1"], shard: (index, count)) + "\n"
-            for input in stride(from: index - 1, to: inputs, by: count) {
+            let held = Array(stride(from: index - 1, to: inputs, by: count))
+            for input in held {
                 text += Self.run(paths[input], "s1", padding: padding) + "\n"
             }
+            text += Self.closing(inputs: held.count, read: held.count, traces: held.count) + "\n"
             return Array(text.utf8)
         }
     }
@@ -210,6 +228,7 @@ struct RunLinesTests {
         #expect(parts.allSatisfy { $0.count > 1_300_000 })
         #expect(largestBuffer > 0 && largestBuffer <= 2 * (1 << 16), "\(largestBuffer)")
         #expect(merge.identity.traces.count == 2_000)
+        #expect(merge.closing == Matrix.ClosingRecord(inputs: 2_000, read: 2_000, traces: 2_000))
     }
 
     @Test("parts that are not shards 1...N of one run, each once, are refused")

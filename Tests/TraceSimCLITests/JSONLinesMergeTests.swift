@@ -40,16 +40,17 @@ struct JSONLinesMergeTests {
         #expect(merged.exitCode == 0, "\(merged.error)")
         #expect(merged.error.isEmpty)
         #expect(merged.output == SavedRuns.whole)
-        // 4 traces × 17 scenarios, and the header.
-        #expect(SavedRuns.whole.split(separator: "\n").count == 1 + 4 * 17)
+        // The header, 4 traces × 17 scenarios, and the closing record.
+        #expect(SavedRuns.whole.split(separator: "\n").count == 1 + 4 * 17 + 1)
         if count == 7 {
-            // Shards 5 to 7 hold no input: a header alone each.
-            let empty = try String(contentsOfFile: parts[6], encoding: .utf8)
-            #expect(empty.split(separator: "\n").count == 1)
+            // Shards 5 to 7 hold no input: a header and a closing record of no input each.
+            let empty = try String(contentsOfFile: parts[6], encoding: .utf8).split(separator: "\n")
+            #expect(empty.count == 2)
+            #expect(empty.last == #"{"kind":"tracesim-runs-end","inputs":0,"read":0,"traces":0,"skipped":[],"failed":[]}"#)
         }
     }
 
-    @Test("a missing input is in no part's runs, and the merge still is the unsharded output")
+    @Test("a missing input fails its part, which merge refuses; --allow-partial merges to the unsharded output")
     func missingInput() throws {
         let folder = try MergeIdentityTests.Folder()
         let arguments = [SavedRuns.traces[0], folder.path("not-there.gpx"), SavedRuns.traces[2], "--scenarios", "denied,ideal"]
@@ -60,10 +61,19 @@ struct JSONLinesMergeTests {
                 runCommand(["matrix"] + arguments + ["--format", "jsonl", "--shard", "\(index)/2"]).output,
                 "p\(index).jsonl")
         }
-        let merged = runCommand(["merge"] + parts)
+        let refused = runCommand(["merge"] + parts)
+        #expect(refused.exitCode == 65)
+        #expect(
+            firstLine(refused.error)
+                == "error: \(parts[1]):2: $.failed: input 2 '\(folder.path("not-there.gpx"))' failed in the run that "
+                + "wrote this part (no such file), so its runs are missing. Fix it and run the part again, or pass "
+                + "--allow-partial to read the rest")
+        #expect(!refused.output.contains("tracesim-runs-end"))
+        let merged = runCommand(["merge", "--allow-partial"] + parts)
         #expect(merged.exitCode == 0, "\(merged.error)")
         #expect(merged.output == whole.output)
-        #expect(merged.output.split(separator: "\n").count == 1 + 2 * 2)
+        #expect(merged.output.split(separator: "\n").count == 1 + 2 * 2 + 1)
+        #expect(merged.error.contains("warning: --allow-partial: \(parts[1]): input 2 "), "\(merged.error)")
     }
 
     @Test("written by the binary, through its own standard output, the merge is the same bytes")

@@ -50,7 +50,7 @@ struct MatrixCommandTests {
         let denied = try #require(runs[0]["metrics"] as? [String: Any])
         #expect(denied["acceptedFixes"] as? Int == 0)
         #expect(denied["departureDelaySeconds"] is NSNull)
-        #expect(object["schemaVersion"] as? Int == 2)
+        #expect(object["schemaVersion"] as? Int == 3)
         // The pooled table's sums are in each run: collected is their quotient.
         let locked = try #require(runs[1]["metrics"] as? [String: Any])
         let (accepted, ideal) = (try #require(locked["acceptedFixes"] as? Int), try #require(locked["idealAcceptedFixes"] as? Int))

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// `matrix --format jsonl`: a header line naming the run, then one run per line, exactly the
-/// JSON's runs; and the streaming matrix's order and errors.
+/// JSON's runs, then the closing record; and the streaming matrix's order and errors.
 @Suite("tracesim matrix: JSON Lines and streaming")
 struct MatrixJSONLinesTests {
     static let tunnel = tracePath("mapbox-navigation-ios/tunnel.json")
@@ -12,17 +12,18 @@ struct MatrixJSONLinesTests {
 
     private func lines(_ text: String) -> [String] { text.split(separator: "\n").map(String.init) }
 
-    @Test("a header line, then the JSON's runs one per line, the same on 1 and 3 jobs")
+    @Test("a header line, then the JSON's runs one per line, then the closing record, the same on 1 and 3 jobs")
     func linesAreTheJSONRuns() throws {
         let arguments = ["matrix", Self.tunnel, Self.bike, Self.drive] + Self.scenarios
         let jsonl = runCommand(arguments + ["--format", "jsonl", "--jobs", "1"])
         #expect(jsonl.exitCode == 0, "\(jsonl.error)")
         #expect(jsonl.output.hasSuffix("}\n"))
         let all = lines(jsonl.output)
-        #expect(all.count == 1 + 3 * 3)
+        #expect(all.count == 1 + 3 * 3 + 1)
+        #expect(all.last == #"{"kind":"tracesim-runs-end","inputs":3,"read":3,"traces":3,"skipped":[],"failed":[]}"#)
         let header = try #require(JSONSerialization.jsonObject(with: Data(all[0].utf8)) as? [String: Any])
         #expect(header["kind"] as? String == "tracesim-runs")
-        #expect(header["schemaVersion"] as? Int == 2)
+        #expect(header["schemaVersion"] as? Int == 3)
         #expect(header["shard"] == nil)
         let identity = try #require(header["identity"] as? [String: Any])
         let traces = try #require(identity["traces"] as? [[String: Any]])
@@ -30,10 +31,12 @@ struct MatrixJSONLinesTests {
         // An unsharded run read every input, so each is fingerprinted.
         #expect(traces.allSatisfy { ($0["hash"] as? String)?.hasPrefix("fnv1a64:") == true })
         let json = runCommand(arguments + ["--format", "json"])
-        #expect(json.output == "{\"schemaVersion\":2,\"seed\":null,\"runs\":[" + all.dropFirst().joined(separator: ",") + "]}\n")
+        #expect(
+            json.output == "{\"schemaVersion\":3,\"seed\":null,\"runs\":[" + all.dropFirst().dropLast().joined(separator: ",")
+                + "]}\n")
         #expect(runCommand(arguments + ["--format", "jsonl", "--jobs", "3"]).output == jsonl.output)
         // Runs in input order, then scenario order, each with its reference.
-        let runs = try all.dropFirst().map { try #require(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
+        let runs = try all.dropFirst().dropLast().map { try #require(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
         #expect(
             runs.map { $0["trace"] as? String } == [
                 Self.tunnel, Self.tunnel, Self.tunnel, Self.bike, Self.bike, Self.bike, Self.drive, Self.drive, Self.drive,
@@ -50,10 +53,12 @@ struct MatrixJSONLinesTests {
         let second = runCommand(arguments + ["--shard", "2/2"])
         #expect(second.exitCode == 0, "\(second.error)")
         let all = lines(second.output)
-        #expect(all.count == 1 + 3)
+        #expect(all.count == 1 + 3 + 1)
         #expect(all[0].contains(#""shard":{"index":2,"count":2}"#))
         #expect(all[0].components(separatedBy: "\"hash\":").count - 1 == 1)
-        #expect(all.dropFirst().allSatisfy { $0.hasPrefix("{\"trace\":\"\(Self.bike)\"") })
+        #expect(all.dropFirst().dropLast().allSatisfy { $0.hasPrefix("{\"trace\":\"\(Self.bike)\"") })
+        // The part accounts for its own input alone.
+        #expect(all.last == #"{"kind":"tracesim-runs-end","inputs":1,"read":1,"traces":1,"skipped":[],"failed":[]}"#)
     }
 
     @Test("an input that cannot be read is reported in its place and skipped; the others are written")
@@ -61,9 +66,14 @@ struct MatrixJSONLinesTests {
         let missing = FileManager.default.temporaryDirectory.appendingPathComponent("no-such-\(UUID().uuidString).gpx").path
         let result = runCommand(["matrix", Self.tunnel, missing, Self.bike] + Self.scenarios + ["--format", "jsonl"])
         #expect(result.exitCode == 66)
-        #expect(lines(result.output).count == 1 + 2 * 3)
+        #expect(lines(result.output).count == 1 + 2 * 3 + 1)
         #expect(result.error.contains(missing))
         #expect(lines(result.output)[0].contains("{\"path\":\"\(missing)\"}"))
+        // The closing record says why its runs are missing.
+        #expect(
+            lines(result.output).last
+                == #"{"kind":"tracesim-runs-end","inputs":3,"read":2,"traces":2,"skipped":[],"failed":[{"input":2,"path":""#
+                + missing + #"","reason":"no such file"}]}"#)
     }
 
     @Test("--per-trace and --shard say which formats they need")
@@ -86,7 +96,7 @@ struct MatrixJSONLinesTests {
         try Data("notes\n".utf8).write(to: folder.appendingPathComponent("README.md"))
         let result = runCommand(["matrix", folder.path, "--scenarios", "denied", "--format", "jsonl"])
         #expect(result.exitCode == 0, "\(result.error)")
-        let traces = lines(result.output).dropFirst().map { $0.components(separatedBy: "\"")[3] }
+        let traces = lines(result.output).dropFirst().dropLast().map { $0.components(separatedBy: "\"")[3] }
         #expect(traces == [folder.appendingPathComponent("a.json").path, folder.appendingPathComponent("b/bike.tcx").path])
         #expect(result.error.contains("README.md: not a trace any importer recognises; skipped"))
     }

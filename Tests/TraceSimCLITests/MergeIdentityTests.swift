@@ -106,6 +106,20 @@ struct MergeIdentityTests {
             "\(scenarioResult.error)")
     }
 
+    @Test("parts made with other --noise effects, as many of them, are refused naming both")
+    func otherNoise() throws {
+        let folder = try Folder()
+        let base = [Self.tunnel, Self.bike, "--scenarios", "denied"]
+        let phone = try folder.part(base + ["--noise", "phone"], shard: "1/2", "phone.json")
+        let jumps = try folder.part(base + ["--noise", "jumps"], shard: "2/2", "jumps.json")
+        let result = runCommand(["merge", phone, jumps])
+        #expect(result.exitCode == 65)
+        #expect(
+            firstLine(result.error)
+                == "error: \(jumps): not a shard of the same matrix as \(phone): --noise is 'jumps' here and 'phone' there")
+        #expect(result.output.isEmpty)
+    }
+
     @Test("the same shard given twice is named as such, in-process and from the binary")
     func shardGivenTwice() throws {
         let folder = try Folder()
@@ -186,7 +200,7 @@ struct MergeIdentityTests {
         let base = ["matrix", Self.tunnel, "--scenarios", "denied,allow-once", "--seed", "9007199254740993", "--format", "json"]
         let whole = runCommand(base)
         #expect(whole.exitCode == 0)
-        #expect(whole.output.hasPrefix(#"{"schemaVersion":2,"seed":9007199254740993,"runs":["#), "unsharded output has no identity")
+        #expect(whole.output.hasPrefix(#"{"schemaVersion":3,"seed":9007199254740993,"runs":["#), "unsharded output has no identity")
         let parts = try (1...2).map { try folder.write(runCommand(base + ["--shard", "\($0)/2"]).output, "p\($0).json") }
         let merged = runCommand(["merge"] + parts.reversed())
         #expect(merged.exitCode == 0, "\(merged.error)")

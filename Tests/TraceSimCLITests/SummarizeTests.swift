@@ -111,26 +111,34 @@ struct SummarizeTests {
             firstLine(result.error)
                 == "error: \(json):1:1: $: no 'kind': this is a matrix JSON (--format json), not JSON Lines (--format jsonl)")
         let future = try folder.write(
-            SavedRuns.whole.replacingOccurrences(of: #""schemaVersion":2,"identity""#, with: #""schemaVersion":3,"identity""#),
+            SavedRuns.whole.replacingOccurrences(of: #""schemaVersion":3,"identity""#, with: #""schemaVersion":4,"identity""#),
             "future.jsonl")
         let version = runCommand(["summarize", future])
         #expect(version.exitCode == 65)
-        #expect(firstLine(version.error).hasPrefix("error: \(future): runs of schema version 3; this tracesim reads version 2"))
+        #expect(
+            firstLine(version.error)
+                == "error: \(future):1:41: $.schemaVersion: runs of schema version 4; this tracesim reads version 3: "
+                + "read them with the tracesim that wrote them")
         #expect(runCommand(["summarize", folder.path("absent.jsonl")]).exitCode == 66)
         #expect(runCommand(["summarize"]).exitCode == 64)
         #expect(runCommand(["summarize", future, "--format", "csv", "--per-trace"]).exitCode == 64)
         #expect(runCommand(["summarize", future, "--format", "jsonl"]).exitCode == 64)
     }
 
-    @Test("a header alone (no run) prints what a matrix of no trace prints")
+    @Test("a header alone is refused; with --allow-partial it prints what a matrix of no trace prints, and warns")
     func headerOnly() throws {
         let folder = try MergeIdentityTests.Folder()
         let header = String(SavedRuns.whole.prefix { $0 != "\n" }) + "\n"
         let path = try folder.write(header, "header.jsonl")
-        let text = runCommand(["summarize", path])
+        let refused = runCommand(["summarize", path])
+        #expect(refused.exitCode == 65)
+        #expect(refused.output.isEmpty)
+        #expect(firstLine(refused.error).contains("input 1 '\(SavedRuns.traces[0])' is the first it does not account for"))
+        let text = runCommand(["summarize", path, "--allow-partial"])
         #expect(text.exitCode == 0, "\(text.error)")
         #expect(text.output.isEmpty)
-        let csv = runCommand(["summarize", path, "--format", "csv"])
+        #expect(firstLine(text.error).hasPrefix("warning: --allow-partial: \(path): ends at line 1 without its closing record"))
+        let csv = runCommand(["summarize", path, "--format", "csv", "--allow-partial"])
         #expect(csv.output.hasPrefix("trace,scenario,seed,") && csv.output.split(separator: "\n").count == 1)
     }
 }

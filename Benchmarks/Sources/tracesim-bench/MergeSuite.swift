@@ -67,7 +67,8 @@ enum MergeSuite {
     }
 
     /// A part as `matrix --shard` writes it: the inputs `i % count == shard - 1`, one run each,
-    /// and an identity naming made-up traces that hashes only the inputs this part read.
+    /// an identity naming made-up traces that hashes only the inputs this part read, and the
+    /// `end` that accounts for every input it holds.
     static func part(_ shard: Int, of count: Int, runs: [String], scenario: String) -> String {
         let positions = Array(stride(from: shard - 1, to: runs.count, by: count))
         let traces = (0..<runs.count).map {
@@ -80,7 +81,9 @@ enum MergeSuite {
             + "\"scenarios\":[{\"name\":\"\(scenario)\"}],\"seed\":null,\"fences\":null,\"date\":null,\"inputFormat\":null}"
         return "{\"schemaVersion\":\(RunReport.schemaVersion),\"identity\":\(identity),\"seed\":null,"
             + "\"shard\":{\"index\":\(shard),\"count\":\(count)},"
-            + "\"runs\":[\(positions.map { runs[$0] }.joined(separator: ","))]}\n"
+            + "\"runs\":[\(positions.map { runs[$0] }.joined(separator: ","))],"
+            + "\"end\":{\"inputs\":\(positions.count),\"read\":\(positions.count),\"traces\":\(positions.count),"
+            + "\"skipped\":[],\"failed\":[]}}\n"
     }
 
     struct BenchError: Error, CustomStringConvertible {

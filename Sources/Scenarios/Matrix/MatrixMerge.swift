@@ -18,19 +18,35 @@ extension Matrix {
         public var seed: UInt64?
         /// Each run's JSON object, in position order.
         public var runs: [ArraySlice<UInt8>]
+        /// What the parts leave out, when merged with `allowsPartial`: a line per input that
+        /// failed, naming its part.
+        public var shortfalls: [String] = []
     }
 
     /// Joins the parts of one sharded run, given in any order: shards 1...N each once, of the
-    /// same identity and schema version, holding every run once.
+    /// same identity and schema version, holding every run once, and no input that failed
+    /// (unless `allowsPartial`: then `shortfalls` names them).
     /// - Throws: `MergeRefusal` naming the first problem.
     /// - Complexity: O(total bytes of the parts + runs).
-    public static func merge(_ parts: [MatrixPart]) throws(MergeRefusal) -> Merged {
-        try checkShards(
+    public static func merge(_ parts: [MatrixPart], allowsPartial: Bool = false) throws(MergeRefusal) -> Merged {
+        let partOfShard = try checkShards(
             parts.map {
                 ShardHeader(
                     file: $0.file, identity: $0.identity, schemaVersion: $0.schemaVersion, index: $0.index,
                     count: $0.count)
             })
+        let failures = partOfShard.dropFirst().flatMap { number in
+            parts[number].closing.failed.map { (part: parts[number], entry: $0) }
+        }.sorted { $0.entry.input < $1.entry.input }
+        if let first = failures.first, !allowsPartial {
+            let others = failures.count - 1
+            throw MergeRefusal(
+                message:
+                    "\(first.part.file): input \(first.entry.input + 1) '\(first.entry.path)' failed in the run that "
+                    + "wrote this part (\(first.entry.reason)), so its runs are missing"
+                    + (others > 0 ? ", and \(others) more input\(others == 1 ? "" : "s") failed" : "")
+                    + ". Fix it and run the part again, or pass --allow-partial to merge the rest")
+        }
         // Every part holds only its own shard's inputs (checked as it was read), in order, so
         // the runs in input order are each part's runs interleaved by input.
         var cursors = [Int](repeating: 0, count: parts.count)
@@ -49,7 +65,12 @@ extension Matrix {
                 cursors[number] += 1
             }
         }
-        return Merged(schemaVersion: parts[0].schemaVersion, seed: parts[0].identity.seed, runs: runs)
+        return Merged(
+            schemaVersion: parts[0].schemaVersion, seed: parts[0].identity.seed, runs: runs,
+            shortfalls: failures.map {
+                "\($0.part.file): input \($0.entry.input + 1) '\($0.entry.path)' failed in its run (\($0.entry.reason)): "
+                    + "what follows leaves it out"
+            })
     }
 
     /// What the shard checks read of a part, JSON or JSON Lines.

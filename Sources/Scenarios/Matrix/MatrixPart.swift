@@ -2,7 +2,8 @@ import ConfigJSON
 import Traces
 
 /// One part of a sharded matrix (the JSON `matrix --shard K/N --format json` writes), read for
-/// `Matrix.merge`: its header parsed and checked, its runs located but left as bytes to be copied.
+/// `Matrix.merge`: its header and `end` parsed and checked, its runs located but left as bytes
+/// to be copied.
 public struct MatrixPart: Sendable {
     /// The file the part was read from, as errors and refusals name it.
     public var file: String
@@ -18,6 +19,8 @@ public struct MatrixPart: Sendable {
     public var count: Int
     /// The input (index in the identity's traces) each run comes from, never decreasing.
     public var inputs: [Int]
+    /// The part's `end`: every input it holds accounted for, checked against its runs.
+    public var closing: Matrix.ClosingRecord
     /// Each run's bytes, in order.
     var runs: [Range<Int>]
 
@@ -50,20 +53,24 @@ public struct MatrixPart: Sendable {
         }
         let reader = ConfigReader(file: file)
         let root = try ConfigJSON.parse(header, file: file)
-        let members = try reader.object(root, "$", allowed: ["schemaVersion", "identity", "seed", "shard", "runs"])
+        let members = try reader.object(
+            root, "$", allowed: ["schemaVersion", "identity", "seed", "shard", "runs", "end"])
         guard let identityNode = members["identity"] else {
             throw reader.fail(
                 root, "$",
                 "no 'identity': not a part written by 'tracesim matrix --shard' of this version; write the parts again")
         }
-        identity = try RunIdentity(identityNode, "$.identity", reader)
         func whole(_ node: ConfigJSONNode, _ path: String, _ range: ClosedRange<Double>) throws(ConfigError) -> Int {
             let value = try reader.number(node, path, in: range)
             guard value == value.rounded() else { throw reader.fail(node, path, "expected a whole number") }
             return Int(value)
         }
-        schemaVersion = try whole(
-            try reader.required(members, "schemaVersion", in: root, "$"), "$.schemaVersion", 1...1_000)
+        let versionNode = try reader.required(members, "schemaVersion", in: root, "$")
+        schemaVersion = try whole(versionNode, "$.schemaVersion", 1...1_000)
+        if let refusal = Matrix.versionRefusal(schemaVersion) {
+            throw reader.fail(versionNode, "$.schemaVersion", refusal)
+        }
+        identity = try RunIdentity(identityNode, "$.identity", reader)
         let seedNode = try reader.required(members, "seed", in: root, "$")
         let seedText = layout.members.first { $0.key == "seed" }.map {
             String(decoding: bytes[$0.value], as: UTF8.self)
@@ -81,6 +88,7 @@ public struct MatrixPart: Sendable {
         // Each run must come from one of this shard's inputs, in the order given, with every
         // scenario in order.
         var order = PartRunOrder(identity: identity, shard: Shard(index: index, count: count))
+        var accounting = InputAccounting(paths: identity.traces.map(\.path), shard: Shard(index: index, count: count))
         inputs = []
         inputs.reserveCapacity(layout.elements.count)
         for (offset, element) in layout.elements.enumerated() {
@@ -90,7 +98,9 @@ public struct MatrixPart: Sendable {
                 }
                 ?? .failure(PartRunOrder.OutOfPlace("a run needs 'trace' and 'scenario' strings"))
             switch checked {
-            case .success(let input): inputs.append(input)
+            case .success(let input):
+                inputs.append(input)
+                accounting.record(input: input, trace: element.strings[0] ?? "")
             case .failure(let outOfPlace):
                 let (line, column) = Self.location(of: element.range.lowerBound, in: bytes)
                 throw ConfigError(
@@ -99,6 +109,11 @@ public struct MatrixPart: Sendable {
         }
         if let unfinished = order.unfinished {
             throw reader.fail(root, "$.runs", unfinished.message)
+        }
+        let endNode = try reader.required(members, "end", in: root, "$")
+        closing = try Matrix.ClosingRecord(endNode, "$.end", reader, isLine: false)
+        if let mismatch = accounting.mismatch(with: closing) {
+            throw reader.fail(endNode, "$.end", "the part's end \(mismatch)")
         }
         runs = layout.elements.map(\.range)
         self.file = file

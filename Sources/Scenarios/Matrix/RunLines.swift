@@ -9,7 +9,8 @@ import Traces
 
 /// The runs `matrix --format jsonl` wrote, read as a stream: the header line parsed and checked
 /// when opened, then one run per call to `next()`, each checked to be valid JSON and the run its
-/// place stands for, and handed over as its bytes.
+/// place stands for, and handed over as its bytes, then the closing record, checked to account
+/// for every input the file holds.
 ///
 /// Memory holds the header and the line being read, never the runs before it: a fleet's runs
 /// are merged and summarised in the memory of its longest line.
@@ -32,33 +33,87 @@ public final class RunLines {
 
     /// The file as the user named it (`<stdin>` for standard input), as errors name it.
     public let file: String
-    /// The header's `schemaVersion`.
+    /// The header's `schemaVersion`: `Matrix.schemaVersion`, since no other is read.
     public let schemaVersion: Int
     /// The header's identity of the whole run.
     public let identity: RunIdentity
     /// The part's shard, or `nil` for a whole run.
     public let shard: Shard?
+    /// The closing record, once `next()` has read it (and returned `nil`).
+    public private(set) var closing: Matrix.ClosingRecord?
+    /// The line of the closing record, once read.
+    public private(set) var closingLine: Int?
+    /// For a file read with `allowsPartial` that ended without its closing record, once
+    /// `next()` has returned `nil`: the line it ended at, and the first input it does not
+    /// account for (`nil` when every input has runs).
+    public private(set) var unfinished: (lastLine: Int, firstUnaccounted: Int?)?
 
-    /// The longest line read (256 MiB): a run's line is a few kilobytes per hour of trace, and
-    /// the header a hundred bytes per input.
-    public static let maximumLineBytes = 256 << 20
+    /// The longest run line read (64 MiB). A run's line is bounded by what it can hold:
+    /// - about 1.5 KB of metrics, reference, lifecycle seconds and keys, and the trace's name
+    ///   (a path of at most 4,096 bytes, 6 bytes each when escaped): 64 KiB leaves the metrics
+    ///   the next issues add twenty times the room today's take;
+    /// - the engine's diagnostics, at most 64 messages of at most 1,024 bytes, 6 bytes each when
+    ///   escaped, with their keys: about 400 KiB;
+    /// - what grows with the trace: `deliveredTimes`, one time per delivered fix (at most 13
+    ///   bytes: a year in seconds to the millisecond, and a comma; 6 bytes at 1 Hz over 11
+    ///   hours), and the lifecycle and authorization timelines (measured under 0.6 bytes per
+    ///   delivered fix on a 40,000-fix drive; 3 allowed).
+    ///
+    /// So 64 MiB holds the runs of traces of up to 4 million delivered fixes (46 days at 1 Hz,
+    /// 4.6 days at 10 Hz); a run of a longer trace writes a longer line, which this cap must
+    /// grow for. A 40,000-fix drive's longest run line is 230 KB.
+    public static let maximumLineBytes = 64 << 20
+
+    /// The longest header line read (256 MiB, the limit of a list of paths and of a `--format
+    /// json` part). The header lists every input: its path (6 bytes a byte at worst when
+    /// escaped) and at most 70 bytes of size, hash and keys, so 256 MiB holds a million inputs
+    /// of 190-byte paths. Only a line that begins as the header is written
+    /// (`{"kind":"tracesim-runs",`) may exceed `maximumLineBytes`.
+    public static let maximumHeaderBytes = 256 << 20
+
+    /// The longest closing record read, for a header of `headerBytes` listing `inputs` inputs:
+    /// its counts and keys, and at most every input listed once with its path as the header
+    /// writes it and a reason of at most `Matrix.ClosingRecord.maximumReasonBytes` (6 bytes a
+    /// byte at worst when escaped) and its keys. Only a line that begins as the closing record
+    /// is written (`{"kind":"tracesim-runs-end",`) may exceed `maximumLineBytes`.
+    public static func maximumClosingBytes(headerBytes: Int, inputs: Int) -> Int {
+        64 << 10 + headerBytes + inputs * (6 * Matrix.ClosingRecord.maximumReasonBytes + 64)
+    }
+
+    private static let headerPrefix = Array("{\"kind\":\"tracesim-runs\",".utf8)
+    private static let closingPrefix = Array("{\"kind\":\"\(Matrix.ClosingRecord.kind)\",".utf8)
 
     private var reader: LineReader
     private var order: PartRunOrder
+    private var accounting: InputAccounting
     private var runsRead = 0
+    private let allowsPartial: Bool
+    private let closingLimit: Int
+    private var isFinished = false
 
     /// The bytes held to find lines in: about the longest line so far, and a chunk, whatever
     /// the number of lines read (what the memory tests watch).
     public var bufferBytes: Int { reader.bufferBytes }
 
+    /// The bytes read from the file so far.
+    var bytesRead: Int { reader.bytesRead }
+
     // MARK: Opening
 
     /// Opens `path` (`-` for standard input) and reads its header.
+    /// - Parameters:
+    ///   - allowsPartial: read a file that ends without its closing record to its end (see
+    ///     `unfinished`) instead of refusing it.
+    ///   - keepsOpen: hold the file open between reads; when false, a regular file is opened
+    ///     again for each chunk, so that more files than the process may hold open are read
+    ///     side by side.
     /// - Throws: `TraceFileError` when the file cannot be opened (exit 66), `ConfigError` when
     ///   its header is not a header (exit 65).
-    public convenience init(path: String) throws {
+    public convenience init(path: String, allowsPartial: Bool = false, keepsOpen: Bool = true) throws {
         if path == TraceFile.standardInputPath {
-            try self.init(source: .descriptor(STDIN_FILENO, closes: false), file: TraceFile.standardInputName)
+            try self.init(
+                source: .descriptor(STDIN_FILENO, closes: false), file: TraceFile.standardInputName,
+                allowsPartial: allowsPartial)
             return
         }
         guard !path.utf8.contains(0) else {
@@ -69,20 +124,34 @@ public final class RunLines {
             throw TraceFileError(file: path, reason: String(cString: strerror(errno)))
         }
         var status = stat()
-        if fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFDIR {
+        guard fstat(descriptor, &status) == 0 else {
+            let reason = String(cString: strerror(errno))
+            close(descriptor)
+            throw TraceFileError(file: path, reason: reason)
+        }
+        if (status.st_mode & S_IFMT) == S_IFDIR {
             close(descriptor)
             throw TraceFileError(file: path, reason: "is a directory")
         }
-        try self.init(source: .descriptor(descriptor, closes: true), file: path)
+        var source = LineReader.Source.descriptor(descriptor, closes: true)
+        // Only a regular file reads the same when opened again.
+        if !keepsOpen && (status.st_mode & S_IFMT) == S_IFREG {
+            close(descriptor)
+            source = .reopened(
+                path: path, offset: 0, device: UInt64(status.st_dev), inode: UInt64(status.st_ino))
+        }
+        try self.init(source: source, file: path, allowsPartial: allowsPartial)
     }
 
     /// Reads `bytes` as the file `file`, in chunks as a file is read.
     /// - Throws: `ConfigError` when the header is not a header.
-    public convenience init(bytes: [UInt8], file: String, maximumLineBytes: Int = RunLines.maximumLineBytes)
-        throws(ConfigError)
-    {
+    public convenience init(
+        bytes: [UInt8], file: String, maximumLineBytes: Int = RunLines.maximumLineBytes, allowsPartial: Bool = false
+    ) throws(ConfigError) {
         do {
-            try self.init(source: .bytes(bytes, position: 0), file: file, maximumLineBytes: maximumLineBytes)
+            try self.init(
+                source: .bytes(bytes, position: 0), file: file, maximumLineBytes: maximumLineBytes,
+                allowsPartial: allowsPartial)
         } catch let error as ConfigError {
             throw error
         } catch {
@@ -90,26 +159,37 @@ public final class RunLines {
         }
     }
 
-    private init(source: LineReader.Source, file: String, maximumLineBytes: Int = RunLines.maximumLineBytes)
-        throws
-    {
-        var reader = LineReader(source: source, file: file, maximumLineBytes: maximumLineBytes)
+    private let maximumLineBytes: Int
+
+    private init(
+        source: LineReader.Source, file: String, maximumLineBytes: Int = RunLines.maximumLineBytes,
+        allowsPartial: Bool
+    ) throws {
+        var reader = LineReader(source: source, file: file)
         do {
-            guard var line = try reader.nextLine() else {
+            let limit = LineReader.Limit(
+                bytes: maximumLineBytes, extendedPrefix: Self.headerPrefix,
+                extendedBytes: max(maximumLineBytes, Self.maximumHeaderBytes))
+            guard var line = try reader.nextLine(limit) else {
                 throw ConfigError(
                     file: file, kind: .syntax,
                     message: "empty: expected a header line and runs, as 'tracesim matrix --format jsonl' writes")
             }
+            let headerBytes = line.count
             // A byte-order mark is not JSON, but editors add one.
             if line.starts(with: [0xEF, 0xBB, 0xBF]) { line = line.dropFirst(3) }
             (schemaVersion, identity, shard) = try Self.header(Array(line), file: file)
+            closingLimit = Self.maximumClosingBytes(headerBytes: headerBytes, inputs: identity.traces.count)
         } catch {
             reader.close()
             throw error
         }
         self.file = file
         self.reader = reader
+        self.maximumLineBytes = maximumLineBytes
+        self.allowsPartial = allowsPartial
         order = PartRunOrder(identity: identity, shard: shard)
+        accounting = InputAccounting(paths: identity.traces.map(\.path), shard: shard)
     }
 
     deinit { reader.close() }
@@ -147,8 +227,11 @@ public final class RunLines {
             guard value == value.rounded() else { throw reader.fail(node, path, "expected a whole number") }
             return Int(value)
         }
-        let schemaVersion = try whole(
-            try reader.required(members, "schemaVersion", in: root, "$"), "$.schemaVersion", 1...1_000)
+        let versionNode = try reader.required(members, "schemaVersion", in: root, "$")
+        let schemaVersion = try whole(versionNode, "$.schemaVersion", 1...1_000)
+        if let refusal = Matrix.versionRefusal(schemaVersion) {
+            throw reader.fail(versionNode, "$.schemaVersion", refusal)
+        }
         let identity = try RunIdentity(
             try reader.required(members, "identity", in: root, "$"), "$.identity", reader)
         // The seed is compared as written: a seed beyond 2^53 is not the same number as a Double.
@@ -184,17 +267,30 @@ public final class RunLines {
     // MARK: Runs
 
     /// The next run, checked: a JSON object on one line, whose `trace` and `scenario` are where
-    /// the identity and shard say the next run is. `nil` after the last run, once the last trace
-    /// is checked to have every scenario.
+    /// the identity and shard say the next run is. `nil` after the last run, once the closing
+    /// record is read and checked to account for every input the file holds, and nothing
+    /// follows it (`closing`); or, with `allowsPartial`, at the end of a file without one
+    /// (`unfinished`).
     /// - Throws: `ConfigError` naming the file and line: a line that is not one JSON object, a run
     ///   out of place, a last line cut short (no line break: a matrix that was stopped), the runs
-    ///   ending mid-trace, a line over `maximumLineBytes`.
+    ///   ending mid-trace, a line over `maximumLineBytes`, a NUL byte, a closing record that
+    ///   does not account for the inputs or is followed by more lines, and (unless
+    ///   `allowsPartial`) no closing record.
     /// - Complexity: O(the line's length).
     public func next() throws(ConfigError) -> Run? {
-        guard let line = try reader.nextLine() else {
+        guard !isFinished else { return nil }
+        let limit = LineReader.Limit(
+            bytes: maximumLineBytes, extendedPrefix: Self.closingPrefix,
+            extendedBytes: max(maximumLineBytes, closingLimit))
+        guard let line = try reader.nextLine(limit) else {
             if let unfinished = order.unfinished {
                 throw ConfigError(file: file, line: reader.lineNumber, message: unfinished.message)
             }
+            isFinished = true
+            guard allowsPartial else {
+                throw ConfigError(file: file, message: Self.unfinishedMessage(self, line: reader.lineNumber))
+            }
+            unfinished = (reader.lineNumber, accounting.firstUnaccounted)
             return nil
         }
         let lineNumber = reader.lineNumber
@@ -203,23 +299,78 @@ public final class RunLines {
                 file: file, line: lineNumber, kind: .syntax,
                 message: "an empty line: JSON Lines hold one run per line, and nothing between them")
         }
-        let (trace, scenario) = try Self.names(Array(line), file: file, line: lineNumber)
-        switch order.accept(trace: trace, scenario: scenario) {
-        case .success(let input):
-            defer { runsRead += 1 }
-            return Run(
-                bytes: line, file: file, line: lineNumber, input: input,
-                scenarioIndex: runsRead % identity.scenarios.count)
-        case .failure(let outOfPlace):
-            throw ConfigError(file: file, line: lineNumber, path: "$", message: outOfPlace.message)
+        switch try Self.names(Array(line), file: file, line: lineNumber) {
+        case .run(let trace, let scenario):
+            switch order.accept(trace: trace, scenario: scenario) {
+            case .success(let input):
+                defer { runsRead += 1 }
+                accounting.record(input: input, trace: trace)
+                return Run(
+                    bytes: line, file: file, line: lineNumber, input: input,
+                    scenarioIndex: runsRead % identity.scenarios.count)
+            case .failure(let outOfPlace):
+                throw ConfigError(file: file, line: lineNumber, path: "$", message: outOfPlace.message)
+            }
+        case .closing:
+            try readClosing(Array(line), at: lineNumber)
+            return nil
         }
     }
 
+    /// Reads and checks the closing record at line `number`, then the end of the file.
+    private func readClosing(_ line: [UInt8], at number: Int) throws(ConfigError) {
+        if let unfinished = order.unfinished {
+            throw ConfigError(
+                file: file, line: number,
+                message: unfinished.message.replacingOccurrences(
+                    of: "the runs end", with: "the closing record comes"))
+        }
+        let root = try ConfigJSON.parse(line, file: file)
+        let reader = ConfigReader(file: file)
+        let record: Matrix.ClosingRecord
+        do throws(ConfigError) {
+            record = try Matrix.ClosingRecord(root, "$", reader, isLine: true)
+        } catch {
+            var located = error
+            located.line = number
+            throw located
+        }
+        if let mismatch = accounting.mismatch(with: record) {
+            throw ConfigError(file: file, line: number, path: "$", message: "the closing record \(mismatch)")
+        }
+        isFinished = true
+        closing = record
+        closingLine = number
+        if try self.reader.nextLine(LineReader.Limit(bytes: maximumLineBytes)) != nil {
+            throw ConfigError(
+                file: file, line: self.reader.lineNumber, path: "$",
+                message: "a line after the closing record, which ends the runs (two files joined?)")
+        }
+    }
+
+    /// Why a file that ended at line `line` without its closing record is refused, naming the
+    /// first input it does not account for.
+    static func unfinishedMessage(_ lines: RunLines, line: Int) -> String {
+        let unaccounted =
+            lines.accounting.firstUnaccounted.map { input in
+                "input \(input + 1) '\(lines.identity.traces[input].path)' is the first it does not account for"
+            } ?? "every input it holds has runs, but nothing says the last one's are all there"
+        return "ends at line \(line) without the closing record that says its run finished (the run that wrote "
+            + "it was stopped, or its engine failed): \(unaccounted). Run it again, or pass --allow-partial to read "
+            + "what it holds"
+    }
+
+    /// What a line holds: a run, or a line with a `kind` (the closing record, or a header where
+    /// none belongs).
+    private enum LineContent {
+        case run(trace: String, scenario: String)
+        case closing
+    }
+
     /// The run's `trace` and `scenario`, the line validated as JSON on the way (runs are copied
-    /// as bytes, so a bad escape must be found here).
-    private static func names(_ line: [UInt8], file: String, line number: Int) throws(ConfigError) -> (
-        String, String
-    ) {
+    /// as bytes, so a bad escape must be found here); or `.closing` for a line with a `kind`
+    /// and no `trace`.
+    private static func names(_ line: [UInt8], file: String, line number: Int) throws(ConfigError) -> LineContent {
         let layout: JSONLayout
         do {
             layout = try JSONLayout.read(line, file: file, splitting: "", strings: [])
@@ -243,133 +394,19 @@ public final class RunLines {
                 file: file, line: number, column: member.value.lowerBound + 1, path: "$.\(key)",
                 message: "expected a string")
         }
-        return (try string("trace"), try string("scenario"))
-    }
-}
-
-/// Lines of a file read in chunks into one buffer that is reused: it grows only to hold the
-/// longest line.
-private struct LineReader {
-    let file: String
-    let maximumLineBytes: Int
-    private(set) var source: Source
-    /// Bytes read and not yet handed over are `buffer[head..<tail]`; `scanned` is where the
-    /// search for the next line break resumes.
-    private var buffer: [UInt8] = []
-    private var head = 0
-    private var tail = 0
-    private var scanned = 0
-    private var isAtEnd = false
-    /// The lines handed over so far: the number of the last one.
-    private(set) var lineNumber = 0
-
-    init(source: Source, file: String, maximumLineBytes: Int) {
-        self.source = source
-        self.file = file
-        self.maximumLineBytes = maximumLineBytes
-    }
-
-    /// Closes the descriptor, when it is one the reader opened.
-    mutating func close() {
-        if case .descriptor(let descriptor, closes: true) = source {
-            _ = systemClose(descriptor)
-            source = .bytes([], position: 0)
-        }
-    }
-
-    /// Where the bytes come from.
-    enum Source {
-        case descriptor(Int32, closes: Bool)
-        case bytes([UInt8], position: Int)
-    }
-
-    /// How much is asked of the source at a time.
-    static let chunkBytes = 1 << 16
-
-    /// The bytes held to find lines in.
-    var bufferBytes: Int { buffer.count }
-
-    /// The next line without its line break (and a carriage return before it), or `nil` at the
-    /// end of the file.
-    mutating func nextLine() throws(ConfigError) -> ArraySlice<UInt8>? {
-        while true {
-            if let newline = Self.firstLineBreak(in: buffer, scanned..<tail) {
-                lineNumber += 1
-                var end = newline
-                if end > head, buffer[end - 1] == UInt8(ascii: "\r") { end -= 1 }
-                let line = buffer[head..<end]
-                head = newline + 1
-                scanned = head
-                return line
-            }
-            scanned = tail
-            if tail - head > maximumLineBytes {
+        if layout.members.contains(where: { $0.key == "kind" })
+            && !layout.members.contains(where: { $0.key == "trace" })
+        {
+            let kind = try string("kind")
+            guard kind == Matrix.ClosingRecord.kind else {
                 throw ConfigError(
-                    file: file, line: lineNumber + 1, kind: .syntax,
-                    message: "line longer than \(maximumLineBytes) bytes: not runs 'tracesim matrix' writes")
+                    file: file, line: number, path: "$.kind",
+                    message: kind == jsonLinesKind
+                        ? "a second header, where a run or the closing record belongs (two files joined?)"
+                        : "expected a run, or the closing record ('\(Matrix.ClosingRecord.kind)'), not '\(kind)'")
             }
-            if isAtEnd {
-                guard head == tail else {
-                    throw ConfigError(
-                        file: file, line: lineNumber + 1, kind: .syntax,
-                        message: "the last line ends without a line break: the file was cut short (a matrix "
-                            + "stopped before it finished?); run it again")
-                }
-                return nil
-            }
-            try fill()
+            return .closing
         }
-    }
-
-    /// Where the first `\n` in `range` of `bytes` is: `memchr`, since the search passes over
-    /// every byte of the file.
-    private static func firstLineBreak(in bytes: [UInt8], _ range: Range<Int>) -> Int? {
-        bytes.withUnsafeBufferPointer { buffer in
-            guard let base = buffer.baseAddress, !range.isEmpty,
-                let found = memchr(base + range.lowerBound, 0x0A, range.count)
-            else { return nil }
-            return base.distance(to: found.assumingMemoryBound(to: UInt8.self))
-        }
-    }
-
-    /// Moves what is left to the front and reads a chunk after it, growing the buffer only when
-    /// one line fills it.
-    private mutating func fill() throws(ConfigError) {
-        if head > 0 {
-            let count = tail - head
-            buffer.withUnsafeMutableBufferPointer { bytes in
-                guard let base = bytes.baseAddress else { return }
-                memmove(base, base + head, count)
-            }
-            scanned -= head
-            tail = count
-            head = 0
-        }
-        if buffer.count - tail < Self.chunkBytes {
-            buffer += [UInt8](repeating: 0, count: max(Self.chunkBytes, buffer.count))
-        }
-        let got: Int
-        switch source {
-        case .bytes(let bytes, let position):
-            got = min(Self.chunkBytes, bytes.count - position)
-            buffer.replaceSubrange(tail..<(tail + got), with: bytes[position..<(position + got)])
-            source = .bytes(bytes, position: position + got)
-        case .descriptor(let descriptor, _):
-            var count = -1
-            let (start, space) = (tail, min(buffer.count - tail, Self.chunkBytes))
-            while count < 0 {
-                count = buffer.withUnsafeMutableBufferPointer { bytes in
-                    bytes.baseAddress.map { read(descriptor, $0 + start, space) } ?? 0
-                }
-                if count < 0 && errno != EINTR {
-                    throw ConfigError(file: file, message: "cannot read: \(String(cString: strerror(errno)))")
-                }
-            }
-            got = count
-        }
-        if got == 0 { isAtEnd = true }
-        tail += got
+        return .run(trace: try string("trace"), scenario: try string("scenario"))
     }
 }
-
-private func systemClose(_ descriptor: Int32) -> Int32 { close(descriptor) }

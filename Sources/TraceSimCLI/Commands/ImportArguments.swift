@@ -108,7 +108,34 @@ enum TraceLoading {
     static func loadReplayable(_ path: String, options: ImportOptions, console: Console) throws(CommandFailure)
         -> Trace
     {
+        try replayable(try load(path, options: options, console: console), path: path, options: options)
+    }
+
+    /// Loads one input of a fleet (`matrix`), with the fleet's rule for inputs that give no fix:
+    /// `nil` for one that holds no record at all (a header alone, an empty track), which the
+    /// fleet skips; a failure, as `loadReplayable`, for one whose records cannot be read or
+    /// give no timed fix (NMEA without `--date`).
+    static func loadFleetInput(_ path: String, options: ImportOptions, console: Console) throws(CommandFailure)
+        -> Trace?
+    {
         let trace = try load(path, options: options, console: console)
+        return holdsNoRecord(trace) ? nil : try replayable(trace, path: path, options: options)
+    }
+
+    /// Whether the importer found nothing in `trace` that might have been a fix: no fix, no
+    /// motion sample, and no record skipped, merged, untimed or out of order.
+    static func holdsNoRecord(_ trace: Trace) -> Bool {
+        let diagnostics = trace.diagnostics
+        return trace.fixes.isEmpty && trace.motionSamples.isEmpty && diagnostics.skipped.isEmpty
+            && diagnostics.merged.count == 0 && diagnostics.untimed.count == 0 && diagnostics.outOfOrder.count == 0
+            && diagnostics.untimedRuns.records == 0
+    }
+
+    /// `trace`, or the failure (65) of one without a timed fix, with a hint when untimed runs
+    /// could be timed.
+    private static func replayable(_ trace: Trace, path: String, options: ImportOptions) throws(CommandFailure)
+        -> Trace
+    {
         if trace.fixes.isEmpty {
             let runs = trace.diagnostics.untimedRuns
             // With no fix left there is no real time either, so the rate alone would not do.

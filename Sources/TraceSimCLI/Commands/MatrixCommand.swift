@@ -19,9 +19,13 @@ enum MatrixCommand: Command {
             .init(
                 label: "<trace>",
                 help: """
-                    Trace files in any format 'tracesim inspect' reads. Files with no
-                    timed fix are reported and skipped. With --tracks each, a file of
-                    several tracks gives one trace per track, named FILE#N.
+                    Trace files in any format 'tracesim inspect' reads. A file that holds
+                    no record at all (a header alone) is noted and skipped; one whose
+                    records cannot be read or give no timed fix (NMEA without --date) is
+                    reported, the others still run, and matrix exits 65 at the end.
+                    JSON Lines' closing record lists both, with their reasons. With
+                    --tracks each, a file of several tracks gives one trace per track,
+                    named FILE#N.
                     \(TraceInputs.directoryHelpLines)
                     \(StandardInputArguments.helpLines)
                     """, isRepeated: true)
@@ -51,8 +55,10 @@ enum MatrixCommand: Command {
                     json: {"schemaVersion", "seed", "runs": [...]} with one object per
                     trace and scenario, traces in the order given, scenarios in order;
                     jsonl: JSON Lines, a header line ({"kind": "tracesim-runs",
-                    "schemaVersion", "identity", "seed"}) then one run per line in the
-                    json's run shape, written as soon as the order allows ('tracesim
+                    "schemaVersion", "identity", "seed"}), one run per line in the
+                    json's run shape, written as soon as the order allows, and a closing
+                    record ({"kind": "tracesim-runs-end", "inputs", "read", "traces",
+                    "skipped", "failed"}) once every input is accounted for ('tracesim
                     summarize' prints the tables from it; DuckDB or pandas read it).
                     """),
             .flag(
@@ -94,8 +100,9 @@ enum MatrixCommand: Command {
               tracesim summarize runs.jsonl --format markdown
             """,
         exitStatus: """
-            0 ran; 1 the engine under test failed; 64 usage error; 65 a file's content is invalid;
-            66 a file is missing or unreadable; 74 an output error.
+            0 ran (inputs with no record skipped); 1 the engine under test failed; 64 usage error;
+            65 a file's content is invalid or gave no timed fix; 66 a file is missing or unreadable;
+            74 an output error. 65 and 66 come at the end, once the other inputs have run.
             """)
 
     static func run(_ parsed: ParsedArguments, console: Console) throws -> ExitCode {
@@ -148,6 +155,14 @@ enum MatrixCommand: Command {
                 inputFormat: parsed.value("input-format"),
                 tracks: options.trackOrder == .time ? nil : options.trackOrder.rawValue,
                 assumeRate: options.assumedRate, strict: options.strict, noise: parsed.values("noise"))
+            let header = MatrixReport.jsonLinesHeader(identity: identity, seed: seed, shard: shard)
+            // Refused before any replay: merge and summarize would refuse the header afterwards.
+            if header.utf8.count > RunLines.maximumHeaderBytes {
+                throw UsageError(
+                    "\(inputs.count) inputs make a header of \(header.utf8.count >> 20) MiB, over the "
+                        + "\(RunLines.maximumHeaderBytes >> 20) MiB 'tracesim merge' and 'summarize' read: split them "
+                        + "into several matrices", command: name)
+            }
             output.begin(identity: identity, seed: seed, shard: shard)
         } else {
             output.begin(identity: nil, seed: seed, shard: nil)
@@ -169,12 +184,15 @@ enum MatrixCommand: Command {
             ) { input in
                 // Messages start on a line of their own, not after the progress bar.
                 if output.hasMessages(input.input) { progress.finish() }
-                if let failure = output.emit(input), exitCode == .success { exitCode = failure }
+                let index = held[input.input]
+                if let failure = output.emit(input, identityInput: index, path: inputs[index]), exitCode == .success {
+                    exitCode = failure
+                }
             }
         } catch {
             throw ReplayArguments.failure(error, engine: matrix.engine, parsed)
         }
-        output.end(perTrace: perTrace)
+        output.end(perTrace: perTrace, isPart: shard != nil)
         return exitCode
     }
 

@@ -4,15 +4,31 @@ import Synchronization
 import Traces
 
 /// How `matrix` writes runs as they stream past: JSON and JSON Lines run by run, the tables
-/// once every run is in. Loading and rendering happen on the workers; `emit` and the rest on
-/// the command's thread, in input order, so the output never depends on the number of jobs.
+/// once every run is in, and for JSON Lines (and a JSON part) the closing record last. Loading
+/// and rendering happen on the workers; `emit` and the rest on the command's thread, in input
+/// order, so the output never depends on the number of jobs.
 final class MatrixOutput: Sendable {
     private let format: String
     private let console: Console
     private let table: Mutex<MatrixTable>
     private let runsWritten = Atomic<Int>(0)
-    /// What loading each input said, until its runs are rendered.
-    private let loadMessages = Mutex<[Int: (messages: String, failure: ExitCode?)]>([:])
+    /// What loading each input said and became, until its runs are rendered.
+    private let loaded = Mutex<[Int: Loaded]>([:])
+    /// Every input emitted so far accounted for: the closing record being made.
+    private let closing = Mutex(Matrix.ClosingRecord(inputs: 0, read: 0, traces: 0))
+
+    /// What loading an input said on standard error, and what became of it.
+    private struct Loaded {
+        var messages: String
+        var outcome: Outcome
+    }
+
+    /// What became of an input: read into traces, skipped for holding no record, or failed.
+    private enum Outcome {
+        case read(traces: Int)
+        case skipped(reason: String)
+        case failed(reason: String, exitCode: ExitCode)
+    }
 
     init(format: String, scenarios: [String], console: Console) {
         self.format = format
@@ -35,25 +51,46 @@ final class MatrixOutput: Sendable {
     }
 
     /// The traces of input `index` (one, or one per track), reporting as `matrix` always has; its
-    /// messages are kept for `render`, so they appear in input order.
+    /// messages and outcome are kept for `emit`, so they appear in input order. An input with no
+    /// record at all is noted and skipped; one that cannot be read or gives no timed fix fails.
     func load(_ index: Int, path: String, options: ImportOptions) -> [Matrix.NamedTrace] {
         let captured = Mutex("")
         var capturing = Console(output: { _ in }, error: { text in captured.withLock { $0 += text } })
         capturing.isQuiet = console.isQuiet
         var traces: [Matrix.NamedTrace] = []
-        var failure: ExitCode?
+        let outcome: Outcome
         do throws(CommandFailure) {
-            let trace = try TraceLoading.loadReplayable(path, options: options, console: capturing)
-            for piece in TrackArguments.pieces(of: trace, path: path, options: options, console: capturing) {
-                traces.append(Matrix.NamedTrace(name: piece.name, trace: piece.trace))
+            if let trace = try TraceLoading.loadFleetInput(path, options: options, console: capturing) {
+                for piece in TrackArguments.pieces(of: trace, path: path, options: options, console: capturing) {
+                    traces.append(Matrix.NamedTrace(name: piece.name, trace: piece.trace))
+                }
+                outcome = .read(traces: traces.count)
+            } else {
+                let reason = Matrix.ClosingRecord.noRecordsReason
+                capturing.warn("note: \(TraceFile.displayName(forPath: path)): \(reason) (a header alone?); skipped")
+                outcome = .skipped(reason: reason)
             }
         } catch {
             capturing.report(error)
-            failure = error.exitCode
+            outcome = .failed(reason: Self.reason(error.message, path: path), exitCode: error.exitCode)
         }
         let messages = captured.withLock { $0 }
-        loadMessages.withLock { $0[index] = (messages, failure) }
+        loaded.withLock { $0[index] = Loaded(messages: messages, outcome: outcome) }
         return traces
+    }
+
+    /// An input's failure as the closing record gives its reason: the message without `error: `
+    /// and the input's own name, which the record gives beside it (`x.csv:12:3: bad` gives
+    /// `line 12:3: bad`).
+    static func reason(_ message: String, path: String) -> String {
+        var reason = Substring(message)
+        if reason.hasPrefix("error: ") { reason = reason.dropFirst(7) }
+        let name = TraceFile.displayName(forPath: path)
+        if reason.hasPrefix(name + ": ") { return String(reason.dropFirst(name.count + 2)) }
+        if reason.hasPrefix(name + ":"), reason.dropFirst(name.count + 1).first?.isNumber == true {
+            return "line " + reason.dropFirst(name.count + 1)
+        }
+        return String(reason)
     }
 
     /// One run as the format writes it (a JSON object, a JSON line, or a table row), made on a
@@ -72,10 +109,27 @@ final class MatrixOutput: Sendable {
         }
     }
 
-    /// Writes an input's messages and runs; returns the exit code of the error that skipped it.
-    func emit(_ input: Matrix.InputOutputs<RenderedRun>) -> ExitCode? {
-        let loaded = loadMessages.withLock { $0.removeValue(forKey: input.input) } ?? (messages: "", failure: nil)
+    /// Writes input `input.input`'s messages and runs and accounts for it as `identityInput` and
+    /// `path` in the closing record; returns the exit code of the error that failed it.
+    func emit(_ input: Matrix.InputOutputs<RenderedRun>, identityInput: Int, path: String) -> ExitCode? {
+        let loaded =
+            loaded.withLock { $0.removeValue(forKey: input.input) }
+            ?? Loaded(messages: "", outcome: .failed(reason: "\(path): not loaded", exitCode: .dataError))
         if !loaded.messages.isEmpty { console.error(loaded.messages) }
+        var failure: ExitCode?
+        closing.withLock { record in
+            record.inputs += 1
+            switch loaded.outcome {
+            case .read(let traces):
+                record.read += 1
+                record.traces += traces
+            case .skipped(let reason):
+                record.skipped.append(Matrix.ClosingRecord.Entry(input: identityInput, path: path, reason: reason))
+            case .failed(let reason, let exitCode):
+                record.failed.append(Matrix.ClosingRecord.Entry(input: identityInput, path: path, reason: reason))
+                failure = exitCode
+            }
+        }
         var texts: [String] = []
         var rows: [MatrixTable.Row] = []
         for run in input.outputs {
@@ -95,20 +149,23 @@ final class MatrixOutput: Sendable {
                 for row in rows { table.append(row) }
             }
         }
-        return loaded.failure
+        return failure
     }
 
     /// Whether loading `input` said anything, so a progress bar can make room first.
     func hasMessages(_ input: Int) -> Bool {
-        loadMessages.withLock { !($0[input]?.messages.isEmpty ?? true) }
+        loaded.withLock { !($0[input]?.messages.isEmpty ?? true) }
     }
 
-    /// Writes what comes after the runs: the JSON's tail, or the tables.
-    func end(perTrace: Bool) {
+    /// Writes what comes after the runs: the JSON's tail (with the part's `end` for a part),
+    /// the JSON Lines' closing record, or the tables. Called only when every input was emitted:
+    /// a run that stops early writes no closing record, so what it wrote is never taken as whole.
+    func end(perTrace: Bool, isPart: Bool) {
         let table = table.withLock { $0 }
+        let record = closing.withLock { $0 }
         switch format {
-        case "json": console.print(MatrixReport.jsonTail)
-        case "jsonl": break
+        case "json": console.print(isPart ? MatrixReport.jsonPartTail(record) : MatrixReport.jsonTail)
+        case "jsonl": console.print(MatrixReport.jsonLinesClosing(record))
         case "csv": console.print(MatrixReport.csv(table))
         case "markdown": console.print(MatrixReport.markdown(table, perTrace: perTrace))
         case "html": console.print(MatrixReport.html(table, perTrace: perTrace))

@@ -22,6 +22,13 @@ enum MergeCommand: Command {
                     all JSON Lines or all JSON (told apart by their first bytes).
                     """, isRepeated: true)
         ],
+        options: [
+            SummarizeCommand.allowPartial(
+                """
+                Merge parts that are not whole: the runs they hold, and the closing
+                record only when every part has one.
+                """)
+        ],
         discussion: """
             A shard is a slice of the input files: file i, from 0 in the order given, is in shard
             i mod N + 1, and only that part opens it. Every part opens with its run's identity: the
@@ -36,14 +43,22 @@ enum MergeCommand: Command {
             parts are read side by side, a line at a time, so memory does not grow with the runs;
             the header is the unsharded one (no "shard", each input hashed by the part that read
             it) and each run's line is copied as the part wrote it. JSON parts are read whole.
-            A JSON Lines part whose last line has no line break was cut short (a matrix that was
-            stopped) and is refused, naming the line; the output then stops where the error was.
-            'tracesim summarize' prints the tables from the parts or from the merged file.
+            Every JSON Lines part ends with a closing record accounting for each input it holds
+            (read, skipped for holding no record, or failed), and every JSON part with an "end"
+            that does the same; the output ends with the whole run's. A part without one (its
+            matrix was stopped, or its engine failed), one whose last line has no line break, and
+            one with an input that failed are refused, naming the part and the first input missing;
+            the output then stops where the error was, without a closing record, so it is never
+            taken as whole either. Parts written before closing records (schema version 2) are
+            refused: run them again. More parts than the open-file limit allows are read by
+            opening each again for every 64 KiB. 'tracesim summarize' prints the tables from the
+            parts or from the merged file.
             """,
         exitStatus: """
-            0 merged; 64 usage error; 65 a part is invalid (named FILE:LINE), a shard is missing or
-            given twice, parts come from different runs or are of both formats; 66 a part is missing
-            or unreadable; 74 an output error.
+            0 merged; 64 usage error; 65 a part is invalid (named FILE:LINE), cut short, without its
+            closing record or with an input that failed, a shard is missing or given twice, parts come
+            from different runs or are of both formats; 66 a part is missing or unreadable; 74 an
+            output error.
             """)
 
     static func run(_ parsed: ParsedArguments, console: Console) throws -> ExitCode {
@@ -56,23 +71,28 @@ enum MergeCommand: Command {
                 "error: \(linesParts[0]) is JSON Lines (--format jsonl) and \(json) is JSON (--format json): "
                     + "merge the parts of one run, written in one format")
         }
-        if !linesParts.isEmpty { return try mergeLines(parsed.positionals, console: console) }
+        let allowsPartial = parsed.flag("allow-partial")
+        if !linesParts.isEmpty {
+            return try mergeLines(parsed.positionals, allowsPartial: allowsPartial, console: console)
+        }
         var parts: [MatrixPart] = []
         for path in parsed.positionals {
             parts.append(try ConfigFiles.load(path, console, MatrixPart.init))
         }
         do throws(Matrix.MergeRefusal) {
-            console.print(String(decoding: MatrixReport.json(try Matrix.merge(parts)), as: UTF8.self))
+            let merged = try Matrix.merge(parts, allowsPartial: allowsPartial)
+            SummarizeCommand.warn(merged.shortfalls, console: console)
+            console.print(String(decoding: MatrixReport.json(merged), as: UTF8.self))
             return .success
         } catch {
             throw CommandFailure(.dataError, "error: \(error.message)")
         }
     }
 
-    /// Writes the unsharded JSON Lines from its parts as they are read: the header, then each
-    /// run's line as the part holds it.
-    private static func mergeLines(_ paths: [String], console: Console) throws -> ExitCode {
-        var merge = try SummarizeCommand.openRuns(paths)
+    /// Writes the unsharded JSON Lines from its parts as they are read: the header, each run's
+    /// line as the part holds it, and the whole run's closing record once every part proved whole.
+    private static func mergeLines(_ paths: [String], allowsPartial: Bool, console: Console) throws -> ExitCode {
+        var merge = try SummarizeCommand.openRuns(paths, allowsPartial: allowsPartial)
         var pending = MatrixReport.jsonLinesHeader(identity: merge.identity, seed: merge.identity.seed, shard: nil)
         pending += "\n"
         do throws(ConfigError) {
@@ -86,9 +106,12 @@ enum MergeCommand: Command {
                 }
             }
         } catch {
+            console.output(pending)
             throw CommandFailure(.dataError, "error: \(error)")
         }
+        if let closing = merge.closing { pending += MatrixReport.jsonLinesClosing(closing) + "\n" }
         console.output(pending)
+        SummarizeCommand.warn(merge.shortfalls, console: console)
         return .success
     }
 }

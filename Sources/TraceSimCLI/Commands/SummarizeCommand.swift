@@ -40,12 +40,17 @@ enum SummarizeCommand: Command {
                     After the pooled table (text, markdown, html), a table per trace with
                     that trace's runs alone.
                     """),
+            allowPartial(
+                "Print the tables of runs that are not whole, leaving out what is missing."),
         ],
         discussion: """
             The runs are read line by line and only each run's table row is kept, so a fleet's runs
             are summarised in little memory. Each line is checked: valid JSON, the trace and scenario
             its place stands for, every key the tables need. The scenario names come from the header's
-            identity.
+            identity. Every file must end with its closing record, accounting for every input it
+            holds, and no input may have failed: runs of a matrix that was stopped, whose engine
+            failed, or that could not read an input are refused, naming the file and the first
+            input missing (see --allow-partial).
 
             Example:
               tracesim matrix fleet/ --format jsonl --shard 1/2 > part1.jsonl
@@ -59,9 +64,9 @@ enum SummarizeCommand: Command {
                 where scenario is not null group by scenario order by scenario"
             """,
         exitStatus: """
-            0 printed; 64 usage error; 65 a line is invalid (named FILE:LINE), the file was cut short, a
-            shard is missing or given twice, or parts come from different runs; 66 a file is missing or
-            unreadable; 74 an output error.
+            0 printed; 64 usage error; 65 a line is invalid (named FILE:LINE), the file was cut short or
+            has no closing record, an input failed, a shard is missing or given twice, or parts come
+            from different runs; 66 a file is missing or unreadable; 74 an output error.
             """)
 
     static func run(_ parsed: ParsedArguments, console: Console) throws -> ExitCode {
@@ -77,13 +82,8 @@ enum SummarizeCommand: Command {
         if parsed.positionals.filter({ $0 == TraceFile.standardInputPath }).count > 1 {
             throw UsageError("standard input ('-') can be read once only", command: name)
         }
-        var merge = try openRuns(parsed.positionals)
-        if merge.schemaVersion != RunReport.schemaVersion {
-            throw CommandFailure(
-                .dataError,
-                "error: \(parsed.positionals[0]): runs of schema version \(merge.schemaVersion); this tracesim "
-                    + "reads version \(RunReport.schemaVersion): summarize them with the tracesim that wrote them")
-        }
+        let allowsPartial = parsed.flag("allow-partial")
+        var merge = try openRuns(parsed.positionals, allowsPartial: allowsPartial)
         var table = MatrixTable(scenarios: merge.identity.scenarios.map(\.name))
         do throws(ConfigError) {
             while let run = try merge.next() {
@@ -94,6 +94,7 @@ enum SummarizeCommand: Command {
         } catch {
             throw CommandFailure(.dataError, "error: \(error)")
         }
+        warn(merge.shortfalls, console: console)
         // As 'matrix' ends its output.
         switch format {
         case "csv": console.print(MatrixReport.csv(table))
@@ -104,15 +105,37 @@ enum SummarizeCommand: Command {
         return .success
     }
 
+    /// `--allow-partial`, as `merge` and `summarize` declare it.
+    static func allowPartial(_ what: String) -> CommandDeclaration.Option {
+        .flag(
+            "allow-partial",
+            help: what + """
+
+                A file without its closing record (its run was stopped, or its engine
+                failed) or with an input that failed is otherwise refused. Every use
+                warns on standard error, naming each file and input missing.
+                """)
+    }
+
+    /// Says what the runs read leave out, after `--allow-partial`: at most 20 lines, then a count.
+    static func warn(_ shortfalls: [String], console: Console) {
+        for shortfall in shortfalls.prefix(20) { console.warn("warning: --allow-partial: \(shortfall)") }
+        if shortfalls.count > 20 {
+            console.warn("warning: --allow-partial: and \(shortfalls.count - 20) more inputs or files missing")
+        }
+    }
+
     /// Opens JSON Lines runs (`-` is standard input) and checks they are one whole run or the
-    /// parts of one: what `summarize` and `merge` read.
+    /// parts of one: what `summarize` and `merge` read. More parts than the process may hold
+    /// open are opened again for each chunk read.
     /// - Throws: `CommandFailure`: 66 for a file that cannot be opened, 65 for a bad header or
     ///   parts that do not go together.
-    static func openRuns(_ paths: [String]) throws(CommandFailure) -> Matrix.LinesMerge {
+    static func openRuns(_ paths: [String], allowsPartial: Bool) throws(CommandFailure) -> Matrix.LinesMerge {
         var parts: [RunLines] = []
+        let keepsOpen = RunLines.canHoldOpen(parts: paths.count)
         for path in paths {
             do {
-                parts.append(try RunLines(path: path))
+                parts.append(try RunLines(path: path, allowsPartial: allowsPartial, keepsOpen: keepsOpen))
             } catch let error as TraceFileError {
                 throw CommandFailure(.noInput, "error: \(error)")
             } catch {
@@ -120,7 +143,7 @@ enum SummarizeCommand: Command {
             }
         }
         do throws(Matrix.MergeRefusal) {
-            return try Matrix.LinesMerge(parts)
+            return try Matrix.LinesMerge(parts, allowsPartial: allowsPartial)
         } catch {
             throw CommandFailure(.dataError, "error: \(error.message)")
         }
