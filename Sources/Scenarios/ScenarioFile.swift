@@ -5,7 +5,8 @@ import Permissions
 import Traces
 
 /// Reads a scenario from JSON. Every key is optional except `name`; unknown keys and bad values
-/// are errors naming the file, line, column and JSON path.
+/// are errors naming the file, line, column and JSON path. The `device` block changes only what
+/// it names: of the ideal phone without a permission flow, of a fresh install with one.
 ///
 /// ```json
 /// {"name": "night-shift", "summary": "When-In-Use, locked after a minute",
