@@ -5,7 +5,8 @@ import Permissions
 import Traces
 
 /// Reads a scenario from JSON. Every key is optional except `name`; unknown keys and bad values
-/// are errors naming the file, line, column and JSON path.
+/// are errors naming the file, line, column and JSON path. The `device` block changes only what
+/// it names: of the ideal phone without a permission flow, of a fresh install with one.
 ///
 /// ```json
 /// {"name": "night-shift", "summary": "When-In-Use, locked after a minute",
@@ -48,8 +49,17 @@ public enum ScenarioFile {
             summary: try members["summary"].map { (node) throws(ConfigError) in
                 try reader.string(node, "$.summary")
             } ?? "")
+        // Without a permission flow the built-in engine asks for no location permission, so a
+        // fresh install would collect nothing whatever else the device block says: such a
+        // phone starts as the ideal one. A flow must be able to prompt, so its phone starts as
+        // a fresh install. The block changes only what it names. (An `authorization` that is
+        // not an object is "fixed", or an error reported below.)
+        var isFlow = false
+        if case .object = members["authorization"]?.value { isFlow = true }
+        scenario.device = isFlow ? Device.Configuration() : Scenario.idealDevice
         if let node = members["device"] {
-            scenario.device = try DeviceSetup.parse(node, at: "$.device", reader: reader).configuration
+            scenario.device = try DeviceSetup.parse(node, at: "$.device", reader: reader, over: scenario.device)
+                .configuration
         }
         var personMoves: [Scenario.TimelineEvent] = []
         if let node = members["authorization"] {

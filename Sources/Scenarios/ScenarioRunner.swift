@@ -114,6 +114,11 @@ public enum ScenarioRunner {
             authorization: played.authorizationTimeline, wizardSteps: played.wizardSteps,
             whenInUseLockCutoffSeconds: played.whenInUseLockCutoffSeconds)
         run.diagnostics = client.diagnostics
+        if let unsettled = UnsettledAuthorization.note(
+            authorization: run.authorization, promptLog: run.promptLog, start: played.traceStart)
+        {
+            run.diagnostics.note(unsettled.message, at: unsettled.time)
+        }
         run.failure = client.failure
         return run
     }

@@ -39,12 +39,15 @@ public struct DeviceSetup: Sendable {
     }
 
     /// Reads the same shape from `root`, a node inside a larger file, at JSON path `path`.
-    public static func parse(_ root: ConfigJSONNode, at path: String, reader: ConfigReader) throws(ConfigError)
-        -> DeviceSetup
-    {
+    /// Whatever the block leaves out keeps its value in `base`; each key of its
+    /// `authorization` object replaces only that value of `base`'s.
+    public static func parse(
+        _ root: ConfigJSONNode, at path: String, reader: ConfigReader, over base: Device.Configuration = .init()
+    ) throws(ConfigError) -> DeviceSetup {
         let members = try reader.object(
             root, path, allowed: ["osProfile", "parameters", "simulatorClassDevice", "infoPlist", "authorization"])
         var setup = DeviceSetup()
+        setup.configuration = base
         if let node = members["osProfile"] {
             setup.configuration.parameters.osProfile = try reader.token(
                 node, "\(path).osProfile", OSBehaviourProfile.names)
@@ -81,7 +84,7 @@ public struct DeviceSetup: Sendable {
                     "bluetoothUsageDescription", "temporaryFullAccuracyPurposes", "locationBackgroundMode",
                     "defaultAccuracyReduced",
                 ])
-            var info = InfoPlist()
+            var info = base.infoPlist
             func flag(_ key: String, _ target: inout Bool) throws(ConfigError) {
                 if let node = plist[key] { target = try reader.bool(node, "\(path).\(key)") }
             }
@@ -104,7 +107,7 @@ public struct DeviceSetup: Sendable {
                 allowed: [
                     "location", "precise", "locationServices", "motion", "motionAvailable", "bluetooth",
                 ])
-            var state = AuthorizationStateMachine.State()
+            var state = base.authorization
             if let value = fields["location"] {
                 state.storedStatus = try reader.token(
                     value, "\(path).location", AuthorizationStatus.allCases.map { ($0.name, $0) })

@@ -71,6 +71,7 @@ enum ReplayCommand: Command {
         let truth = try parsed.value("truth").map { (truthPath) throws(CommandFailure) in
             try TruthLoading.load(truthPath, options: options, console: console)
         }
+        var truthTracks = options.trackOrder == .each ? truth.map(TruthTracks.init) : nil
         // Under --tracks each, one report per track: text blocks one after another, JSON one
         // object per line; an HTML page holds one run.
         let pieces = TrackArguments.pieces(of: loaded, path: path, options: options, console: console)
@@ -89,7 +90,7 @@ enum ReplayCommand: Command {
             let (run, ideal) = (cell.run, cell.ideal)
             var metrics = cell.metrics
             if let truth {
-                let reference = options.trackOrder == .each ? TruthLoading.reference(for: trace, in: truth) : truth
+                let reference = truthTracks?.reference(for: trace) ?? truth
                 metrics.measureError(of: run, against: reference)
             }
             if format == "json" {

@@ -35,6 +35,7 @@ enum TuneRunning {
             batch.removeAll()
         }
         var exitCode = ExitCode.success
+        var truthTracks = truth.map { TruthTracks($0.trace) }
         for path in inputs {
             // As `matrix` does: a file that cannot be replayed is reported and left out, and the
             // command exits with its status once the others are measured.
@@ -52,8 +53,7 @@ enum TuneRunning {
                 if let noise {
                     input = Tuning.TraceInput(noise.model.apply(to: piece.trace, seed: noise.seed), truth: piece.trace)
                 }
-                if let truth {
-                    let reference = TruthLoading.reference(for: piece.trace, in: truth.trace)
+                if let truth, let reference = truthTracks?.reference(for: piece.trace) {
                     if let problem = Tuning.overlapProblem(truth: reference, trace: piece.trace) {
                         throw CommandFailure(
                             .dataError,

@@ -57,7 +57,7 @@ extension TraceImporter {
             guard count > 0 else { return head }
             offset += count
             do throws(GzipInflater.Failure) {
-                let goOn = try inflater.feed(UnsafeRawBufferPointer(rebasing: chunk[0..<count])) { output in
+                let goOn = try inflater.feed(UnsafeRawBufferPointer(rebasing: chunk[0..<count])) { output, _ in
                     head.append(contentsOf: output.prefix(sniffBytes - head.count))
                     return head.count < sniffBytes
                 }

@@ -13,7 +13,15 @@ public enum TraceImporter {
     ///   when its content is not a valid trace or not a valid gzip stream (exit 65).
     public static func load(path: String, options: ImportOptions = ImportOptions()) throws -> Trace {
         let name = TraceFile.displayName(forPath: path)
-        switch try TraceFile.openForImport(path: path) {
+        let check = InflatedPrefixCheck(isStrict: options.strict) { (prefix) -> TraceFormatError? in
+            do throws(TraceFormatError) {
+                _ = try read(prefix.bytes, name: name, options: options, mapping: prefix)
+                return nil
+            } catch {
+                return error
+            }
+        }
+        switch try TraceFile.openForImport(path: path, check: check) {
         case .mapped(let mapping): return try read(mapping.bytes, name: name, options: options, mapping: mapping)
         case .read(let bytes): return try read(bytes, name: name, options: options)
         }

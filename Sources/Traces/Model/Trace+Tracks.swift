@@ -50,39 +50,82 @@ extension Trace {
     /// One trace per track, in file order, each with the track's own fixes at the times the
     /// file gives them (any `TrackOrder.file` shift undone), its segments, the motion samples
     /// within its span, and the whole file's diagnostics. A trace of one track is returned whole.
+    /// - Complexity: O(n + s + t log m) for n fixes, s segments, t tracks and m motion samples
+    ///   in time order (O(t × m) when they are not). Splitting track by track, each a pass over
+    ///   every fix, made a 20,000-track truth take minutes.
     public func splitByTrack() -> [(track: Int, trace: Trace)] {
+        var steps = 0
+        return splitByTrack(countingSteps: &steps)
+    }
+
+    /// `splitByTrack()`, adding to `steps` each segment, fix and motion sample it visits and
+    /// each probe of a binary search, so a test can hold the work linear without a clock.
+    package func splitByTrack(countingSteps steps: inout Int) -> [(track: Int, trace: Trace)] {
         let tracks = trackNumbers
+        steps += segments.count
         guard tracks.count > 1, fixSegments.count == fixes.count else { return [(segments.first?.track ?? 1, self)] }
-        return tracks.map { track in
-            let members = segments.indices.filter { segments[$0].track == track }
-            var newIndex = [UInt32](repeating: .max, count: segments.count)
-            for (position, index) in members.enumerated() { newIndex[index] = UInt32(position) }
-            var ownFixes: [Fix] = []
-            var ownSegments: [UInt32] = []
-            for index in fixes.indices where newIndex[Int(fixSegments[index])] != .max {
-                let segment = segments[Int(fixSegments[index])]
-                var fix = fixes[index]
-                fix.timestamp = fix.timestamp.advanced(byNanoseconds: -segment.shiftNanoseconds)
-                ownFixes.append(fix)
-                ownSegments.append(newIndex[Int(fixSegments[index])])
+        var slotOfTrack: [Int: Int] = [:]
+        for (slot, track) in tracks.enumerated() { slotOfTrack[track] = slot }
+        // Each segment's track slot and its position among that track's segments.
+        var slotOfSegment = [Int](repeating: 0, count: segments.count)
+        var positionInTrack = [UInt32](repeating: 0, count: segments.count)
+        var ownSegments = [[TraceSegment]](repeating: [], count: tracks.count)
+        steps += segments.count
+        for (index, segment) in segments.enumerated() {
+            let slot = slotOfTrack[segment.track] ?? 0
+            slotOfSegment[index] = slot
+            positionInTrack[index] = UInt32(ownSegments[slot].count)
+            var unshifted = segment
+            unshifted.shiftNanoseconds = 0
+            ownSegments[slot].append(unshifted)
+        }
+        var ownFixes = [[Fix]](repeating: [], count: tracks.count)
+        var ownFixSegments = [[UInt32]](repeating: [], count: tracks.count)
+        steps += fixes.count + motionSamples.count
+        for (fix, segmentIndex) in zip(fixes, fixSegments) {
+            let segment = Int(segmentIndex)
+            let slot = slotOfSegment[segment]
+            var fix = fix
+            fix.timestamp = fix.timestamp.advanced(byNanoseconds: -segments[segment].shiftNanoseconds)
+            ownFixes[slot].append(fix)
+            ownFixSegments[slot].append(positionInTrack[segment])
+        }
+        let samplesInOrder = zip(motionSamples, motionSamples.dropFirst()).allSatisfy { $0.timestamp <= $1.timestamp }
+        return tracks.indices.map { slot in
+            let trackFixes = ownFixes[slot]
+            var samples: [MotionSample] = []
+            if let first = trackFixes.first?.timestamp, let last = trackFixes.last?.timestamp, first <= last {
+                if samplesInOrder {
+                    let lower = motionSamples.partitioningIndex(steps: &steps) { $0.timestamp >= first }
+                    let upper = motionSamples.partitioningIndex(steps: &steps) { $0.timestamp > last }
+                    samples = Array(motionSamples[lower..<max(lower, upper)])
+                    steps += samples.count
+                } else {
+                    steps += motionSamples.count
+                    samples = motionSamples.filter { $0.timestamp >= first && $0.timestamp <= last }
+                }
             }
-            let own = members.map { index in
-                var segment = segments[index]
-                segment.shiftNanoseconds = 0
-                return segment
-            }
-            let first = ownFixes.first?.timestamp
-            let last = ownFixes.last?.timestamp
-            let samples = motionSamples.filter { sample in
-                guard let first, let last else { return false }
-                return sample.timestamp >= first && sample.timestamp <= last
-            }
+            let own = ownSegments[slot]
             return (
-                track,
+                tracks[slot],
                 Trace(
-                    fixes: ownFixes, motionSamples: samples, provenance: provenance, diagnostics: diagnostics,
-                    segments: own, fixSegments: own.count > 1 ? ownSegments : [])
+                    fixes: trackFixes, motionSamples: samples, provenance: provenance, diagnostics: diagnostics,
+                    segments: own, fixSegments: own.count > 1 ? ownFixSegments[slot] : [])
             )
         }
+    }
+}
+
+extension Array {
+    /// The first index whose element satisfies `predicate`, which must be false for a prefix
+    /// and true for the rest (binary search); `endIndex` when none does.
+    fileprivate func partitioningIndex(steps: inout Int, where predicate: (Element) -> Bool) -> Int {
+        var (low, high) = (startIndex, endIndex)
+        while low < high {
+            steps += 1
+            let middle = low + (high - low) / 2
+            if predicate(self[middle]) { high = middle } else { low = middle + 1 }
+        }
+        return low
     }
 }

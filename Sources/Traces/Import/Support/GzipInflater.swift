@@ -55,10 +55,12 @@ struct GzipInflater: ~Copyable {
     /// Whether the stream can end here: at least one member, and none left open.
     var isComplete: Bool { membersStarted > 0 && !isInMember }
 
-    /// Inflates `input`, handing each run of output to `sink` before the next overwrites it.
+    /// Inflates `input`, handing each run of output to `sink` before the next overwrites it,
+    /// with the compressed bytes consumed so far (across calls) that produced it.
     /// - Returns: `false` when `sink` asked to stop (it returns `false` for that).
     mutating func feed(
-        _ input: UnsafeRawBufferPointer, into sink: (UnsafeRawBufferPointer) throws(TraceFileError) -> Bool
+        _ input: UnsafeRawBufferPointer,
+        into sink: (_ output: UnsafeRawBufferPointer, _ consumed: Int) throws(TraceFileError) -> Bool
     ) throws(Failure) -> Bool {
         guard let base = input.baseAddress, !input.isEmpty else { return true }
         stream.pointee.next_in = UnsafeMutablePointer(mutating: base.assumingMemoryBound(to: Bytef.self))
@@ -105,7 +107,7 @@ struct GzipInflater: ~Copyable {
             if count > 0 {
                 let goOn: Bool
                 do throws(TraceFileError) {
-                    goOn = try sink(UnsafeRawBufferPointer(rebasing: output[0..<count]))
+                    goOn = try sink(UnsafeRawBufferPointer(rebasing: output[0..<count]), consumed)
                 } catch {
                     throw .sink(error)
                 }

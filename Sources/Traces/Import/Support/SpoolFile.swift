@@ -67,6 +67,12 @@ struct SpoolFile: ~Copyable {
     consuming func map() -> MappedFile? {
         MappedFile(descriptor: descriptor, count: count)
     }
+
+    /// The bytes written so far, mapped while writing goes on (a trial import of what a
+    /// stream has inflated so far); `nil` when there are none or the system will not map them.
+    func mapWritten() -> MappedFile? {
+        MappedFile(descriptor: descriptor, count: count)
+    }
 }
 
 /// The C `write`, which the method of the same name hides inside `SpoolFile`.

@@ -54,9 +54,12 @@ extension TraceFile {
     /// temporary file, inflated on the way when compressed, and that file is mapped. A pipe or
     /// FIFO can be opened only once, so there is never a second attempt by path.
     ///
+    /// - Parameter check: imports a gzip stream's content so far on trial as it inflates, so
+    ///   content that is wrong near its start stops the stream there (`InflatedPrefixCheck`).
     /// - Throws: `TraceFileError` when the input cannot be opened, read or spooled (exit 66);
-    ///   `TraceFormatError` when a gzip stream is truncated, corrupt or a bomb (exit 65).
-    static func openForImport(path: String) throws -> Opened {
+    ///   `TraceFormatError` when a gzip stream is truncated, corrupt or a bomb, or `check`
+    ///   found the error the whole file's import would stop at (exit 65).
+    static func openForImport(path: String, check: InflatedPrefixCheck? = nil) throws -> Opened {
         if path == standardInputPath {
             var status = stat()
             guard fstat(STDIN_FILENO, &status) == 0 else {
@@ -65,14 +68,16 @@ extension TraceFile {
             // Redirected from a file that someone has already read partway, standard input
             // starts where they stopped: only a descriptor still at the start is mapped whole.
             let isAtStart = lseek(STDIN_FILENO, 0, SEEK_CUR) == 0
-            return try open(STDIN_FILENO, status, name: standardInputName, isAtStart: isAtStart)
+            return try open(STDIN_FILENO, status, name: standardInputName, isAtStart: isAtStart, check: check)
         }
         let (descriptor, status) = try openForReading(path, requiresRegularFile: false)
         defer { close(descriptor) }
-        return try open(descriptor, status, name: path, isAtStart: true)
+        return try open(descriptor, status, name: path, isAtStart: true, check: check)
     }
 
-    private static func open(_ descriptor: Int32, _ status: stat, name: String, isAtStart: Bool) throws -> Opened {
+    private static func open(
+        _ descriptor: Int32, _ status: stat, name: String, isAtStart: Bool, check: InflatedPrefixCheck?
+    ) throws -> Opened {
         let isRegular = (status.st_mode & S_IFMT) == S_IFREG
         if isRegular && isAtStart {
             var magic: [UInt8] = [0, 0]
@@ -82,13 +87,15 @@ extension TraceFile {
                 return .mapped(mapping)
             }
         }
-        return try spool(descriptor, name: name, isRegular: isRegular)
+        return try spool(descriptor, name: name, isRegular: isRegular, check: check)
     }
 
     private static let gzipMagic: [UInt8] = [0x1F, 0x8B]
 
     /// Copies the input, inflated when it starts with gzip's magic, to a spool file and maps it.
-    private static func spool(_ descriptor: Int32, name: String, isRegular: Bool) throws -> Opened {
+    private static func spool(
+        _ descriptor: Int32, name: String, isRegular: Bool, check: InflatedPrefixCheck?
+    ) throws -> Opened {
         let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 1)
         defer { chunk.deallocate() }
         var count = 0
@@ -112,15 +119,22 @@ extension TraceFile {
             do { inflater = try GzipInflater() } catch {
                 throw TraceFileError(file: name, reason: "zlib is out of memory")
             }
+            var check = check
+            var found: TraceFormatError?
             while count > 0 {
                 let goOn: Bool
                 do throws(GzipInflater.Failure) {
                     goOn = try inflater.feed(UnsafeRawBufferPointer(rebasing: chunk[0..<count])) {
-                        (output) throws(TraceFileError) in try spool.append(output)
+                        (output, consumed) throws(TraceFileError) in
+                        guard try spool.append(output) else { return false }
+                        guard check?.isDue(inflated: spool.count, consumed: consumed) == true else { return true }
+                        found = spool.trial(check)
+                        return found == nil
                     }
                 } catch {
                     throw describe(error, name: name)
                 }
+                if let found { throw found }
                 if !goOn { return try spool.finish() }
                 count = try readChunk(descriptor, into: chunk, at: 0, name: name)
             }
@@ -194,6 +208,16 @@ private struct TraceSpool: ~Copyable {
         if head.count < 4 { head.append(contentsOf: bytes.prefix(4 - head.count)) }
         guard stopsAtNULByte, let base = bytes.baseAddress else { return true }
         return memchr(base, 0, bytes.count) == nil || TraceFile.startsWithWideByteOrderMark(head)
+    }
+
+    /// Bytes written so far.
+    var count: Int { file.count }
+
+    /// What `check` finds importing the bytes written so far; `nil` when it finds nothing
+    /// final, or the system will not map them (the whole file is then imported as usual).
+    func trial(_ check: InflatedPrefixCheck?) -> TraceFormatError? {
+        guard let check, let prefix = file.mapWritten() else { return nil }
+        return check.error(in: prefix)
     }
 
     consuming func finish() throws(TraceFileError) -> TraceFile.Opened {
