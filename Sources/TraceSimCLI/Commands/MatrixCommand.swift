@@ -94,8 +94,8 @@ enum MatrixCommand: Command {
               tracesim summarize runs.jsonl --format markdown
             """,
         exitStatus: """
-            0 ran; 1 the engine under test failed; 64 usage error; 65 a file's content is invalid;
-            66 a file is missing or unreadable; 74 an output error.
+            0 ran; 64 usage error; 65 a file's content is invalid; 66 a file is missing or
+            unreadable; 70 the engine under test crashed, hung or broke the protocol; 74 an output error.
             """)
 
     static func run(_ parsed: ParsedArguments, console: Console) throws -> ExitCode {

@@ -103,9 +103,11 @@ enum TuneCommand: Command {
             settings. Documentation/Tuning.md has the details and an example.
             """,
         exitStatus: """
-            0 ran; 1 the engine under test failed; 64 usage error; 65 a file's content is invalid
-            or the truth does not overlap a trace; 66 a file is missing or unreadable; 73 the
-            scenario file exists or cannot be written.
+            0 ran; 1 no row meets every --require constraint, so --write-scenario wrote nothing
+            (the table is still printed); 64 usage error; 65 a file's content is invalid or the
+            truth does not overlap a trace; 66 a file is missing or unreadable; 70 the engine under
+            test crashed, hung or broke the protocol; 73 the scenario file exists or cannot be
+            written.
             """)
 
     /// Each parameter, its values and what it does, for `--help`.
