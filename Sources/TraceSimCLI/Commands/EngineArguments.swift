@@ -35,12 +35,10 @@ enum EngineArguments {
     {
         var timeout = defaultTimeoutSeconds
         if let text = parsed.value("engine-timeout") {
-            guard let seconds = Double(text), seconds.isFinite, seconds > 0, seconds <= 86_400 else {
-                throw UsageError(
-                    "--engine-timeout must be a number of seconds above 0 and at most 86400, not '\(text)'",
-                    command: command)
-            }
-            timeout = seconds
+            timeout = try NumberArgument.decimal(
+                text, option: "--engine-timeout", unit: "of seconds", range: "above 0 and at most 86400",
+                command: command
+            ) { $0 > 0 && $0 <= 86_400 }
         }
         guard let engineCommand = parsed.value("engine-command") else {
             if parsed.value("engine-timeout") != nil {

@@ -128,12 +128,7 @@ enum MatrixCommand: Command {
             parsed.value("scenarios") ?? "all", command: name, console: console)
         let seed = try ReplayArguments.seed(parsed, command: name)
         let noise = try NoiseArguments.noise(parsed, command: name)
-        let jobs = try parsed.value("jobs").map { (text) throws(UsageError) -> Int in
-            guard let jobs = Int(text), jobs >= 1 else {
-                throw UsageError("--jobs must be a whole number of at least 1, not '\(text)'", command: name)
-            }
-            return jobs
-        }
+        let jobs = try ReplayArguments.jobs(parsed, command: name)
         let options = try ImportArguments.options(from: parsed, command: name)
         let (fences, fencesInput): ([Geofence], RunIdentity.Input?) = try ConfigFiles.load(
             parsed.value("fences"), console, ReplayArguments.fingerprinted(GeofenceLoader.load), absent: ([], nil))

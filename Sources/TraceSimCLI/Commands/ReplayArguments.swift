@@ -11,10 +11,18 @@ enum ReplayArguments {
     /// `--seed`, or `nil` to keep each scenario's own seed (presets use 0).
     static func seed(_ parsed: ParsedArguments, command: String) throws(UsageError) -> UInt64? {
         guard let text = parsed.value("seed") else { return nil }
-        guard let seed = UInt64(text) else {
-            throw UsageError("--seed must be a whole number, not '\(text)'", command: command)
-        }
-        return seed
+        return try NumberArgument.whole(
+            text, option: "--seed", described: "a whole number from 0 to \(UInt64.max)", in: 0...UInt64.max,
+            command: command)
+    }
+
+    /// `--jobs` of `matrix` and `tune`, or `nil` for one job per core.
+    static func jobs(_ parsed: ParsedArguments, command: String) throws(UsageError) -> Int? {
+        guard let text = parsed.value("jobs") else { return nil }
+        return Int(
+            try NumberArgument.whole(
+                text, option: "--jobs", described: "a whole number of at least 1", in: 1...UInt64(Int.max),
+                command: command))
     }
 
     /// A scenario to run, the geofences it brings (`nil`: use `--fences`), and what a sharded

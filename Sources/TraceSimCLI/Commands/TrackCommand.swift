@@ -79,13 +79,7 @@ enum TrackCommand: Command {
         }
         let format = try parsed.choice("format")
         let configuration = try engineConfiguration(parsed)
-        var seed: UInt64 = 0
-        if let text = parsed.value("seed") {
-            guard let value = UInt64(text) else {
-                throw UsageError("--seed must be a whole number, not '\(text)'", command: name)
-            }
-            seed = value
-        }
+        let seed = try ReplayArguments.seed(parsed, command: name) ?? 0
         let noise = try NoiseArguments.noise(parsed, command: name)
         let options = try ImportArguments.options(from: parsed, command: name)
         let path = parsed.positionals[0]

@@ -142,7 +142,7 @@ enum TuneCommand: Command {
             parsed.values("objective"), hasTruth: hasTruth, command: name)
         let constraints = try TuneArguments.constraints(
             parsed.values("require"), hasTruth: hasTruth, command: name)
-        let jobs = try TuneArguments.jobs(parsed.value("jobs"), command: name)
+        let jobs = try ReplayArguments.jobs(parsed, command: name)
         let scenarios = try ReplayArguments.scenarios(
             parsed.values("scenario").isEmpty ? "ideal" : parsed.values("scenario").joined(separator: ","),
             command: name, console: console)
