@@ -106,7 +106,7 @@ enum TraceInputs {
                         file: path,
                         reason: "is a directory, not a list of paths (name it as a trace to read every trace in it)")
                 }
-                bytes = try TraceFile.contents(ofPath: path)
+                bytes = try ConfigFiles.contents(ofPath: path)
             }
         } catch {
             throw CommandFailure(.noInput, "error: \(error)")
