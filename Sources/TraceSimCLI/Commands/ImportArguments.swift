@@ -143,7 +143,7 @@ enum TraceLoading {
             if notesUntimedRuns, skippedCount > 0 {
                 let first = impossible.compactMap(\.firstLines.first).min() ?? 0
                 console.warn(
-                    "note: \(TraceFile.displayName(forPath: path)): \(skippedCount) record\(skippedCount == 1 ? "" : "s") "
+                    "note: \(MessageText.path(path)): \(skippedCount) record\(skippedCount == 1 ? "" : "s") "
                         + "with an impossible field skipped (first at line \(first)); --strict refuses them")
             }
             let runs = trace.diagnostics.untimedRuns
@@ -158,16 +158,18 @@ enum TraceLoading {
                         + "(\(CalendarDate.wholeDayRange.first) to \(CalendarDate.wholeDayRange.last))"
                 }
                 console.warn(
-                    "note: \(TraceFile.displayName(forPath: path)): \(left) record\(left == 1 ? "" : "s") of untimed "
+                    "note: \(MessageText.path(path)): \(left) record\(left == 1 ? "" : "s") of untimed "
                         + "runs left out (first at line \(runs.runs.firstLines.first ?? 0)); \(advice)")
             }
             return trace
-        } catch let error as TraceFormatError {
+        } catch var error as TraceFormatError {
+            error.file = MessageText.path(error.file)
             throw CommandFailure(.dataError, "error: \(error)")
-        } catch let error as TraceFileError {
+        } catch var error as TraceFileError {
+            error.file = MessageText.path(error.file)
             throw CommandFailure(.noInput, "error: \(error)")
         } catch {
-            throw CommandFailure(.dataError, "error: \(TraceFile.displayName(forPath: path)): \(error)")
+            throw CommandFailure(.dataError, "error: \(MessageText.path(path)): \(error)")
         }
     }
 }

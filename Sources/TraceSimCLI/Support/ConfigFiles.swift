@@ -37,11 +37,13 @@ enum ConfigFiles {
         let bytes: [UInt8]
         do {
             bytes = try contents(ofPath: resolved, requiresRegularFile: namingFile != nil)
-        } catch {
+        } catch var error {
+            error.file = MessageText.path(error.file)
             guard let namingFile else { throw CommandFailure(.noInput, "error: \(error)") }
             throw CommandFailure(
                 .noInput,
-                "error: \(error) (named in \(namingFile)\(path == resolved ? "" : ", resolved against its folder"))")
+                "error: \(error) (named in \(MessageText.path(namingFile))"
+                    + "\(path == resolved ? "" : ", resolved against its folder"))")
         }
         do {
             return try parse(bytes, resolved)
