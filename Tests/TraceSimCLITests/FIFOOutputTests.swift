@@ -66,6 +66,7 @@ struct FIFOOutputTests {
         arguments: [
             ["check", bike, "--expect", "EXPECT", "--junit", "FIFO"],
             ["check", bike, "--expect", "EXPECT", "--markdown", "FIFO"],
+            ["tune", bike, "--sweep", "distanceFilter=10", "--write-scenario", "FIFO"],
         ])
     func outputWithoutReader(arguments: [String]) throws {
         let folder = try Folder()

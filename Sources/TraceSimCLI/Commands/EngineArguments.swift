@@ -3,8 +3,8 @@ import Scenarios
 
 /// `--engine-command` and `--engine-timeout`: an engine in any language, run as a subprocess
 /// over the lock-step JSON Lines protocol, in place of the built-in engine. Declared once
-/// here; `replay`, `matrix` and `check` list them (`tune` sweeps the built-in engine's settings,
-/// which an engine of its own need not take, so it refuses custom engines).
+/// here; `replay`, `matrix` and `check` list them. `track` (the built-in engine's inner states)
+/// and `tune` (its settings) refuse them, saying what to use instead (`refused(because:)`).
 enum EngineArguments {
     static let declared: [CommandDeclaration.Option] = [
         .init(
@@ -22,6 +22,12 @@ enum EngineArguments {
                 whose engine is slower fails.
                 """),
     ]
+
+    /// Both options refused by a command that runs only the built-in engine, with why and what
+    /// to use instead.
+    static func refused(because reason: String) -> [CommandDeclaration.RefusedOption] {
+        declared.map { CommandDeclaration.RefusedOption(name: $0.name, reason: reason) }
+    }
 
     /// The default of `--engine-timeout`, seconds.
     static let defaultTimeoutSeconds = 10.0

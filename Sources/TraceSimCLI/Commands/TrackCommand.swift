@@ -63,7 +63,11 @@ enum TrackCommand: Command {
         exitStatus: """
             0 ran; 64 usage error; 65 a file's content is invalid (FILE:LINE:COL: what), including a
             geofence GEOS finds invalid; 66 a file is missing or unreadable.
-            """)
+            """,
+        refusedOptions: EngineArguments.refused(
+            because: "it reports the built-in engine's inner states (motion, rejections by stage); "
+                + "replay an engine of your own with 'tracesim replay TRACE --scenario ideal --engine-command "
+                + "COMMAND', the same ideal phone"))
 
     static func run(_ parsed: ParsedArguments, console: Console) throws -> ExitCode {
         guard parsed.engine.isBuiltIn else {

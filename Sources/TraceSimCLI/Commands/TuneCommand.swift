@@ -108,7 +108,10 @@ enum TuneCommand: Command {
             truth does not overlap a trace; 66 a file is missing or unreadable; 70 the engine under
             test crashed, hung or broke the protocol; 73 the scenario file exists or cannot be
             written.
-            """)
+            """,
+        refusedOptions: EngineArguments.refused(
+            because: "it sweeps the built-in engine's settings, which an engine run as a command need not "
+                + "take; measure such an engine with 'tracesim matrix' or 'tracesim check' and --engine-command"))
 
     /// Each parameter, its values and what it does, for `--help`.
     static var parameterHelp: String {
@@ -161,8 +164,10 @@ enum TuneCommand: Command {
                 outputs: [("--write-scenario", scenarioPath)],
                 inputs: parsed.positionals.map { ("the trace", $0) } + (truthPath.map { [("--truth", $0)] } ?? []),
                 command: name)
-            // A scenario file is something a person edits and names: refuse to replace one.
-            if FileManager.default.fileExists(atPath: scenarioPath) {
+            // A scenario file is something a person edits and names: refuse to replace one. Other
+            // targets (standard output, a device, a FIFO, a link to one of them) are written as
+            // every report is.
+            if case .existing(_, let status) = OutputTarget.resolve(scenarioPath), status.st_mode & S_IFMT == S_IFREG {
                 throw CommandFailure(
                     .cannotCreate, "error: \(scenarioPath): already exists; remove it or choose another name")
             }
@@ -193,6 +198,7 @@ enum TuneCommand: Command {
         }
         if let scenarioPath {
             guard let chosen = outcome.chosen else {
+                // Like a violated threshold of `check`: the constraints are the check.
                 throw CommandFailure(
                     .failure, "error: --write-scenario: no row meets every constraint; nothing written")
             }
