@@ -38,7 +38,9 @@ struct FIFOOutputTests {
     /// Runs the command line in-process with the shortened wait, on a thread of its own; returns
     /// the result and how long it took. Should the command block on `fifo` regardless (the
     /// defect these tests guard against), the test fails after 20 s instead of hanging: the
-    /// other end is opened for an instant, which completes the blocked open.
+    /// other end is opened, which completes the blocked open. A reader is kept and drained
+    /// until the command ends, so its writes never meet a closed pipe (SIGPIPE would end the
+    /// test process); a writer is closed at once, so its reads end.
     static func run(_ arguments: [String], fifo: String) -> (result: CommandResult, seconds: Double) {
         let start = Date()
         let outcome = Mutex<CommandResult?>(nil)
@@ -50,12 +52,14 @@ struct FIFOOutputTests {
         }
         if finished.wait(timeout: .now() + 20) == .timedOut {
             Issue.record("\(arguments[0]) blocked on the FIFO for 20 s")
+            let reader = open(fifo, O_RDONLY | O_NONBLOCK)
+            var buffer = [UInt8](repeating: 0, count: 1 << 16)
             while finished.wait(timeout: .now() + 0.1) == .timedOut {
-                for mode in [O_RDONLY, O_WRONLY] {
-                    let end = open(fifo, mode | O_NONBLOCK)
-                    if end >= 0 { close(end) }
-                }
+                let writer = open(fifo, O_WRONLY | O_NONBLOCK)
+                if writer >= 0 { close(writer) }
+                if reader >= 0 { while read(reader, &buffer, buffer.count) > 0 {} }
             }
+            if reader >= 0 { close(reader) }
         }
         let result = outcome.withLock { $0 } ?? CommandResult(exitCode: -1, output: "", error: "")
         return (result, Date().timeIntervalSince(start))
