@@ -43,15 +43,24 @@ struct FIFOOutputTests {
     /// test process); a writer is closed at once, so its reads end.
     static func run(_ arguments: [String], fifo: String) -> (result: CommandResult, seconds: Double) {
         let start = Date()
-        let outcome = Mutex<CommandResult?>(nil)
+        let result = bounded(fifo: fifo, what: arguments[0]) {
+            FIFOWait.$limitSeconds.withValue(wait) { runCommand(arguments) }
+        }
+        return (result ?? CommandResult(exitCode: -1, output: "", error: ""), Date().timeIntervalSince(start))
+    }
+
+    /// `body`'s value, run on a thread of its own and released as `run(_:fifo:)` says when it
+    /// has not returned after 20 s.
+    static func bounded<Value: Sendable>(fifo: String, what: String, _ body: @escaping @Sendable () -> Value) -> Value? {
+        let outcome = Mutex<Value?>(nil)
         let finished = DispatchSemaphore(value: 0)
         Thread.detachNewThread {
-            let result = FIFOWait.$limitSeconds.withValue(wait) { runCommand(arguments) }
-            outcome.withLock { $0 = result }
+            let value = body()
+            outcome.withLock { $0 = value }
             finished.signal()
         }
         if finished.wait(timeout: .now() + 20) == .timedOut {
-            Issue.record("\(arguments[0]) blocked on the FIFO for 20 s")
+            Issue.record("\(what) blocked on the FIFO for 20 s")
             let reader = open(fifo, O_RDONLY | O_NONBLOCK)
             var buffer = [UInt8](repeating: 0, count: 1 << 16)
             while finished.wait(timeout: .now() + 0.1) == .timedOut {
@@ -61,8 +70,7 @@ struct FIFOOutputTests {
             }
             if reader >= 0 { close(reader) }
         }
-        let result = outcome.withLock { $0 } ?? CommandResult(exitCode: -1, output: "", error: "")
-        return (result, Date().timeIntervalSince(start))
+        return outcome.withLock { $0 }
     }
 
     @Test(
@@ -141,8 +149,12 @@ struct FIFOOutputTests {
     @Test("waiting for a writer gives up by itself, and leaves no open behind")
     func openForReadingTimesOut() throws {
         let folder = try Folder()
-        let outcome = FIFOWait.$limitSeconds.withValue(0.05) { FIFOWait.openForReading(folder.fifo) }
+        let fifo = folder.fifo
+        let outcome = Self.bounded(fifo: fifo, what: "openForReading") {
+            FIFOWait.$limitSeconds.withValue(0.05) { FIFOWait.openForReading(fifo) }
+        }
         #expect(outcome == .failure(.noPeer(seconds: 0.05)))
+        if case .success(let descriptor) = outcome { close(descriptor) }
         let writer = open(folder.fifo, O_WRONLY | O_NONBLOCK)
         #expect(writer < 0 && errno == ENXIO)
         if writer >= 0 { close(writer) }
