@@ -35,11 +35,34 @@ public enum CheckReport {
             .joined(separator: "\n")
     }
 
-    /// JUnit XML for a CI's test view: a suite per trace, a case per threshold and scenario.
-    public static func junit(_ verdicts: [Expectations.Verdict]) -> String {
+    /// A run that did not finish because the engine under test crashed, hung or broke the
+    /// protocol: no threshold could be checked on it, which is an error of the check rather
+    /// than a failed threshold.
+    public struct FailedRun: Sendable, Equatable {
+        /// The engine, as the command line names it (`'python3 engine.py'`).
+        public var engine: String
+        /// What went wrong, as the engine's failure words it.
+        public var message: String
+
+        /// A failed run of `engine`.
+        public init(engine: String, message: String) {
+            self.engine = engine
+            self.message = message
+        }
+
+        /// `engine NAME: message`, on one line whatever the message holds.
+        public var line: String { VisibleText.escapingControls("engine \(engine): \(message)") }
+    }
+
+    /// JUnit XML for a CI's test view: a suite per trace, a case per threshold and scenario,
+    /// and, when a run failed, a suite for the engine whose case holds an `<error>` (JUnit's
+    /// element for a test that could not run, apart from a `<failure>` of an assertion).
+    public static func junit(_ verdicts: [Expectations.Verdict], failedRun: FailedRun? = nil) -> String {
         let failures = verdicts.filter { !$0.passed }.count
         var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-        xml += "<testsuites name=\"tracesim check\" tests=\"\(verdicts.count)\" failures=\"\(failures)\">\n"
+        let tests = verdicts.count + (failedRun == nil ? 0 : 1)
+        let errors = failedRun == nil ? "" : " errors=\"1\""
+        xml += "<testsuites name=\"tracesim check\" tests=\"\(tests)\" failures=\"\(failures)\"\(errors)>\n"
         var traces: [String] = []
         for verdict in verdicts where !traces.contains(verdict.trace) { traces.append(verdict.trace) }
         for trace in traces {
@@ -57,12 +80,24 @@ public enum CheckReport {
             }
             xml += "  </testsuite>\n"
         }
+        if let failedRun {
+            let name = escape("engine \(failedRun.engine)")
+            xml += "  <testsuite name=\"\(name)\" tests=\"1\" failures=\"0\" errors=\"1\">\n"
+            xml += "    <testcase classname=\"tracesim check\" name=\"\(name)\">\n"
+            xml += "      <error type=\"EngineFailure\" message=\"\(escape(failedRun.line))\"/>\n"
+            xml += "    </testcase>\n  </testsuite>\n"
+        }
         return xml + "</testsuites>\n"
     }
 
-    /// A Markdown summary and table of every verdict, for a pull request comment.
-    public static func markdown(_ verdicts: [Expectations.Verdict]) -> String {
+    /// A Markdown summary and table of every verdict, for a pull request comment; a failed run
+    /// is said first, its message in a code span so that nothing in it is read as Markdown.
+    public static func markdown(_ verdicts: [Expectations.Verdict], failedRun: FailedRun? = nil) -> String {
         let failures = verdicts.filter { !$0.passed }.count
+        if let failedRun {
+            return "### tracesim check: error: the engine under test failed, so no threshold was checked\n\n"
+                + codeSpan(failedRun.line) + "\n"
+        }
         var text =
             "### tracesim check: \(failures == 0 ? "all \(verdicts.count) checks pass" : "\(failures) of \(verdicts.count) checks fail")\n\n"
         text += "| | Trace | Scenario | Metric | Value | Expected |\n|---|---|---|---|---|---|\n"
@@ -70,7 +105,7 @@ public enum CheckReport {
             let cells = [
                 verdict.passed ? "✅" : "❌", verdict.trace, verdict.scenario, verdict.threshold.metric, value(verdict),
                 bound(verdict.threshold),
-            ].map { $0.replacingOccurrences(of: "|", with: "\\|") }
+            ].map { VisibleText.escapingControls($0).replacingOccurrences(of: "|", with: "\\|") }
             text += "| " + cells.joined(separator: " | ") + " |\n"
         }
         return text
@@ -78,6 +113,20 @@ public enum CheckReport {
 
     private static func number(_ value: Double) -> String { Formatting.short(value) }
 
-    /// XML attribute text (the HTML report's escaping serves XML too).
-    private static func escape(_ text: String) -> String { HTMLReport.escape(text) }
+    /// XML attribute text (the HTML report's escaping serves XML too), control characters
+    /// made visible: XML 1.0 allows most of them in no form at all.
+    private static func escape(_ text: String) -> String { HTMLReport.escape(VisibleText.escapingControls(text)) }
+
+    /// `text` (one line) as a Markdown code span, fenced by one backtick more than its longest
+    /// run of them.
+    private static func codeSpan(_ text: String) -> String {
+        var longest = 0
+        var current = 0
+        for character in text {
+            current = character == "`" ? current + 1 : 0
+            longest = max(longest, current)
+        }
+        let fence = String(repeating: "`", count: longest + 1)
+        return fence + " " + text + " " + fence
+    }
 }

@@ -79,7 +79,7 @@ struct EngineCommandLineTests {
         #expect(rows == ["always-precise 480 1748 1501", "wheninuse-force-quit 77 437 428"])
     }
 
-    @Test("a wrong engine prints which run and line on the way out, exit 1")
+    @Test("a wrong engine prints which run and line on the way out, exit 70")
     func engineFailureOnTheCommandLine() async throws {
         let command = "python3 \(Paths.engines)/misbehaving.py not-json"
         let result = try await offPool {
@@ -87,7 +87,7 @@ struct EngineCommandLineTests {
                 "replay", Paths.pixel6, "--scenario", "always-precise", "--engine-command", command,
             ])
         }
-        #expect(result.exitCode == 1)
+        #expect(result.exitCode == 70)
         // The ideal run and the scenario's run go to two workers: either may fail first.
         let tail = #"output line 5: not JSON (unexpected character at byte 1): "Traceback (most recent call last):""#
         let expected = ["ideal", "always-precise"].map { "error: engine '\(command)': run \(Paths.pixel6)/\($0): \(tail)\n" }

@@ -12,7 +12,7 @@ struct ArgumentHardeningTests {
 
     @Test(
         "a sweep whose step is too small, or whose span too large, to count is a usage error, not a trap",
-        arguments: ["0:10:1e-20", "0:10:1e-300", "0:10:5e-324", "0:1e300:1e-10", "-1e308:1e308:1"])
+        arguments: ["0:10:1e-20", "0:10:1e-300", "0:10:5e-324", "0:1e300:1e-10", "0:1.7e308:1"])
     func uncountableSweep(range: String) {
         let spec = "distanceFilter=\(range)"
         let result = runCommand(["tune", Self.bike, "--sweep", spec])
@@ -88,5 +88,49 @@ struct ArgumentHardeningTests {
         #expect(result.exitCode == 0, "\(result.error)")
         let study = (try? JSONSerialization.jsonObject(with: Data(result.output.utf8))) as? [String: Any]
         #expect((study?["rows"] as? [Any])?.count == 4)
+    }
+
+    @Test(
+        "a sweep that lists a value twice is refused: it would only repeat a row",
+        arguments: [
+            ("distanceFilter=5,5,5", "'distanceFilter=5,5,5' lists 5 twice; each value is one row, so give it once"),
+            ("distanceFilter=5,10,5.0", "'distanceFilter=5,10,5.0' lists 5 twice; each value is one row, so give it once"),
+            ("stopRule=radar,timeout,radar", "'stopRule=radar,timeout,radar' lists radar twice; each value is one row, so give it once"),
+            ("preventSuspend=true,true", "'preventSuspend=true,true' lists true twice; each value is one row, so give it once"),
+        ])
+    func duplicateSweepValues(spec: String, message: String) {
+        let result = runCommand(["tune", Self.bike, "--sweep", spec])
+        #expect(result.exitCode == 64)
+        #expect(firstLine(result.error) == "error: --sweep: " + message)
+    }
+
+    @Test("a range whose step is finer than the numbers can tell apart gives a value twice: refused")
+    func rangeBelowPrecision() {
+        guard case .failure(let error) = Tuning.Sweep.parse("stopTimeout=1:1.000000000000001:1e-16") else {
+            Issue.record("accepted")
+            return
+        }
+        #expect(error.description.hasSuffix("twice: the step is finer than the numbers can tell apart"), "\(error)")
+    }
+
+    @Test(
+        "track and tune say why they take no --engine-command or --engine-timeout, and what to use instead",
+        arguments: [
+            (
+                ["track", bike, "--engine-command", "python3 engine.py"],
+                "track does not take --engine-command: it reports the built-in engine's inner states"
+            ),
+            (["track", bike, "--engine-timeout=5"], "track does not take --engine-timeout: it reports the built-in engine's inner states"),
+            (["tune", bike, "--engine-command", "x"], "tune does not take --engine-command: it sweeps the built-in engine's settings"),
+        ])
+    func engineOptionsRefused(arguments: [String], message: String) {
+        let result = runCommand(arguments)
+        #expect(result.exitCode == 64)
+        #expect(firstLine(result.error).hasPrefix("error: " + message), "\(result.error)")
+        let what =
+            arguments[0] == "track"
+            ? "'tracesim replay TRACE --scenario ideal --engine-command COMMAND'" : "'tracesim matrix' or 'tracesim check'"
+        #expect(firstLine(result.error).contains(what))
+        #expect(!result.error.contains("unknown option"))
     }
 }

@@ -110,15 +110,57 @@ struct AssumeRateTests {
     }
 
     @Test(
-        "a rate that is not above 0, at most 100 and finite is a usage error",
-        arguments: ["0", "-1", "nan", "inf", "101", "1e3", "fast", ""])
+        "a rate below 1e-9, above 100 or not finite is a usage error naming the range",
+        arguments: ["0", "101", "1e3", "1e999", "1e-300", "9e-10", "0.0000000009"])
     func badRates(_ rate: String) throws {
         let path = try Self.sentinelFile()
         let result = runCommand(["replay", path, "--scenario", "ideal", "--assume-rate", rate, "--date", "2024-05-01"])
         #expect(result.exitCode == 64)
         #expect(
             Self.firstLine(result.error)
-                == "error: --assume-rate must be a rate in Hz above 0 and at most 100, not '\(rate)'")
+                == "error: --assume-rate must be a number in Hz from 1e-9 (a longer period than 1e9 s leaves "
+                + "TraceSim's clock) to 100, not '\(rate)'")
+    }
+
+    @Test(
+        "a rate that is not a decimal number is a usage error naming the grammar",
+        arguments: ["-1", "nan", "inf", "fast", "", "0x1p-10", "+1"])
+    func malformedRates(_ rate: String) throws {
+        let path = try Self.sentinelFile()
+        let result = runCommand(["replay", path, "--scenario", "ideal", "--assume-rate", rate, "--date", "2024-05-01"])
+        #expect(result.exitCode == 64)
+        #expect(
+            Self.firstLine(result.error)
+                == "error: --assume-rate must be a decimal number in Hz (digits with an optional fraction and exponent, "
+                + "such as 2, 0.5 or 1e9; no sign), not '\(rate)'")
+    }
+
+    @Test("records a slow rate cannot keep on the clock are noted as that, not as a missing --assume-rate")
+    func slowRateNote() throws {
+        // Five timed fixes in 2024, then a run of 20 untimed records: at 1e-9 Hz (31.7 years a
+        // record) the eighth and later would fall after 2262.
+        var text = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <gpx version="1.1" creator="test" xmlns="http://www.topografix.com/GPX/1/1"><trk><trkseg>
+
+            """
+        for index in 0..<5 {
+            text += "<trkpt lat=\"\(47.0 + Double(index) * 0.0001)\" lon=\"11.5\"><time>2024-05-01T00:00:0\(index)Z</time></trkpt>\n"
+        }
+        for index in 0..<20 {
+            text += "<trkpt lat=\"\(48.0 + Double(index) * 0.001)\" lon=\"11.5\"><time>1901-12-13T20:45:52Z</time></trkpt>\n"
+        }
+        let path = try TemporaryFile.write("mixed.gpx", text + "</trkseg></trk></gpx>\n", prefix: "assume-rate")
+        let slow = runCommand(["replay", path, "--scenario", "ideal", "--assume-rate", "1e-9"])
+        #expect(slow.exitCode == 0, "\(slow.error)")
+        #expect(
+            Self.firstLine(slow.error)
+                == "note: \(path): 13 records of untimed runs left out (first at line 8); at --assume-rate 1e-09 "
+                + "their times would leave TraceSim's clock (1677-09-22 to 2262-04-10)")
+        let none = runCommand(["replay", path, "--scenario", "ideal"])
+        #expect(
+            Self.firstLine(none.error)
+                == "note: \(path): 20 records of untimed runs left out (first at line 8); pass --assume-rate HZ to time them")
     }
 
     @Test("the highest and a fractional rate are accepted", arguments: ["100", "0.5"])

@@ -57,11 +57,11 @@ struct EmbeddedEngineCommandTests {
         #expect(line?.hasSuffix("× saw a location, in 1 run") == true)
     }
 
-    @Test("an engine that gives up fails the command with exit 1 and names the engine")
+    @Test("an engine that gives up fails the command with exit 70 and names the engine")
     func failingEngineFailsTheRun() {
         let failing = EngineUnderTest.custom(named: "failing") { _ in CountingClient(failsAfter: 10) }
         let result = Self.run(["matrix", Self.drive, "--scenarios", "always-precise"], engine: failing)
-        #expect(result.exitCode == 1)
+        #expect(result.exitCode == 70)
         #expect(result.error == "error: engine failing: gave up after 10 fixes\n")
         #expect(result.output.isEmpty)
     }

@@ -355,3 +355,56 @@ extension TraceInputsTests {
         #expect(captured.lines.first == "note: \(scratch.root)/fleet/d0/notes-a.txt: not a trace any importer recognises; skipped")
     }
 }
+
+/// Paths from lists and walks reach messages escaped and shortened: a CR-only list is one line
+/// whose path holds raw CRs, and a list line may be megabytes long.
+@Suite("trace inputs: paths in messages are escaped and shortened")
+struct TraceInputPathMessageTests {
+    typealias Scratch = TraceInputsTests.Scratch
+
+    @Test("a list with CR-only line ends: the error shows each CR as \\r, never a raw CR")
+    func crOnlyList() throws {
+        let scratch = try Scratch()
+        let list = try scratch.write("list.txt", "a.gpx\rb.gpx\r")
+        let result = runCommand(["matrix", "--traces-from", list, "--scenarios", "ideal"])
+        #expect(result.exitCode == 66)
+        #expect(result.error.hasPrefix("error: a.gpx\\rb.gpx: no such file"), "\(result.error)")
+        #expect(!result.error.contains("\r"))
+    }
+
+    @Test("a megabyte path from a list is cut at 256 characters, with its size in bytes")
+    func hugePath() throws {
+        let scratch = try Scratch()
+        // The case was 10 MB; 1 MB shows the same and keeps the test fast in debug builds.
+        let path = String(repeating: "x", count: 1_000_000)
+        let list = try scratch.write("list.txt", path + "\n")
+        let result = runCommand(["matrix", "--traces-from", list, "--scenarios", "ideal"])
+        #expect(result.exitCode == 66)
+        #expect(
+            result.error.hasPrefix("error: " + String(repeating: "x", count: 256) + "… (1000000 bytes): "),
+            "\(result.error.prefix(400))")
+        #expect(result.error.utf8.count < 1000)
+    }
+
+    @Test("a walk's note about a file named with an escape sequence shows the escape, not the sequence")
+    func escapeInWalkNote() throws {
+        let scratch = try Scratch()
+        try scratch.copy("gpsbabel/bike.tcx", to: "fleet/bike.tcx")
+        try scratch.write("fleet/bad\u{1B}[2Jname.txt", "hello")
+        let captured = TraceInputsTests.Captured()
+        #expect(try TraceInputsTests.expand([scratch.root + "/fleet"], console: captured.console).count == 1)
+        #expect(
+            captured.lines == ["note: \(scratch.root)/fleet/bad\\u{1B}[2Jname.txt: not a trace any importer recognises; skipped"])
+    }
+
+    @Test("ordinary paths, standard input and long ones: MessageText.path")
+    func messageText() {
+        #expect(MessageText.path("Traces/gpsbabel/bike.tcx") == "Traces/gpsbabel/bike.tcx")
+        #expect(MessageText.path("dir with spaces/é.gpx") == "dir with spaces/é.gpx")
+        #expect(MessageText.path("-") == "<stdin>")
+        #expect(MessageText.path("a\nb\tc\u{7F}") == "a\\nb\\tc\\u{7F}")
+        let exact = String(repeating: "y", count: 256)
+        #expect(MessageText.path(exact) == exact)
+        #expect(MessageText.path(exact + "é") == exact + "… (258 bytes)")
+    }
+}

@@ -137,6 +137,35 @@ struct TracksOptionTests {
         #expect(track.output.contains("\n\n\(folder.route)#2\n"))
     }
 
+    @Test("--tracks each moves nothing, so a file that --tracks file would shift past 2262 is read track by track")
+    func eachNeverShifts() throws {
+        let folder = try Folder()
+        let late = folder.path("late.gpx")
+        // Track 2 starts before track 1 ends, on the clock's last day: `file` would move it past the end.
+        let points = [("2262-04-11T00:00:00Z", "2262-04-11T23:00:00Z"), ("2262-04-11T00:00:00Z", "2262-04-11T23:40:00Z")]
+        let tracks = points.map { first, last in
+            "<trk><trkseg><trkpt lat=\"48.0\" lon=\"11.5\"><time>\(first)</time></trkpt>"
+                + "<trkpt lat=\"48.001\" lon=\"11.5\"><time>\(last)</time></trkpt></trkseg></trk>"
+        }
+        let gpx = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <gpx version="1.1" creator="test" xmlns="http://www.topografix.com/GPX/1/1">
+            \(tracks.joined(separator: "\n"))
+            </gpx>
+
+            """
+        try Data(gpx.utf8).write(to: URL(fileURLWithPath: late))
+        let file = runCommand(["inspect", late, "--tracks", "file"])
+        #expect(file.exitCode == 65)
+        #expect(file.error.hasPrefix("error: \(late):4: --tracks file would move this track past 2262"), "\(file.error)")
+        let each = runCommand(["inspect", late, "--tracks", "each", "--format", "json"])
+        #expect(each.exitCode == 0, "\(each.error)")
+        let lines = each.output.split(separator: "\n")
+        #expect(lines.count == 2)
+        #expect(lines.first?.contains("\"last\":\"2262-04-11T23:00:00.000Z\"") == true, "\(each.output)")
+        #expect(lines.last?.contains("\"last\":\"2262-04-11T23:40:00.000Z\"") == true, "\(each.output)")
+    }
+
     @Test("usage: an unknown order, and each where one trace is written, exit 64")
     func usage() throws {
         let folder = try Folder()

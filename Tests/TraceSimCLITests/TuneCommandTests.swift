@@ -130,6 +130,30 @@ struct TuneCommandTests {
         #expect(again.exitCode == 73 && again.error.contains("already exists"), "\(again.error)")
     }
 
+    @Test("--write-scenario writes to standard output and through a link to a device; a link to a file is kept")
+    func writeScenarioTargets() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tune-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let toStandardOutput = runCommand([
+            "tune", Self.bike, "--sweep", "distanceFilter=10", "--format", "csv", "--write-scenario", "/dev/stdout",
+        ])
+        #expect(toStandardOutput.exitCode == 0, "\(toStandardOutput.error)")
+        #expect(toStandardOutput.output.hasSuffix("}}\n") && toStandardOutput.output.contains("{\"name\":\"ideal-tuned\""))
+        let toDevice = folder.appendingPathComponent("null").path
+        try FileManager.default.createSymbolicLink(atPath: toDevice, withDestinationPath: "/dev/null")
+        let device = runCommand(["tune", Self.bike, "--sweep", "distanceFilter=10", "--write-scenario", toDevice])
+        #expect(device.exitCode == 0, "\(device.error)")
+        let existing = folder.appendingPathComponent("existing.json").path
+        try Data("{}".utf8).write(to: URL(fileURLWithPath: existing))
+        let toFile = folder.appendingPathComponent("link.json").path
+        try FileManager.default.createSymbolicLink(atPath: toFile, withDestinationPath: existing)
+        let file = runCommand(["tune", Self.bike, "--sweep", "distanceFilter=10", "--write-scenario", toFile])
+        #expect(file.exitCode == 73)
+        #expect(file.error == "error: \(toFile): already exists; remove it or choose another name\n")
+        #expect(try String(contentsOfFile: existing, encoding: .utf8) == "{}")
+    }
+
     @Test("a truth from another place and day is an error naming both time spans and the distance")
     func truthElsewhere() {
         let result = runCommand(["tune", Self.drive, "--truth", Self.bike, "--sweep", "distanceFilter=0,10"])

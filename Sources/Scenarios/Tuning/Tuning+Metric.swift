@@ -1,3 +1,5 @@
+import SimulationCore
+
 extension Tuning {
     /// A measure of a row that objectives and constraints name, spelled as the run JSON's
     /// metric key (`tracesim replay --format json`).
@@ -130,8 +132,10 @@ extension Tuning {
                                 ? "'\(text)' names no metric (NAME>=X)"
                                 : "unknown metric '\(name)' (one of: \(metricList))"))
                 }
-                guard let bound = Double(number), bound.isFinite else {
-                    return .failure(SweepError("'\(number)' in '\(text)' is not a number"))
+                guard let bound = DecimalNumber.decimal(number, allowsNegative: true), bound.isFinite else {
+                    return .failure(
+                        SweepError(
+                            "'\(number)' in '\(text)' is not a decimal number (\(DecimalNumber.decimalForm))"))
                 }
                 return .success(Constraint(metric: metric, comparison: comparison, bound: bound))
             }

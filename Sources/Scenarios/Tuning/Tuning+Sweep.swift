@@ -1,3 +1,5 @@
+import SimulationCore
+
 extension Tuning {
     /// One sweep: a parameter and the values it takes.
     public struct Sweep: Sendable {
@@ -22,7 +24,7 @@ extension Tuning {
                 guard case .number = parameter.kind else {
                     return .failure(SweepError("\(parameter.name) is not a number: list its values as v1,v2"))
                 }
-                switch range(pieces[1], text) {
+                switch range(pieces[1], text, parameter) {
                 case .success(let numbers): values = numbers.map(SettingValue.number)
                 case .failure(let error): return .failure(error)
                 }
@@ -34,8 +36,14 @@ extension Tuning {
                 var listed: [SettingValue] = []
                 for item in items {
                     guard let value = value(item, for: parameter) else {
+                        guard case .number = parameter.kind else {
+                            return .failure(
+                                SweepError("'\(item)' is not a value of \(parameter.name) (\(describe(parameter)))"))
+                        }
                         return .failure(
-                            SweepError("'\(item)' is not a value of \(parameter.name) (\(describe(parameter)))"))
+                            SweepError(
+                                "'\(item)' is not a decimal number (\(numberForm(parameter))): \(parameter.name) takes "
+                                    + describe(parameter)))
                     }
                     listed.append(value)
                 }
@@ -44,12 +52,20 @@ extension Tuning {
             for value in values {
                 if let problem = parameter.check(value) { return .failure(SweepError(problem)) }
             }
+            // Each value is a row: a value given twice would only repeat a row.
+            for (position, value) in values.enumerated() where values[..<position].contains(value) {
+                return .failure(
+                    SweepError(
+                        pieces[1].contains(":")
+                            ? "'\(text)' gives \(value) twice: the step is finer than the numbers can tell apart"
+                            : "'\(text)' lists \(value) twice; each value is one row, so give it once"))
+            }
             return .success(Sweep(parameter: parameter, values: values))
         }
 
         private static func value(_ text: String, for parameter: Parameter) -> SettingValue? {
             switch parameter.kind {
-            case .number: Double(text).flatMap { $0.isFinite ? .number($0) : nil }
+            case .number: number(text, for: parameter).map(SettingValue.number)
             case .bool: text == "true" ? .bool(true) : text == "false" ? .bool(false) : nil
             case .tokens(let tokens): tokens.contains(text) ? .token(text) : nil
             }
@@ -66,11 +82,37 @@ extension Tuning {
             }
         }
 
-        private static func range(_ spec: String, _ text: String) -> Result<[Double], SweepError> {
-            let numbers = spec.split(separator: ":", omittingEmptySubsequences: false).map { Double($0) }
-            guard numbers.count == 3, let from = numbers[0], let to = numbers[1], let step = numbers[2], from.isFinite,
-                to.isFinite, step.isFinite, step > 0, from <= to
-            else { return .failure(SweepError("'\(spec)' is not from:to:step with from <= to and step > 0")) }
+        /// A number of `parameter` in `DecimalNumber`'s grammar, signed only where the setting
+        /// can be negative; `nil` otherwise or when it is not finite.
+        private static func number(_ text: some StringProtocol, for parameter: Parameter) -> Double? {
+            guard case .number(let range) = parameter.kind,
+                let value = DecimalNumber.decimal(text, allowsNegative: range.lowerBound < 0), value.isFinite
+            else { return nil }
+            return value
+        }
+
+        /// The grammar of `parameter`'s numbers, for messages.
+        private static func numberForm(_ parameter: Parameter) -> String {
+            guard case .number(let range) = parameter.kind, range.lowerBound < 0 else {
+                return DecimalNumber.decimalForm + "; no sign"
+            }
+            return DecimalNumber.decimalForm
+        }
+
+        private static func range(_ spec: String, _ text: String, _ parameter: Parameter) -> Result<
+            [Double], SweepError
+        > {
+            let numbers = spec.split(separator: ":", omittingEmptySubsequences: false).map {
+                number($0, for: parameter)
+            }
+            guard numbers.count == 3, let from = numbers[0], let to = numbers[1], let step = numbers[2], step > 0,
+                from <= to
+            else {
+                return .failure(
+                    SweepError(
+                        "'\(spec)' is not from:to:step, three decimal numbers (\(numberForm(parameter))) "
+                            + "with from <= to and step > 0"))
+            }
             // Counted in floating point and compared before any conversion: a tiny step or a
             // huge span gives a count (or an infinity) no `Int` can hold.
             let steps = ((to - from) / step + 1e-9).rounded(.down)

@@ -37,8 +37,10 @@ enum CheckCommand: Command {
         exitStatus: """
             0 every threshold holds; 1 at least one is violated (each is printed with its trace,
             scenario, metric, value and bound); 64 usage error; 65 a file's content is invalid;
-            66 a file is missing; 73 a report file cannot be written; 74 writing output failed part-way
-            (a full disk, a closed pipe).
+            66 a file is missing; 70 the engine under test crashed, hung or broke the protocol (the
+            --junit file holds an <error> for the failed run, the --markdown file says so); 73 a
+            report file cannot be written; 74 writing output failed part-way (a full disk, a closed
+            pipe).
             """)
 
     static func run(_ parsed: ParsedArguments, console: Console) throws -> ExitCode {
@@ -84,7 +86,23 @@ enum CheckCommand: Command {
         let matrix = Matrix(
             traces: traces.map { Matrix.NamedTrace(name: $0.path, trace: $0.trace) },
             scenarios: scenarios.map(ReplayArguments.entry), seed: seed, fences: fences)
-        let cells = try ReplayArguments.run(matrix, parsed, console: console).cells
+        let cells: [Matrix.Cell]
+        switch try ReplayArguments.runUnlessEngineFails(matrix, parsed, console: console) {
+        case .success(let result):
+            cells = result.cells
+        case .failure(let engineFailure):
+            // CI reads the files, not the exit code alone: they say the engine failed, as an
+            // error rather than a violated threshold, and the command exits 70, not 1.
+            let failedRun = CheckReport.FailedRun(engine: parsed.engine.name, message: engineFailure.message)
+            let code = writeReports(
+                junit: CheckReport.junit([], failedRun: failedRun),
+                markdown: CheckReport.markdown([], failedRun: failedRun), parsed, console)
+            let failure = ReplayArguments.failure(.engine(engineFailure), engine: parsed.engine, parsed)
+            // A report that could not be written outranks the engine: CI would miss the file.
+            guard let code else { throw failure }
+            console.report(failure)
+            return code
+        }
         var verdicts: [Expectations.Verdict] = []
         for cell in cells {
             verdicts += expectations.verdicts(
@@ -93,13 +111,22 @@ enum CheckCommand: Command {
         }
         let diagnostics = CheckReport.engineDiagnostics(cells.map(\.run))
         console.print(CheckReport.text(verdicts) + diagnostics.map { "\n" + $0 }.joined())
-        if let path = parsed.value("junit"), let code = write(CheckReport.junit(verdicts), to: path, console) {
-            return code
-        }
-        if let path = parsed.value("markdown"), let code = write(CheckReport.markdown(verdicts), to: path, console) {
+        if let code = writeReports(
+            junit: CheckReport.junit(verdicts), markdown: CheckReport.markdown(verdicts), parsed, console)
+        {
             return code
         }
         return verdicts.allSatisfy(\.passed) ? .success : .failure
+    }
+
+    /// Writes `--junit` then `--markdown`, when asked for; the exit code of the first that
+    /// cannot be written (73 or 74), after its message.
+    private static func writeReports(junit: String, markdown: String, _ parsed: ParsedArguments, _ console: Console)
+        -> ExitCode?
+    {
+        if let path = parsed.value("junit"), let code = write(junit, to: path, console) { return code }
+        if let path = parsed.value("markdown"), let code = write(markdown, to: path, console) { return code }
+        return nil
     }
 
     private static func write(_ text: String, to path: String, _ console: Console) -> ExitCode? {

@@ -3,8 +3,8 @@ import Scenarios
 
 /// `--engine-command` and `--engine-timeout`: an engine in any language, run as a subprocess
 /// over the lock-step JSON Lines protocol, in place of the built-in engine. Declared once
-/// here; `replay`, `matrix` and `check` list them (`tune` sweeps the built-in engine's settings,
-/// which an engine of its own need not take, so it refuses custom engines).
+/// here; `replay`, `matrix` and `check` list them. `track` (the built-in engine's inner states)
+/// and `tune` (its settings) refuse them, saying what to use instead (`refused(because:)`).
 enum EngineArguments {
     static let declared: [CommandDeclaration.Option] = [
         .init(
@@ -23,6 +23,12 @@ enum EngineArguments {
                 """),
     ]
 
+    /// Both options refused by a command that runs only the built-in engine, with why and what
+    /// to use instead.
+    static func refused(because reason: String) -> [CommandDeclaration.RefusedOption] {
+        declared.map { CommandDeclaration.RefusedOption(name: $0.name, reason: reason) }
+    }
+
     /// The default of `--engine-timeout`, seconds.
     static let defaultTimeoutSeconds = 10.0
 
@@ -35,12 +41,10 @@ enum EngineArguments {
     {
         var timeout = defaultTimeoutSeconds
         if let text = parsed.value("engine-timeout") {
-            guard let seconds = Double(text), seconds.isFinite, seconds > 0, seconds <= 86_400 else {
-                throw UsageError(
-                    "--engine-timeout must be a number of seconds above 0 and at most 86400, not '\(text)'",
-                    command: command)
-            }
-            timeout = seconds
+            timeout = try NumberArgument.decimal(
+                text, option: "--engine-timeout", unit: "of seconds", range: "above 0 and at most 86400",
+                command: command
+            ) { $0 > 0 && $0 <= 86_400 }
         }
         guard let engineCommand = parsed.value("engine-command") else {
             if parsed.value("engine-timeout") != nil {

@@ -27,7 +27,8 @@ enum ImportArguments {
             name: "assume-rate", value: "<HZ>",
             help: """
                 Time untimed runs (10 or more records of one timestamp spread
-                over more than 100 m) at HZ records a second, 0 < HZ <= 100:
+                over more than 100 m) at HZ records a second, 1e-9 <= HZ <= 100
+                (a longer period than 1e9 s leaves TraceSim's clock):
                 from one period after the time read before a run, else ending
                 one period before the first timed record, else from midnight UTC
                 of --date. Without it such runs are counted, not replayed.
@@ -66,11 +67,16 @@ enum ImportArguments {
     /// The highest `--assume-rate`: faster than any receiver logs, so a larger value is a typo.
     static let maximumAssumedRate = 100.0
 
+    /// The lowest `--assume-rate`: one record in 1e9 s (31.7 years). The clock spans 1677 to
+    /// 2262, and a period much longer leaves it after a record or two, so a slower rate would
+    /// time nothing and only leave the runs out again.
+    static let minimumAssumedRate = 1e-9
+
     static func options(from arguments: ParsedArguments, command: String) throws(UsageError) -> ImportOptions {
         var options = ImportOptions()
         if let text = arguments.value("date") {
             guard let date = CalendarDate(text) else {
-                throw UsageError("--date '\(text)' is not a YYYY-MM-DD date", command: command)
+                throw UsageError("--date '\(MessageText.value(text))' is not a YYYY-MM-DD date", command: command)
             }
             // A day the clock cannot hold from end to end would date fixes it cannot represent.
             guard date.isWholeDayRepresentable else {
@@ -90,11 +96,10 @@ enum ImportArguments {
             options.format = format
         }
         if let text = arguments.value("assume-rate") {
-            guard let rate = Double(text), rate.isFinite, rate > 0, rate <= maximumAssumedRate else {
-                throw UsageError(
-                    "--assume-rate must be a rate in Hz above 0 and at most 100, not '\(text)'", command: command)
-            }
-            options.assumedRate = rate
+            options.assumedRate = try NumberArgument.decimal(
+                text, option: "--assume-rate", unit: "in Hz",
+                range: "from 1e-9 (a longer period than 1e9 s leaves TraceSim's clock) to 100", command: command
+            ) { (minimumAssumedRate...maximumAssumedRate).contains($0) }
         }
         options.trackOrder = try TrackArguments.order(from: arguments, command: command)
         options.strict = arguments.flag("strict")
@@ -165,24 +170,33 @@ enum TraceLoading {
             if notesUntimedRuns, skippedCount > 0 {
                 let first = impossible.compactMap(\.firstLines.first).min() ?? 0
                 console.warn(
-                    "note: \(TraceFile.displayName(forPath: path)): \(skippedCount) record\(skippedCount == 1 ? "" : "s") "
+                    "note: \(MessageText.path(path)): \(skippedCount) record\(skippedCount == 1 ? "" : "s") "
                         + "with an impossible field skipped (first at line \(first)); --strict refuses them")
             }
             let runs = trace.diagnostics.untimedRuns
             if notesUntimedRuns, !trace.fixes.isEmpty, runs.records > runs.timed {
                 let left = runs.records - runs.timed
+                // With a rate, the records left are those whose times would leave the clock.
+                var advice = "pass --assume-rate HZ to time them"
+                if let rate = options.assumedRate {
+                    let shown = rate == rate.rounded() && rate < 1e15 ? String(Int64(rate)) : "\(rate)"
+                    advice =
+                        "at --assume-rate \(shown) their times would leave TraceSim's clock "
+                        + "(\(CalendarDate.wholeDayRange.first) to \(CalendarDate.wholeDayRange.last))"
+                }
                 console.warn(
-                    "note: \(TraceFile.displayName(forPath: path)): \(left) record\(left == 1 ? "" : "s") of untimed "
-                        + "runs left out (first at line \(runs.runs.firstLines.first ?? 0)); pass --assume-rate HZ to time them"
-                )
+                    "note: \(MessageText.path(path)): \(left) record\(left == 1 ? "" : "s") of untimed "
+                        + "runs left out (first at line \(runs.runs.firstLines.first ?? 0)); \(advice)")
             }
             return trace
-        } catch let error as TraceFormatError {
+        } catch var error as TraceFormatError {
+            error.file = MessageText.path(error.file)
             throw CommandFailure(.dataError, "error: \(error)")
-        } catch let error as TraceFileError {
+        } catch var error as TraceFileError {
+            error.file = MessageText.path(error.file)
             throw CommandFailure(.noInput, "error: \(error)")
         } catch {
-            throw CommandFailure(.dataError, "error: \(TraceFile.displayName(forPath: path)): \(error)")
+            throw CommandFailure(.dataError, "error: \(MessageText.path(path)): \(error)")
         }
     }
 }

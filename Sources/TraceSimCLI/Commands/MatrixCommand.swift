@@ -100,9 +100,10 @@ enum MatrixCommand: Command {
               tracesim summarize runs.jsonl --format markdown
             """,
         exitStatus: """
-            0 ran (inputs with no record skipped); 1 the engine under test failed; 64 usage error;
-            65 a file's content is invalid or gave no timed fix; 66 a file is missing or unreadable;
-            74 an output error. 65 and 66 come at the end, once the other inputs have run.
+            0 ran (inputs with no record skipped); 64 usage error; 65 a file's content is invalid
+            or gave no timed fix; 66 a file is missing or unreadable; 70 the engine under test
+            crashed, hung or broke the protocol; 74 an output error. 65 and 66 come at the end,
+            once the other inputs have run.
             """)
 
     static func run(_ parsed: ParsedArguments, console: Console) throws -> ExitCode {
@@ -135,12 +136,7 @@ enum MatrixCommand: Command {
             parsed.value("scenarios") ?? "all", command: name, console: console)
         let seed = try ReplayArguments.seed(parsed, command: name)
         let noise = try NoiseArguments.noise(parsed, command: name)
-        let jobs = try parsed.value("jobs").map { (text) throws(UsageError) -> Int in
-            guard let jobs = Int(text), jobs >= 1 else {
-                throw UsageError("--jobs must be a whole number of at least 1, not '\(text)'", command: name)
-            }
-            return jobs
-        }
+        let jobs = try ReplayArguments.jobs(parsed, command: name)
         let options = try ImportArguments.options(from: parsed, command: name)
         let (fences, fencesInput): ([Geofence], RunIdentity.Input?) = try ConfigFiles.load(
             parsed.value("fences"), console, ReplayArguments.fingerprinted(GeofenceLoader.load), absent: ([], nil))

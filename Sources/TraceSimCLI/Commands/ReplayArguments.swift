@@ -11,10 +11,18 @@ enum ReplayArguments {
     /// `--seed`, or `nil` to keep each scenario's own seed (presets use 0).
     static func seed(_ parsed: ParsedArguments, command: String) throws(UsageError) -> UInt64? {
         guard let text = parsed.value("seed") else { return nil }
-        guard let seed = UInt64(text) else {
-            throw UsageError("--seed must be a whole number, not '\(text)'", command: command)
-        }
-        return seed
+        return try NumberArgument.whole(
+            text, option: "--seed", described: "a whole number from 0 to \(UInt64.max)", in: 0...UInt64.max,
+            command: command)
+    }
+
+    /// `--jobs` of `matrix` and `tune`, or `nil` for one job per core.
+    static func jobs(_ parsed: ParsedArguments, command: String) throws(UsageError) -> Int? {
+        guard let text = parsed.value("jobs") else { return nil }
+        return Int(
+            try NumberArgument.whole(
+                text, option: "--jobs", described: "a whole number of at least 1", in: 1...UInt64(Int.max),
+                command: command))
     }
 
     /// A scenario to run, the geofences it brings (`nil`: use `--fences`), and what a sharded
@@ -68,32 +76,46 @@ enum ReplayArguments {
 
     /// Runs `matrix` (or its `shard`) with the engine under test, and a progress bar on
     /// standard error when it is a terminal.
-    /// - Throws: `CommandFailure`: exit 65 naming the geofence file for an invalid fence, exit 1
+    /// - Throws: `CommandFailure`: exit 65 naming the geofence file for an invalid fence, exit 70
     ///   naming the engine when the engine under test failed.
     static func run(
         _ matrix: Matrix, shard: Shard? = nil, jobs: Int? = nil, _ parsed: ParsedArguments, console: Console
     )
         throws(CommandFailure) -> MatrixResult
     {
+        switch try runUnlessEngineFails(matrix, shard: shard, jobs: jobs, parsed, console: console) {
+        case .success(let result): return result
+        case .failure(let failure): throw self.failure(.engine(failure), engine: parsed.engine, parsed)
+        }
+    }
+
+    /// `run`, with a failure of the engine under test returned rather than thrown, for `check`
+    /// to report it in its JUnit and Markdown files before it exits.
+    /// - Throws: `CommandFailure` (65) naming the geofence file for an invalid fence.
+    static func runUnlessEngineFails(
+        _ matrix: Matrix, shard: Shard? = nil, jobs: Int? = nil, _ parsed: ParsedArguments, console: Console
+    ) throws(CommandFailure) -> Result<MatrixResult, EngineFailure> {
         var matrix = matrix
         matrix.engine = parsed.engine
         let progress = Progress(total: matrix.replayCount(shard: shard), console: console)
         defer { progress.finish() }
         do {
-            return try matrix.run(shard: shard, jobs: jobs) { done, _ in progress.update(done) }
+            return .success(try matrix.run(shard: shard, jobs: jobs) { done, _ in progress.update(done) })
         } catch {
-            throw failure(error, engine: matrix.engine, parsed)
+            guard case .engine(let failure) = error else { throw self.failure(error, engine: matrix.engine, parsed) }
+            return .failure(failure)
         }
     }
 
     /// What a failed run makes the command exit with: 65 naming the geofence file for an invalid
-    /// fence, 1 naming the engine when the engine under test failed.
+    /// fence, 70 naming the engine when the engine under test crashed, hung or broke the
+    /// protocol (the same in `replay`, `matrix`, `check` and `tune`).
     static func failure(_ error: RunFailure, engine: EngineUnderTest, _ parsed: ParsedArguments) -> CommandFailure {
         switch error {
         case .geometry(let error):
             return CommandFailure(.dataError, "error: \(parsed.value("fences") ?? "geofences"): \(error)")
         case .engine(let failure):
-            return CommandFailure(.failure, "error: engine \(engine.name): \(failure.message)")
+            return CommandFailure(.engineFailed, "error: engine \(engine.name): \(failure.message)")
         }
     }
 

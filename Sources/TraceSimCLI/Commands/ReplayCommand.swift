@@ -46,7 +46,8 @@ enum ReplayCommand: Command {
             NoiseArguments.declared,
         ] + EngineArguments.declared + ImportArguments.declared,
         exitStatus: """
-            0 ran; 64 usage error; 65 a file's content is invalid; 66 a file is missing or unreadable.
+            0 ran; 64 usage error; 65 a file's content is invalid; 66 a file is missing or unreadable;
+            70 the engine under test crashed, hung or broke the protocol.
             """)
 
     static func run(_ parsed: ParsedArguments, console: Console) throws -> ExitCode {

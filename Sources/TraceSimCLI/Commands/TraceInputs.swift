@@ -94,9 +94,9 @@ enum TraceInputs {
     private static func paths(
         inListAt path: String, standardInput: () throws(TraceFileError) -> [UInt8]
     ) throws(CommandFailure) -> [String] {
-        let name = TraceFile.displayName(forPath: path)
+        let name = MessageText.path(path)
         let bytes: [UInt8]
-        do {
+        do throws(TraceFileError) {
             if path == TraceFile.standardInputPath {
                 bytes = try standardInput()
             } else {
@@ -106,9 +106,10 @@ enum TraceInputs {
                         file: path,
                         reason: "is a directory, not a list of paths (name it as a trace to read every trace in it)")
                 }
-                bytes = try TraceFile.contents(ofPath: path)
+                bytes = try ConfigFiles.contents(ofPath: path)
             }
-        } catch {
+        } catch var error {
+            error.file = MessageText.path(error.file)
             throw CommandFailure(.noInput, "error: \(error)")
         }
         return try paths(inList: bytes, name: name)
@@ -202,7 +203,7 @@ enum TraceInputs {
         for (path, what) in found {
             switch what {
             case .skipped(let reason):
-                console.warn("note: \(path): \(reason); skipped")
+                console.warn("note: \(MessageText.path(path)): \(reason); skipped")
             case .file:
                 let format: TraceFormat?
                 do { format = try TraceImporter.detectFormat(atPath: path) } catch {
@@ -210,7 +211,7 @@ enum TraceInputs {
                     continue
                 }
                 if format == nil {
-                    console.warn("note: \(path): not a trace any importer recognises; skipped")
+                    console.warn("note: \(MessageText.path(path)): not a trace any importer recognises; skipped")
                 } else {
                     traces.append(path)
                 }
@@ -223,7 +224,8 @@ enum TraceInputs {
         throws(CommandFailure)
     {
         guard let stream = opendir(directory) else {
-            throw CommandFailure(.noInput, "error: \(directory): cannot read the directory: \(describeErrno())")
+            throw CommandFailure(
+                .noInput, "error: \(MessageText.path(directory)): cannot read the directory: \(describeErrno())")
         }
         var subdirectories: [String] = []
         do {
@@ -234,7 +236,8 @@ enum TraceInputs {
                 guard let entry = readdir(stream) else {
                     guard errno == 0 else {
                         throw CommandFailure(
-                            .noInput, "error: \(directory): cannot read the directory: \(describeErrno())")
+                            .noInput,
+                            "error: \(MessageText.path(directory)): cannot read the directory: \(describeErrno())")
                     }
                     break
                 }

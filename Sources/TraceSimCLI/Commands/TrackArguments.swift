@@ -48,7 +48,7 @@ enum TrackArguments {
             pieces = [(path, trace)]
         }
         for track in empty.sorted() {
-            console.warn("note: \(TraceFile.displayName(forPath: path)): track \(track) has no timed fix; left out")
+            console.warn("note: \(MessageText.path(path)): track \(track) has no timed fix; left out")
         }
         return pieces
     }
@@ -69,7 +69,7 @@ enum TrackArguments {
     /// how much, and what the chosen order did about it. Under `file`, tracks moved without
     /// overlapping (a file listing the afternoon before the morning) get a line too.
     static func warnAboutOverlaps(_ trace: Trace, path: String, options: ImportOptions, console: Console) {
-        let name = TraceFile.displayName(forPath: path)
+        let name = MessageText.path(path)
         let overlaps = trace.trackOverlaps()
         let acrossTracks = trace.diagnostics.mergedAcrossTracks
         if !overlaps.isEmpty {

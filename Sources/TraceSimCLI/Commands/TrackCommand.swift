@@ -63,7 +63,11 @@ enum TrackCommand: Command {
         exitStatus: """
             0 ran; 64 usage error; 65 a file's content is invalid (FILE:LINE:COL: what), including a
             geofence GEOS finds invalid; 66 a file is missing or unreadable.
-            """)
+            """,
+        refusedOptions: EngineArguments.refused(
+            because: "it reports the built-in engine's inner states (motion, rejections by stage); "
+                + "replay an engine of your own with 'tracesim replay TRACE --scenario ideal --engine-command "
+                + "COMMAND', the same ideal phone"))
 
     static func run(_ parsed: ParsedArguments, console: Console) throws -> ExitCode {
         guard parsed.engine.isBuiltIn else {
@@ -79,13 +83,7 @@ enum TrackCommand: Command {
         }
         let format = try parsed.choice("format")
         let configuration = try engineConfiguration(parsed)
-        var seed: UInt64 = 0
-        if let text = parsed.value("seed") {
-            guard let value = UInt64(text) else {
-                throw UsageError("--seed must be a whole number, not '\(text)'", command: name)
-            }
-            seed = value
-        }
+        let seed = try ReplayArguments.seed(parsed, command: name) ?? 0
         let noise = try NoiseArguments.noise(parsed, command: name)
         let options = try ImportArguments.options(from: parsed, command: name)
         let path = parsed.positionals[0]

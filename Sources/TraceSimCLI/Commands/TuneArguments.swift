@@ -63,11 +63,4 @@ enum TuneArguments {
                 + "or --noise to use the clean trace", command: command)
     }
 
-    static func jobs(_ text: String?, command: String) throws(UsageError) -> Int? {
-        guard let text else { return nil }
-        guard let jobs = Int(text), jobs >= 1 else {
-            throw UsageError("--jobs must be a whole number of at least 1, not '\(text)'", command: command)
-        }
-        return jobs
-    }
 }

@@ -103,10 +103,15 @@ enum TuneCommand: Command {
             settings. Documentation/Tuning.md has the details and an example.
             """,
         exitStatus: """
-            0 ran; 1 the engine under test failed; 64 usage error; 65 a file's content is invalid
-            or the truth does not overlap a trace; 66 a file is missing or unreadable; 73 the
-            scenario file exists or cannot be written.
-            """)
+            0 ran; 1 no row meets every --require constraint, so --write-scenario wrote nothing
+            (the table is still printed); 64 usage error; 65 a file's content is invalid or the
+            truth does not overlap a trace; 66 a file is missing or unreadable; 70 the engine under
+            test crashed, hung or broke the protocol; 73 the scenario file exists or cannot be
+            written.
+            """,
+        refusedOptions: EngineArguments.refused(
+            because: "it sweeps the built-in engine's settings, which an engine run as a command need not "
+                + "take; measure such an engine with 'tracesim matrix' or 'tracesim check' and --engine-command"))
 
     /// Each parameter, its values and what it does, for `--help`.
     static var parameterHelp: String {
@@ -140,7 +145,7 @@ enum TuneCommand: Command {
             parsed.values("objective"), hasTruth: hasTruth, command: name)
         let constraints = try TuneArguments.constraints(
             parsed.values("require"), hasTruth: hasTruth, command: name)
-        let jobs = try TuneArguments.jobs(parsed.value("jobs"), command: name)
+        let jobs = try ReplayArguments.jobs(parsed, command: name)
         let scenarios = try ReplayArguments.scenarios(
             parsed.values("scenario").isEmpty ? "ideal" : parsed.values("scenario").joined(separator: ","),
             command: name, console: console)
@@ -159,8 +164,10 @@ enum TuneCommand: Command {
                 outputs: [("--write-scenario", scenarioPath)],
                 inputs: parsed.positionals.map { ("the trace", $0) } + (truthPath.map { [("--truth", $0)] } ?? []),
                 command: name)
-            // A scenario file is something a person edits and names: refuse to replace one.
-            if FileManager.default.fileExists(atPath: scenarioPath) {
+            // A scenario file is something a person edits and names: refuse to replace one. Other
+            // targets (standard output, a device, a FIFO, a link to one of them) are written as
+            // every report is.
+            if case .existing(_, let status) = OutputTarget.resolve(scenarioPath), status.st_mode & S_IFMT == S_IFREG {
                 throw CommandFailure(
                     .cannotCreate, "error: \(scenarioPath): already exists; remove it or choose another name")
             }
@@ -191,6 +198,7 @@ enum TuneCommand: Command {
         }
         if let scenarioPath {
             guard let chosen = outcome.chosen else {
+                // Like a violated threshold of `check`: the constraints are the check.
                 throw CommandFailure(
                     .failure, "error: --write-scenario: no row meets every constraint; nothing written")
             }

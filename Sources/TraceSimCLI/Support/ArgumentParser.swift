@@ -71,6 +71,9 @@ struct ParsedArguments {
                 inlineValue = String(name[name.index(after: equals)...])
                 name = String(name[..<equals])
             }
+            if let refused = declaration.refusedOption(named: name) {
+                throw UsageError("\(command) does not take --\(name): \(refused.reason)", command: command)
+            }
             guard let option = declaration.option(named: name) else {
                 throw UsageError(
                     "unknown option '--\(name)'\(Self.suggestion(for: name, declaration))", command: command)

@@ -20,6 +20,17 @@ struct CommandDeclaration: Sendable {
     var discussion: String? = nil
     /// The `EXIT STATUS:` paragraph, without the label.
     var exitStatus: String? = nil
+    /// Options of other commands that this one deliberately does not take, each with why and
+    /// what to use instead: the parser says that rather than "unknown option".
+    var refusedOptions: [RefusedOption] = []
+
+    /// An option another command takes and this one refuses.
+    struct RefusedOption: Sendable {
+        /// Without the dashes.
+        var name: String
+        /// Why, and what to use instead: the rest of the usage error after the option.
+        var reason: String
+    }
 
     /// A positional argument.
     struct Positional: Sendable {
@@ -75,6 +86,8 @@ struct CommandDeclaration: Sendable {
     }
 
     func option(named name: String) -> Option? { acceptedOptions.first { $0.name == name } }
+
+    func refusedOption(named name: String) -> RefusedOption? { refusedOptions.first { $0.name == name } }
 
     // MARK: Help
 

@@ -30,7 +30,9 @@ struct OutputFailure: Error, Sendable, Equatable {
 /// - a regular file (new or replaced) is written to a temporary file in the same folder,
 ///   flushed to disk and renamed over the path; a replaced file keeps its mode, owner and group;
 /// - a symbolic link is followed and its target replaced, so the link survives;
-/// - a character device or FIFO is opened for writing and written directly, never replaced;
+/// - a character device or FIFO is opened for writing and written directly, never replaced; a
+///   FIFO that no process opens for reading within `FIFOWait.limitSeconds` is refused (exit 73)
+///   rather than waited on for ever;
 /// - `/dev/stdout`, `/dev/stderr` and `/dev/fd/N` go to the already open stream or descriptor;
 /// - a directory, socket or block device is refused (exit 73).
 ///
@@ -59,8 +61,13 @@ enum OutputFile {
             case S_IFREG:
                 if let refusal = refusal(toReplace: target, status, reportedAs: path) { return refusal }
                 return replace(target, with: text, keeping: status, reportedAs: path)
-            case S_IFCHR, S_IFIFO:
+            case S_IFCHR:
                 return writeDirectly(target, text, reportedAs: path)
+            case S_IFIFO:
+                switch FIFOWait.openForWriting(target) {
+                case .success(let descriptor): return write(text, to: descriptor, reportedAs: path)
+                case .failure(let failure): return .cannotCreate(path, failure.reason(peer: "reading"))
+                }
             case S_IFDIR:
                 return .cannotCreate(path, "it is a directory; give a file name")
             case S_IFBLK:
@@ -84,6 +91,11 @@ enum OutputFile {
     private static func writeDirectly(_ target: String, _ text: String, reportedAs path: String) -> OutputFailure? {
         let descriptor = open(target, O_WRONLY | O_NOCTTY | O_CLOEXEC)
         guard descriptor >= 0 else { return .cannotCreate(path, DescriptorWriting.describe(errno)) }
+        return write(text, to: descriptor, reportedAs: path)
+    }
+
+    /// Writes `text` to a descriptor opened here and closes it.
+    private static func write(_ text: String, to descriptor: Int32, reportedAs path: String) -> OutputFailure? {
         let written = DescriptorWriting.writeAll(text, to: descriptor)
         let closed = close(descriptor) == 0 ? nil : errno
         return (written ?? closed).map { .from($0, path: path) }

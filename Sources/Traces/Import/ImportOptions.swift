@@ -48,10 +48,12 @@ public struct CalendarDate: Sendable, Equatable {
     /// The day of the month, 1...31.
     public var day: Int
 
-    /// Parses `YYYY-MM-DD`. Returns `nil` for anything else or an impossible date.
+    /// Parses `YYYY-MM-DD`, digits only (`Int` alone would take `+020` as a year and `+1` as
+    /// a month). Returns `nil` for anything else or an impossible date.
     public init?(_ text: String) {
         let parts = text.split(separator: "-", omittingEmptySubsequences: false)
         guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
+            parts.allSatisfy({ $0.utf8.allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") } }),
             let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2]),
             (1...12).contains(month), day >= 1, day <= CivilTime.daysInMonth(year: year, month: month)
         else { return nil }

@@ -75,7 +75,8 @@ public enum TrackOrder: String, CaseIterable, Sendable {
     /// Tracks one after another in file order, each sorted and merged within itself; a track
     /// starting no later than the previous one ended is shifted to start one second after it.
     case file
-    /// Each track its own trace (`Trace.splitByTrack()`); imported like `file` and un-shifted.
+    /// Each track its own trace (`Trace.splitByTrack()`); imported like `file` but never shifted,
+    /// so the whole file is in time order within each track only.
     case each
 }
 

@@ -1,3 +1,5 @@
+import SimulationCore
+
 extension PhoneNoise {
     /// One tunable number of an effect, as `--noise EFFECT:NAME=VALUE` sets it.
     public struct Parameter: Sendable {
@@ -146,9 +148,13 @@ extension PhoneNoise {
                 throw NoiseSpecificationError("--noise \(effect.rawValue): '\(key)' given twice")
             }
             let text = String(parts[1])
-            guard let value = Double(text), value.isFinite else {
+            guard let value = DecimalNumber.decimal(text, allowsNegative: parameter.range.lowerBound < 0),
+                value.isFinite
+            else {
+                let sign = parameter.range.lowerBound < 0 ? "" : "; no sign"
                 throw NoiseSpecificationError(
-                    "--noise \(effect.rawValue): \(key) must be a number, not '\(NoiseSpecificationError.shown(text))'")
+                    "--noise \(effect.rawValue): \(key) must be a decimal number (\(DecimalNumber.decimalForm)\(sign)), "
+                        + "not '\(NoiseSpecificationError.shown(text))'")
             }
             guard parameter.range.contains(value) else {
                 throw NoiseSpecificationError(

@@ -128,8 +128,11 @@ extension TraceBuilder {
         fixes.removeLast(fixes.count - kept)
         segmentOf.removeLast(segmentOf.count - kept)
         lines.removeLast(lines.count - kept)
+        // Only `file` moves tracks: under `each` every track is replayed at its own times, so a
+        // shift past the clock's end must not refuse a file that `each` never moves.
         let shifts =
-            byTrack ? try shiftTracks(&fixes, lines: lines, segmentOf: segmentOf, trackOfSegment: trackOfSegment) : [:]
+            trackOrder == .file
+            ? try shiftTracks(&fixes, lines: lines, segmentOf: segmentOf, trackOfSegment: trackOfSegment) : [:]
 
         // Segments without a timed fix are left out; the rest are renumbered densely.
         var newIndex = [UInt32](repeating: .max, count: declaredSegments.count)

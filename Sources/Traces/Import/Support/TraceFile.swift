@@ -44,6 +44,16 @@ public enum TraceFile {
         return try readAll(descriptor, status, path: path, limit: limit, what: "configuration file")
     }
 
+    /// `contents(ofPath:)` for a descriptor the caller opened (a FIFO it waited a bounded time
+    /// to open) and still owns: the same limit, the same stop at a NUL byte, the same errors.
+    package static func contents(
+        ofDescriptor descriptor: Int32, path: String, limit: Int = maximumConfigurationBytes
+    ) throws(TraceFileError) -> [UInt8] {
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else { throw TraceFileError(file: path, reason: describeErrno()) }
+        return try readAll(descriptor, status, path: path, limit: limit, what: "configuration file")
+    }
+
     private static func readAll(
         _ descriptor: Int32, _ status: stat, path: String, limit: Int, what: String
     ) throws(TraceFileError) -> [UInt8] {
