@@ -130,7 +130,10 @@ struct EngineCommandLineTests {
                 "\(Paths.serveEngine)", input: #"{"type":"hello","protocolVersion":1}"# + "\n" + #"{"type":"start","now":0}"# + "\n")
         }
         #expect(result.exitCode == 65)
-        #expect(result.output == #"{"type":"hello","protocolVersion":1,"name":"tracesim built-in"}"# + "\n")
+        #expect(
+            result.output
+                == #"{"type":"hello","protocolVersion":2,"name":"tracesim built-in","capabilities":["replaceTimers"]}"#
+                + "\n")
         #expect(result.error == "error: serve-engine: input line 2: 'start' before reset\n")
     }
 }

@@ -57,7 +57,7 @@ struct SubprocessEngineTests {
         ),
         (
             "version",
-            "run pixel6/always-precise: output line 1: the engine speaks protocol version 2; this TraceSim speaks 1"
+            "run pixel6/always-precise: output line 1: the engine speaks protocol version 3; this TraceSim speaks 1 and 2"
         ),
     ]
 
@@ -240,7 +240,11 @@ struct EngineMessageTests {
 
     /// One answer of every type, every call and every record kind.
     static let everyAnswer: [EngineAnswer] =
-        [.hello(protocolVersion: 1, name: "x"), .schedule(timer: "t", at: now), .log("note"), .done]
+        [
+            .hello(protocolVersion: 1, name: "x", capabilities: nil),
+            .hello(protocolVersion: 2, name: "x", capabilities: ["cancel", "replaceTimers", "later"]),
+            .schedule(timer: "t", at: now), .cancel(timer: "t"), .log("note"), .done,
+        ]
         + [
             AppRequest.requestedWhenInUse, .requestedAlways, .requestedTemporaryFullAccuracy(purpose: "p"),
             .startedMotionUpdates, .createdCentralManager, .startedLocationUpdates(LocationUpdateOptions()),

@@ -8,7 +8,7 @@ import time
 mode = sys.argv[1]
 for line in sys.stdin:
     if '"type":"hello"' in line:
-        version = 2 if mode == "version" else 1
+        version = 3 if mode == "version" else 1
         print('{"type":"hello","protocolVersion":%d,"name":"misbehaving"}' % version, flush=True)
         continue
     if '"type":"start"' in line:
