@@ -33,15 +33,13 @@ final class EngineProcess: EngineConnection, @unchecked Sendable {
     /// A line longer than this is refused (a runaway engine must not exhaust memory).
     static let maximumLineBytes = 1 << 20
 
-    /// How long a wait sleeps at most before looking whether the process is still there: an
-    /// engine that exits leaving a child with its output open never closes the pipe.
-    private static let exitCheckMilliseconds: Int32 = 100
     /// How long the process may take to finish exiting, or to write what it still had, once
     /// it closed its output or its input.
     private static let endingGraceSeconds = 1.0
 
     let pid: pid_t
-    private let input: Int32
+    /// Our end of the engine's standard input.
+    let input: Int32
     private let output: Int32
     private var buffer = LineBuffer()
     private var chunk = [UInt8](repeating: 0, count: 65_536)
@@ -218,33 +216,40 @@ final class EngineProcess: EngineConnection, @unchecked Sendable {
         }
     }
 
-    /// Waits until the output has something to read (a line, its end), or fails with what
-    /// keeps it from coming: the deadline passed, the process closed its input and wrote
-    /// nothing more, or it exited while a process it started holds the output open.
+    /// Waits until the output has something to read (a line, its end), or fails at the deadline
+    /// with what kept it from coming.
+    ///
+    /// Nothing fails before the deadline: an engine whose leader exited may have left a child
+    /// that still answers, and one that closed its input may still finish this answer.
     private func waitForOutput(until deadline: Deadline) throws(Failure) {
         var watchesInput = !isInputClosed
-        var grace: Deadline?
         while true {
             let remaining = deadline.remainingMilliseconds
-            guard remaining > 0 else { throw .timedOut }
+            guard remaining > 0 else { throw silence(inputClosed: !watchesInput) }
             var entries = [
                 pollfd(fd: output, events: Int16(POLLIN), revents: 0),
                 // No events asked: poll reports POLLERR on a pipe whose reading end is closed.
                 pollfd(fd: watchesInput ? input : -1, events: 0, revents: 0),
             ]
-            let ready = poll(&entries, 2, min(Int32(clamping: remaining), Self.exitCheckMilliseconds))
+            let ready = poll(&entries, 2, Int32(clamping: remaining))
             if ready < 0, errno != EINTR { return }
             if entries[0].revents != 0 { return }
             if entries[1].revents != 0 { watchesInput = false }
-            if let grace {
-                guard grace.hasPassed else { continue }
-                guard hasExited() else { throw .inputClosed }
-                throw .exited("\(reap(waiting: deadline)) and left its output open to a process it started")
-            }
-            if !watchesInput && !isInputClosed || hasExited() {
-                grace = Deadline(secondsFromNow: Self.endingGraceSeconds)
-            }
         }
+    }
+
+    /// Why the engine wrote nothing until the deadline: it exited and a process it started
+    /// holds its output open, it closed its input (no process reads the pipe, or only the
+    /// shell that waits for it), or it is just slow.
+    private func silence(inputClosed: Bool) -> Failure {
+        if hasExited() {
+            return .exited(
+                "\(reap(waiting: Deadline(secondsFromNow: 0))) and left its output open to a process it started")
+        }
+        // The shell that runs the command keeps the engine's input open while it waits for it,
+        // so an engine that closed its own shows nothing on the pipe.
+        if inputClosed || isInputLeftToItsShell() { return .inputClosed }
+        return .timedOut
     }
 
     /// Whether the process could take another run now: it has not exited, and nothing it

@@ -48,27 +48,27 @@ package enum EngineProcessGroups {
     /// How many groups are registered (tests).
     package static var count: Int { state.withLock { $0.groups.count } }
 
-    /// Ends every registered group: `SIGTERM` to each, up to `graceSeconds` for their leaders
-    /// to exit, then `SIGKILL` to every group still registered. No engine starts afterwards.
+    /// Ends every registered group: `SIGTERM` to each, up to `graceSeconds` for every process
+    /// in them to exit, then `SIGKILL` to every group still registered. No engine starts
+    /// afterwards.
     package static func endAll(graceSeconds: Double) {
-        let leaders = state.withLock { state in
+        let groups = state.withLock { state in
             state.isEnding = true
             for leader in state.groups { _ = kill(-leader, SIGTERM) }
             return state.groups
         }
         let deadline = Deadline(secondsFromNow: graceSeconds)
-        while !deadline.hasPassed, leaders.contains(where: isRunning) { usleep(10_000) }
+        while !groups.isEmpty, !deadline.hasPassed, hasLiveProcess(in: groups) { usleep(10_000) }
         state.withLock { state in
             for leader in state.groups { _ = kill(-leader, SIGKILL) }
         }
     }
 
-    /// Whether `leader` has not exited yet (it is not reaped: it is still registered).
-    private static func isRunning(_ leader: pid_t) -> Bool {
-        var info = siginfo_t()
-        while true {
-            if waitid(P_PID, id_t(leader), &info, WEXITED | WNOHANG | WNOWAIT) == 0 { return info.si_signo != SIGCHLD }
-            if errno != EINTR { return false }
-        }
+    /// Whether a process of `groups` is still running. The leader's exit alone says little: a
+    /// shell leader dies of SIGTERM at once while the engine it runs is still handling it.
+    /// Without a process table, the grace is waited out.
+    private static func hasLiveProcess(in groups: [pid_t]) -> Bool {
+        guard let processes = ProcessTable.processes() else { return true }
+        return processes.contains { !$0.isZombie && groups.contains($0.group) }
     }
 }

@@ -1,3 +1,5 @@
+import Synchronization
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -15,6 +17,29 @@
 package enum TerminationSignals {
     /// How long engines get to exit after `SIGTERM` before `SIGKILL`.
     package static let graceSeconds = 1.0
+
+    private enum State {
+        case running
+        /// The program is exiting with its own code: a signal now changes nothing.
+        case exiting
+        /// A signal was taken: the program exits with its code, once the engines are ended.
+        case stopping
+    }
+
+    private static let state = Mutex(State.running)
+
+    /// Exits with `code`, unless a signal is being handled: then the signal's thread exits
+    /// the program with 128 + the signal, once the engines are ended. (A run whose engine the
+    /// signal ended fails, and the command would otherwise exit with that failure first.)
+    package static func exit(_ code: Int32) -> Never {
+        let isStopping = state.withLock { state in
+            if case .stopping = state { return true }
+            state = .exiting
+            return false
+        }
+        while isStopping { pause() }
+        exitProcess(code)
+    }
 
     /// Blocks the signals and starts the thread that waits for them. Call it first thing in
     /// `main`, before any other thread exists: a thread started earlier would keep the signals
@@ -57,7 +82,19 @@ package enum TerminationSignals {
         var signals = handledSignals()
         var signal: Int32 = 0
         while sigwait(&signals, &signal) != 0 {}
+        let isExiting = state.withLock { state in
+            if case .exiting = state { return true }
+            state = .stopping
+            return false
+        }
+        // The program is already on its way out with its own code.
+        while isExiting { pause() }
         EngineProcessGroups.endAll(graceSeconds: graceSeconds)
-        exit(128 + signal)
+        exitProcess(128 + signal)
     }
+}
+
+/// `exit(3)`, named apart from `TerminationSignals.exit`.
+private func exitProcess(_ code: Int32) -> Never {
+    exit(code)
 }

@@ -97,7 +97,8 @@ public enum TraceSimCommandLine {
         // EFBIG and exit 74.
         signal(SIGPIPE, SIG_IGN)
         signal(SIGXFSZ, SIG_IGN)
-        exit(run(Array(CommandLine.arguments.dropFirst()), engine: engine))
+        // Through TerminationSignals: after a signal, its code wins over the failed run's.
+        TerminationSignals.exit(run(Array(CommandLine.arguments.dropFirst()), engine: engine))
     }
 
     /// `main(engine:)` for an engine written against `LocationClient` directly: `client` makes

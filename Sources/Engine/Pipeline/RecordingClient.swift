@@ -82,8 +82,8 @@ public struct ClientDiagnostics: Sendable, Equatable {
     /// UTF-8 bytes kept of one message, the "…" that marks a cut included.
     public static let maximumMessageBytes = 1_024
     /// Distinct dropped messages told apart per run: past this many, `DroppedDiagnostics.messages`
-    /// is a lower bound (and says so), so counting them costs at most 512 KiB.
-    public static let maximumCountedDroppedMessages = 1 << 16
+    /// is a lower bound (and says so), so counting them takes 4 MiB at most (a 64-bit hash each).
+    public static let maximumCountedDroppedMessages = 1 << 18
 
     /// The messages kept, in the order first seen.
     public private(set) var kept: [ClientDiagnostic] = []
@@ -123,7 +123,7 @@ public struct ClientDiagnostics: Sendable, Equatable {
     }
 
     /// `message`, cut at a Unicode scalar to at most `maximumMessageBytes` UTF-8 bytes, "…" included.
-    static func cut(_ message: String) -> String {
+    package static func cut(_ message: String) -> String {
         guard message.utf8.count > maximumMessageBytes else { return message }
         let mark = "…"
         var budget = maximumMessageBytes - mark.utf8.count

@@ -1,0 +1,107 @@
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// SIGINT or SIGTERM to `tracesim` ends every engine process group it started, however the
+/// engine behaves, and `tracesim` exits with 128 + the signal.
+@Suite("Engine processes on a signal")
+struct EngineSignalTests {
+    /// Whether processes can be listed by group (`/proc`).
+    static let hasProc = FileManager.default.fileExists(atPath: "/proc/self/stat")
+
+    @Test(
+        "a signal to tracesim ends every engine group of a --jobs 2 matrix and exits 128 + the signal",
+        .enabled(if: hasProc, "lists processes from /proc"),
+        arguments: [
+            ("busy", SIGINT), ("ignore-term", SIGTERM), ("wrapped", SIGINT), ("wrapped", SIGTERM),
+        ])
+    func signalEndsEveryEngine(mode: String, signal: Int32) async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("signal-\(getpid())-\(mode)-\(signal)")
+        try? FileManager.default.removeItem(at: folder)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let engine = "python3 \(Paths.engines)/stubborn.py"
+        let command =
+            mode == "wrapped" ? "\(engine) hang \(folder.path); sleep 30" : "\(engine) \(mode) \(folder.path)"
+        let outcome = try await offPool { try Self.interrupt(command: command, folder: folder, signal: signal) }
+        defer { for group in outcome.groups { kill(-group, SIGKILL) } }
+        #expect(outcome.groups.count == 2)
+        #expect(outcome.status == 128 + signal)
+        #expect(outcome.survivors.isEmpty, "processes left: \(outcome.survivors)")
+        if mode == "busy" {
+            // SIGTERM came first, and reached an engine that does not block it.
+            let names = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+            #expect(names.filter { $0.hasPrefix("terminated-") }.count == 2, "\(names)")
+        }
+    }
+
+    struct Outcome: Sendable {
+        var groups: [pid_t]
+        var status: Int32
+        var survivors: [pid_t]
+    }
+
+    /// Starts a matrix on `command` with two workers, waits until both engines run, sends
+    /// `signal` to tracesim, and reports its exit status and the engine processes still alive.
+    static func interrupt(command: String, folder: URL, signal: Int32) throws -> Outcome {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Paths.tracesim)
+        process.arguments = [
+            "matrix", Paths.pixel6, "--scenarios", "always-precise,wheninuse-locked", "--date", "2020-02-07",
+            "--jobs", "2", "--engine-timeout", "60", "--engine-command", command,
+        ]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+        var groups: [pid_t] = []
+        let started = Date()
+        while groups.count < 2, Date().timeIntervalSince(started) < 20 {
+            usleep(20_000)
+            groups = Self.groups(in: folder)
+        }
+        // Both engines are at their first fix by now, or about to be.
+        usleep(300_000)
+        kill(process.processIdentifier, signal)
+        let stopping = Date()
+        while process.isRunning, Date().timeIntervalSince(stopping) < 10 { usleep(20_000) }
+        guard !process.isRunning else { return Outcome(groups: groups, status: -1, survivors: []) }
+        var survivors = Self.alive(in: groups)
+        let ending = Date()
+        while !survivors.isEmpty, Date().timeIntervalSince(ending) < 3 {
+            usleep(20_000)
+            survivors = Self.alive(in: groups)
+        }
+        return Outcome(groups: groups, status: process.terminationStatus, survivors: survivors)
+    }
+
+    /// The process groups the engines wrote down as they started.
+    static func groups(in folder: URL) -> [pid_t] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+        return names.compactMap { name -> pid_t? in
+            let parts = name.split(separator: "-")
+            guard parts.count == 3, parts[0] == "group" else { return nil }
+            return pid_t(parts[1])
+        }.sorted()
+    }
+
+    /// Processes of `groups` that are still running (zombies waiting for their parent are not).
+    static func alive(in groups: [pid_t]) -> [pid_t] {
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        return entries.compactMap { entry -> pid_t? in
+            guard let id = pid_t(entry), let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
+                let close = stat.lastIndex(of: ")")
+            else { return nil }
+            let fields = stat[stat.index(after: close)...].split(separator: " ")
+            guard fields.count > 2, fields[0] != "Z", let group = pid_t(fields[2]), groups.contains(group) else {
+                return nil
+            }
+            return id
+        }
+    }
+}
