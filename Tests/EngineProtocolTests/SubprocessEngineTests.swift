@@ -151,6 +151,24 @@ struct SubprocessEngineTests {
         #expect(failure.message == message)
     }
 
+    @Test("an engine that said hello and exited before TraceSim's hello reached it is reported as exited after its hello")
+    func helloThenExitBeforeTraceSimWrites() async throws {
+        let hello = #"{"type":"hello","protocolVersion":1,"name":"gone"}"#
+        // As a pool does: writing to the exited engine must fail with EPIPE, not end the tests.
+        signal(SIGPIPE, SIG_IGN)
+        let process = try EngineProcess(command: "printf '%s\\n' '\(hello)'")
+        // Long enough for printf to have exited, so TraceSim's hello meets a closed pipe.
+        usleep(500_000)
+        let scenario = try #require(Scenario.preset(named: "always-precise"))
+        let context = EngineContext(scenario: scenario, fences: [], traceName: "t", expectedFixCount: 1)
+        #expect(
+            throws: EngineFailure(
+                "run t/always-precise: after its hello: it exited with status 0 while TraceSim waited for its done for reset")
+        ) {
+            _ = try SubprocessClient(connection: process, context: context, timeoutSeconds: 5)
+        }
+    }
+
     @Test("a failed process is killed and never reused; the next run starts a new one")
     func failedProcessIsDiscarded() async throws {
         let pool = EngineProcessPool(command: Self.misbehaving("exit"), timeoutSeconds: 5)
