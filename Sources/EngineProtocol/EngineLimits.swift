@@ -41,11 +41,12 @@ package enum EngineLimits {
     /// Answer lines per second of virtual time the run has covered (`maximumAnswers`).
     package static let answersPerSecond = 4
 
-    /// Answer lines (everything but `done`) an engine may write in one run, after
+    /// Answer lines (everything but `done` and `log`) an engine may write in one run, after
     /// `deliveries` fixes and motion samples reached it and `seconds` of virtual time passed:
     /// 64 × (deliveries + 1,000) + 4 × seconds. Requests, timers and records are kept until the
-    /// run ends, so this bounds the memory one run can take; log lines count too, because each
-    /// costs a parse. The built-in engine behind `serve-engine` stays under 3.8 % of it.
+    /// run ends, so this bounds the memory one run can take; log lines are not kept but counted
+    /// (`ClientDiagnostics`), so they are free. The built-in engine behind `serve-engine` stays
+    /// under 3.8 % of it.
     package static func maximumAnswers(deliveries: Int, seconds: Int64) -> Int {
         answersPerDelivery * (deliveries + deliveryAllowance) + answersPerSecond * Int(clamping: seconds)
     }

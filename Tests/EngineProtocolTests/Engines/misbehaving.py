@@ -90,8 +90,8 @@ for line in sys.stdin:
         elif mode in ("cancel-v1", "cancel-undeclared"):
             say('{"type":"cancel","timer":"t"}')
         elif mode == "answer-flood":
-            # More log lines in one answer than a run of this trace may hold.
-            say(*['{"type":"log","message":"again"}'] * 70_000)
+            # More records in one answer than a run of this trace may hold.
+            say(*['{"type":"record","kind":"heartbeat"}'] * 70_000)
         elif mode == "fork-exit":
             # A child keeps standard output (and input) open; the engine itself exits.
             if os.fork() == 0:
