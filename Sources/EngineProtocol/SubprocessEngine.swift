@@ -22,7 +22,14 @@ extension EngineUnderTest {
     /// protocol message fails with an `EngineFailure` naming the run and the line of the
     /// engine's output; that process is killed with its process group and never reused. A
     /// process that cannot be started or does not say `hello` fails every later run of the
-    /// pool at once, with its own failure.
+    /// pool at once, with its own failure. So does a run past `EngineLimits` (events at one
+    /// instant, events and answers per run), or one whose engine accepts a fix it was not
+    /// delivered or one off the globe. The engine's `hello` picks protocol version 1 or 2; in
+    /// 2 its capabilities (`cancel`, `replaceTimers`) are used.
+    ///
+    /// Every process group started stays registered until it is reaped, so a program that
+    /// handles SIGINT and SIGTERM can end them all (`tracesim` does; an embedding program
+    /// calling `TraceSimCommandLine.main` does too).
     ///
     /// Writing to an engine that has exited must fail with `EPIPE`, not kill TraceSim, so the
     /// first use ignores `SIGPIPE` for the whole process (the `tracesim` executable does so
