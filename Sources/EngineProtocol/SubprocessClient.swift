@@ -287,7 +287,7 @@ final class SubprocessClient: RecordingClient {
                     "run \(run): more than \(maximum) events for \(deliveries) fixes and motion samples delivered "
                         + "over \(elapsedSeconds) s (the limit is \(EngineLimits.eventsPerDelivery) × (deliveries + "
                         + "\(EngineLimits.deliveryAllowance)) + \(EngineLimits.eventsPerSecond) × seconds): the "
-                        + "engine's timers keep firing while virtual time barely moves"))
+                        + "engine's timers fire far more often than fixes arrive or time passes"))
             return false
         }
         return true

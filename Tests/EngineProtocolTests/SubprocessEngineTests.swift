@@ -116,7 +116,7 @@ struct SubprocessEngineTests {
         ),
         (
             "timer-creep",
-            "run pixel6/always-precise: more than 16000 events for 0 fixes and motion samples delivered over 0 s (the limit is 16 × (deliveries + 1000) + 1 × seconds): the engine's timers keep firing while virtual time barely moves"
+            "run pixel6/always-precise: more than 16000 events for 0 fixes and motion samples delivered over 0 s (the limit is 16 × (deliveries + 1000) + 1 × seconds): the engine's timers fire far more often than fixes arrive or time passes"
         ),
         (
             "answer-flood",
