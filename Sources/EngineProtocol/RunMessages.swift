@@ -186,7 +186,19 @@ package enum RunMessages {
         engine.startsBackgroundSession = try fields.bool("backgroundSession")
         engine.requestsMotionActivity = try fields.bool("requestsMotionActivity")
         try fields.finish()
+        try checkRanges(engine)
         return engine
+    }
+
+    /// The settings against the ranges a scenario file accepts (`Tuning.parameters`, which
+    /// names them as the file does): the serving side builds its engine from a peer's numbers,
+    /// and one out of range must be refused, not reach the engine (a negative
+    /// `maximumRegisteredFences` overflowed an engine with fences).
+    private static func checkRanges(_ engine: EngineConfiguration) throws(ProtocolMessageError) {
+        for parameter in Tuning.parameters {
+            guard let value = parameter.value(in: engine), let problem = parameter.check(value) else { continue }
+            throw ProtocolMessageError("reset: engine: \(problem) (as a scenario file names the setting)")
+        }
     }
 
     // MARK: Geofences

@@ -164,6 +164,19 @@ struct EngineCommandLineTests {
                 + "\n")
     }
 
+    @Test("serve-engine refuses an engine setting out of the range a scenario file accepts (one overflowed its engine)")
+    func serveEngineRefusesSettingOutOfRange() async throws {
+        let input = try Self.helloAndReset(expectedFixCount: "1").replacingOccurrences(
+            of: #""maximumRegisteredFences":20"#, with: #""maximumRegisteredFences":-9223372036854775808"#)
+        #expect(input.contains("-9223372036854775808"))
+        let result = try await offPool { try runShell(Paths.serveEngine, input: input) }
+        #expect(result.exitCode == 65)
+        #expect(
+            result.error
+                == "error: serve-engine: input line 2: reset: engine: geofencing.maximumRegistered must be between 1 "
+                + "and 20, not -9.223372036854776e+18 (as a scenario file names the setting)\n")
+    }
+
     @Test("serve-engine takes the largest expectedFixCount and reserves memory for a bounded part of it")
     func serveEngineBoundsTheReservation() async throws {
         let input = try Self.helloAndReset(expectedFixCount: "4294967295")
