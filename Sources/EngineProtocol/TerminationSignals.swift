@@ -90,7 +90,9 @@ package enum TerminationSignals {
         // The program is already on its way out with its own code.
         while isExiting { pause() }
         EngineProcessGroups.endAll(graceSeconds: graceSeconds)
-        exitProcess(128 + signal)
+        // `_exit`: other threads are still running, and `exit`'s handlers may wait on what
+        // they hold. Output is written unbuffered, so nothing is lost that `exit` would flush.
+        _exit(128 + signal)
     }
 }
 

@@ -30,7 +30,8 @@ struct EngineSignalTests {
             mode == "wrapped" ? "\(engine) hang \(folder.path); sleep 30" : "\(engine) \(mode) \(folder.path)"
         let outcome = try await offPool { try Self.interrupt(command: command, folder: folder, signal: signal) }
         defer { for group in outcome.groups { kill(-group, SIGKILL) } }
-        #expect(outcome.groups.count == 2)
+        #expect(outcome.groups.count == 2, "engine groups seen: \(outcome.groups)")
+        // -1: still running 15 s after the signal.
         #expect(outcome.status == 128 + signal)
         #expect(outcome.survivors.isEmpty, "processes left: \(outcome.survivors)")
         if mode == "busy" {
@@ -61,7 +62,8 @@ struct EngineSignalTests {
         defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
         var groups: [pid_t] = []
         let started = Date()
-        while groups.count < 2, Date().timeIntervalSince(started) < 20 {
+        // Generous: on two busy cores, two Python interpreters may take seconds to start.
+        while groups.count < 2, Date().timeIntervalSince(started) < 30 {
             usleep(20_000)
             groups = Self.groups(in: folder)
         }
@@ -69,11 +71,11 @@ struct EngineSignalTests {
         usleep(300_000)
         kill(process.processIdentifier, signal)
         let stopping = Date()
-        while process.isRunning, Date().timeIntervalSince(stopping) < 10 { usleep(20_000) }
+        while process.isRunning, Date().timeIntervalSince(stopping) < 15 { usleep(20_000) }
         guard !process.isRunning else { return Outcome(groups: groups, status: -1, survivors: []) }
         var survivors = Self.alive(in: groups)
         let ending = Date()
-        while !survivors.isEmpty, Date().timeIntervalSince(ending) < 3 {
+        while !survivors.isEmpty, Date().timeIntervalSince(ending) < 5 {
             usleep(20_000)
             survivors = Self.alive(in: groups)
         }

@@ -139,11 +139,12 @@ struct SubprocessEngineTests {
 
     @Test("an engine that breaks the protocol fails the run with the run, the line and what was wrong", arguments: brokenEngines)
     func brokenEngineFailsTheRun(mode: String, message: String) async throws {
-        // The modes that never answer wait out the timeout (a process that closed its input or
-        // left its output to a child is told apart when it runs out); the others get a long
-        // one, so a busy machine cannot turn an engine's exit or bad line into "no answer".
-        let waitsOut = message.contains("no answer within") || ["fork-exit", "close-stdin"].contains(mode)
-        let pool = EngineProcessPool(command: Self.misbehaving(mode), timeoutSeconds: waitsOut ? 0.5 : 30)
+        // The modes that never answer wait out the timeout; the others get a long one, so a busy
+        // machine cannot turn an engine's exit or bad line into "no answer". A process that
+        // closed its input or left its output to a child is told apart when the timeout runs
+        // out, so it gets a few seconds to have done so first.
+        let timeout = message.contains("no answer within") ? 0.5 : ["fork-exit", "close-stdin"].contains(mode) ? 3 : 30
+        let pool = EngineProcessPool(command: Self.misbehaving(mode), timeoutSeconds: timeout)
         guard case .failure(.engine(let failure)) = try await offPool({ try Self.run(pool) }) else {
             Issue.record("the run should have failed")
             return

@@ -38,6 +38,9 @@ for line in sys.stdin:
     if kind == "hello":
         say('{"type":"hello","protocolVersion":1,"name":"chatty"}')
         continue
+    if kind == "reset":
+        # A process serves several runs: each starts afresh.
+        fixes = 0
     answers = []
     if kind == "start":
         answers.append('{"type":"request","call":"startUpdatingLocation"}')
