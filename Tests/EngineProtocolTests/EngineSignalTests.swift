@@ -50,16 +50,22 @@ struct EngineSignalTests {
     /// Starts a matrix on `command` with two workers, waits until both engines run, sends
     /// `signal` to tracesim, and reports its exit status and the engine processes still alive.
     static func interrupt(command: String, folder: URL, signal: Int32) throws -> Outcome {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: Paths.tracesim)
-        process.arguments = [
-            "matrix", Paths.pixel6, "--scenarios", "always-precise,wheninuse-locked", "--date", "2020-02-07",
-            "--jobs", "2", "--engine-timeout", "60", "--engine-command", command,
-        ]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+        let tracesim = try spawn([
+            Paths.tracesim, "matrix", Paths.pixel6, "--scenarios", "always-precise,wheninuse-locked", "--date",
+            "2020-02-07", "--jobs", "2", "--engine-timeout", "60", "--engine-command", command,
+        ])
+        var status: Int32 = 0
+        var hasExited = false
+        func reap() {
+            if !hasExited, waitpid(tracesim, &status, WNOHANG) == tracesim { hasExited = true }
+        }
+        defer {
+            reap()
+            if !hasExited {
+                kill(tracesim, SIGKILL)
+                waitpid(tracesim, &status, 0)
+            }
+        }
         var groups: [pid_t] = []
         let started = Date()
         // Generous: on two busy cores, two Python interpreters may take seconds to start.
@@ -69,17 +75,52 @@ struct EngineSignalTests {
         }
         // Both engines are at their first fix by now, or about to be.
         usleep(300_000)
-        kill(process.processIdentifier, signal)
+        kill(tracesim, signal)
         let stopping = Date()
-        while process.isRunning, Date().timeIntervalSince(stopping) < 15 { usleep(20_000) }
-        guard !process.isRunning else { return Outcome(groups: groups, status: -1, survivors: []) }
+        reap()
+        while !hasExited, Date().timeIntervalSince(stopping) < 15 {
+            usleep(20_000)
+            reap()
+        }
+        guard hasExited else { return Outcome(groups: groups, status: -1, survivors: []) }
+        // Exited with a code, not ended by the signal.
+        let code = status & 0x7F == 0 ? (status >> 8) & 0xFF : -(status & 0x7F)
         var survivors = Self.alive(in: groups)
         let ending = Date()
         while !survivors.isEmpty, Date().timeIntervalSince(ending) < 5 {
             usleep(20_000)
             survivors = Self.alive(in: groups)
         }
-        return Outcome(groups: groups, status: process.terminationStatus, survivors: survivors)
+        return Outcome(groups: groups, status: code, survivors: survivors)
+    }
+
+    /// Starts `arguments` as a shell would: its own output to /dev/null, no signal blocked or
+    /// ignored. (Not `Foundation.Process`, whose exit monitoring lags when the other tests
+    /// start processes by the dozen.)
+    static func spawn(_ arguments: [String]) throws -> pid_t {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var none = sigset_t()
+        sigemptyset(&none)
+        posix_spawnattr_setsigmask(&attributes, &none)
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        for number in [SIGINT, SIGTERM, SIGPIPE] { sigaddset(&defaults, number) }
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
+        defer { for pointer in argv { free(pointer) } }
+        var child: pid_t = 0
+        let status = posix_spawn(&child, arguments[0], &actions, &attributes, &argv, environ)
+        guard status == 0 else { throw POSIXError(POSIXErrorCode(rawValue: status) ?? .EINVAL) }
+        return child
     }
 
     /// The process groups the engines wrote down as they started.
