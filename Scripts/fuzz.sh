@@ -2,7 +2,7 @@
 # Coverage-guided fuzzing of every file TraceSim reads from users: each trace importer, format
 # detection, a trace file read by path (gzip-compressed or not), the scenario, user-script,
 # device, population and expectations files, GeoJSON geofences, the JSON parts `merge` joins,
-# and whole command lines (run in a scratch folder). One libFuzzer binary (Tests/Fuzzing) is
+# whole command lines (run in a scratch folder), and both sides of the engine protocol. One libFuzzer binary (Tests/Fuzzing) is
 # built with AddressSanitizer, then each harness runs for SECONDS, as many at once as there
 # are cores.
 #
@@ -62,9 +62,9 @@ seed_folder() {
     population) cp Documentation/Examples/population.json "$folder/" ;;
     expectations) cp Documentation/Examples/expectations.json "$folder/" ;;
     geojson) cp Documentation/Examples/fences.geojson "$folder/" ;;
-    # Argument vectors, and the parts of a real sharded matrix, written by the binary itself
-    # so they follow the commands and the part format as those change.
-    cli | merge)
+    # Argument vectors, the parts of a real sharded matrix, and both sides of a real engine
+    # conversation, written by the binary itself so they follow the formats as those change.
+    cli | merge | engine | serve-engine)
         ASAN_OPTIONS=detect_leaks=0 TRACESIM_FUZZ_HARNESS="$harness" TRACESIM_FUZZ_WRITE_SEEDS="$folder" \
             "$binary" >/dev/null
         ;;
@@ -80,6 +80,7 @@ dictionary_for() {
         echo Tests/Fuzzing/Dictionaries/text.dict
         ;;
     cli) echo Tests/Fuzzing/Dictionaries/cli.dict ;;
+    engine | serve-engine) echo Tests/Fuzzing/Dictionaries/engine.dict ;;
     file) echo Tests/Fuzzing/Dictionaries/text.dict ;;
     *) echo Tests/Fuzzing/Dictionaries/json.dict ;;
     esac

@@ -2,6 +2,7 @@ import Device
 import Engine
 import Geometry
 import SimulationCore
+import Traces
 
 /// What the run is measured on, as the engine reports it: each case is one call of
 /// `Recorder`'s, so a subprocess fills the same record the built-in engine fills.
@@ -31,15 +32,18 @@ package enum EngineRecord: Sendable, Equatable {
 /// What the engine writes back: its `hello`, then for each event any number of requests,
 /// timers, records and log lines closed by exactly one `done`.
 package enum EngineAnswer: Sendable, Equatable {
-    case hello(protocolVersion: Int64, name: String)
+    /// The protocol version the engine speaks; `capabilities` from version 2 on, `nil` in 1.
+    case hello(protocolVersion: Int64, name: String, capabilities: [String]?)
     case request(AppRequest)
     case schedule(timer: String, at: SimInstant)
+    /// Forgets every pending timer with this id (capability `cancel`).
+    case cancel(timer: String)
     case record(EngineRecord)
     case log(String)
     case done
 
     /// Every answer type.
-    package static let types = ["hello", "request", "schedule", "record", "log", "done"]
+    package static let types = ["hello", "request", "schedule", "cancel", "record", "log", "done"]
 
     /// Core Location's (and Core Motion's) method names for the calls an app makes.
     package static func call(_ request: AppRequest) -> String {
@@ -83,10 +87,18 @@ package enum EngineAnswer: Sendable, Equatable {
     /// The line the engine writes (without its newline).
     package var line: String {
         switch self {
-        case .hello(let version, let name):
+        case .hello(let version, let name, let capabilities):
             var line = ProtocolLine(type: "hello")
             line.integer("protocolVersion", version)
             line.string("name", name)
+            if let capabilities {
+                var list = "["
+                for (index, capability) in capabilities.enumerated() {
+                    if index > 0 { list += "," }
+                    JSONStringLiteral.append(capability, to: &list)
+                }
+                line.raw("capabilities", list + "]")
+            }
             return line.line
         case .request(let request):
             var line = ProtocolLine(type: "request")
@@ -114,6 +126,10 @@ package enum EngineAnswer: Sendable, Equatable {
             var line = ProtocolLine(type: "schedule")
             line.string("timer", timer)
             line.integer("at", at.nanosecondsSinceEpoch)
+            return line.line
+        case .cancel(let timer):
+            var line = ProtocolLine(type: "cancel")
+            line.string("timer", timer)
             return line.line
         case .record(let record):
             return Self.line(record)
@@ -170,7 +186,9 @@ package enum EngineAnswer: Sendable, Equatable {
         switch type {
         case "hello":
             fields = try MessageFields(value, context: "hello")
-            answer = .hello(protocolVersion: try fields.integer("protocolVersion"), name: try fields.string("name"))
+            answer = .hello(
+                protocolVersion: try fields.integer("protocolVersion"), name: try fields.string("name"),
+                capabilities: try capabilities(&fields))
         case "request":
             fields = try MessageFields(value, context: "request")
             let call = try fields.string("call")
@@ -180,6 +198,9 @@ package enum EngineAnswer: Sendable, Equatable {
         case "schedule":
             fields = try MessageFields(value, context: "schedule")
             answer = .schedule(timer: try fields.string("timer"), at: try fields.instant("at"))
+        case "cancel":
+            fields = try MessageFields(value, context: "cancel")
+            answer = .cancel(timer: try fields.string("timer"))
         case "record":
             fields = try MessageFields(value, context: "record")
             let kind = try fields.string("kind")
@@ -198,6 +219,19 @@ package enum EngineAnswer: Sendable, Equatable {
         _ = try fields.string("type")
         try fields.finish()
         return answer
+    }
+
+    /// A hello's `capabilities`: an array of strings, or `nil` when it has none.
+    private static func capabilities(_ fields: inout MessageFields) throws(ProtocolMessageError) -> [String]? {
+        guard fields.has("capabilities") else { return nil }
+        var names: [String] = []
+        for element in try fields.array("capabilities") {
+            guard case .string(let name) = element else {
+                throw ProtocolMessageError("hello: \"capabilities\" must be an array of strings")
+            }
+            names.append(name)
+        }
+        return names
     }
 
     private static func request(_ call: String, _ fields: inout MessageFields) throws(ProtocolMessageError)
@@ -241,9 +275,14 @@ package enum EngineAnswer: Sendable, Equatable {
         case "delivered": return .delivered
         case "rejected": return .rejected(try fields.token("reason", ProtocolValues.rejectionReasons))
         case "accepted":
-            return .accepted(
-                time: try fields.instant("time"), latitude: try fields.double("latitude"),
-                longitude: try fields.double("longitude"))
+            let time = try fields.instant("time")
+            let (latitude, longitude) = (try fields.double("latitude"), try fields.double("longitude"))
+            // As for startMonitoring: a fix off the globe would feed every distance metric.
+            guard (-90...90).contains(latitude), (-180...180).contains(longitude) else {
+                throw ProtocolMessageError(
+                    "record accepted: the position is not a latitude (-90 to 90) and a longitude (-180 to 180)")
+            }
+            return .accepted(time: time, latitude: latitude, longitude: longitude)
         case "recorded": return .recorded
         case "motion":
             return .motion(

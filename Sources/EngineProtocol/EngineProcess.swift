@@ -13,16 +13,18 @@ import Synchronization
 /// Reads and writes wait at most until a deadline (`poll`), so a hung engine fails its run
 /// instead of hanging TraceSim; the wall clock is used for that alone and never reaches
 /// output. Owned by one run at a time (the pool hands it out), hence `@unchecked Sendable`.
-final class EngineProcess: @unchecked Sendable {
+final class EngineProcess: EngineConnection, @unchecked Sendable {
     /// Why talking to the process stopped.
     enum Failure: Error, Equatable {
         /// No complete line before the deadline.
         case timedOut
-        /// The process closed its output (it exited, or is exiting): how it ended.
+        /// The process ended, or left its output to another: how (`it exited with status 3`).
         case exited(String)
+        /// The process is running but closed its input: it cannot read another message.
+        case inputClosed
         /// A line longer than `maximumLineBytes`.
         case lineTooLong
-        /// Writing to its input failed (it exited or closed its input).
+        /// Writing to its input failed for a reason other than the process's end.
         case writeFailed(String)
         /// The process could not be started.
         case spawnFailed(String)
@@ -31,25 +33,30 @@ final class EngineProcess: @unchecked Sendable {
     /// A line longer than this is refused (a runaway engine must not exhaust memory).
     static let maximumLineBytes = 1 << 20
 
+    /// How long the process may take to finish exiting, or to write what it still had, once
+    /// it closed its output or its input.
+    private static let endingGraceSeconds = 1.0
+
     let pid: pid_t
-    private let input: Int32
+    /// Our end of the engine's standard input.
+    let input: Int32
     private let output: Int32
-    private var buffer: [UInt8] = []
+    private var buffer = LineBuffer()
     private var chunk = [UInt8](repeating: 0, count: 65_536)
-    private var consumed = 0
     private var isReaped = false
     private var isInputClosed = false
     /// Lines read from the process's output so far: the number of the next line is this + 1.
     private(set) var linesRead = 0
-    /// Whether `hello` has been exchanged (the pool does it once per process).
-    var isGreeted = false
+    var session: EngineSession?
 
     /// Starts `command` through `/bin/sh -c`.
     init(command: String) throws(Failure) {
         #if canImport(Glibc)
-            (pid, input, output) = try Self.spawn(command)
+            (pid, (input, output)) = try EngineProcessGroups.spawning { () throws(Failure) in try Self.spawn(command) }
         #else
-            (pid, input, output) = try Self.spawnLock.withLock { _ throws(Failure) in try Self.spawn(command) }
+            (pid, (input, output)) = try Self.spawnLock.withLock { _ throws(Failure) in
+                try EngineProcessGroups.spawning { () throws(Failure) in try Self.spawn(command) }
+            }
         #endif
         _ = fcntl(input, F_SETFL, fcntl(input, F_GETFL) | O_NONBLOCK)
         _ = fcntl(output, F_SETFL, fcntl(output, F_GETFL) | O_NONBLOCK)
@@ -87,7 +94,7 @@ final class EngineProcess: @unchecked Sendable {
         }
     #endif
 
-    private static func spawn(_ command: String) throws(Failure) -> (pid_t, Int32, Int32) {
+    private static func spawn(_ command: String) throws(Failure) -> (pid_t, (input: Int32, output: Int32)) {
         var toChild: [Int32] = [-1, -1]
         var fromChild: [Int32] = [-1, -1]
         guard makePipe(&toChild) else { throw .spawnFailed(errorText(errno)) }
@@ -105,15 +112,21 @@ final class EngineProcess: @unchecked Sendable {
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
-        // Its own process group, so a failure ends the engine and every child it started; and
+        // Its own process group, so a failure ends the engine and every child it started;
         // SIGPIPE back to its default (TraceSim ignores it, and an ignored signal stays
-        // ignored across exec).
+        // ignored across exec); and no signal blocked (TraceSim blocks SIGINT and SIGTERM to
+        // take them in a thread of its own, and a blocked signal stays blocked across exec:
+        // the engine would never see the SIGTERM that ends it).
         var defaults = sigset_t()
         sigemptyset(&defaults)
         sigaddset(&defaults, SIGPIPE)
         posix_spawnattr_setsigdefault(&attributes, &defaults)
+        var unblocked = sigset_t()
+        sigemptyset(&unblocked)
+        posix_spawnattr_setsigmask(&attributes, &unblocked)
         posix_spawnattr_setpgroup(&attributes, 0)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF))
+        posix_spawnattr_setflags(
+            &attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
         var child: pid_t = 0
         let arguments = ["/bin/sh", "-c", command]
         var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
@@ -126,7 +139,7 @@ final class EngineProcess: @unchecked Sendable {
             close(fromChild[0])
             throw .spawnFailed(errorText(status))
         }
-        return (child, toChild[1], fromChild[0])
+        return (child, (toChild[1], fromChild[0]))
     }
 
     deinit { terminate() }
@@ -144,6 +157,7 @@ final class EngineProcess: @unchecked Sendable {
             }
             let error = errno
             if count < 0, error == EINTR { continue }
+            if count < 0, error == EPIPE { throw ending(deadline: deadline) }
             guard count < 0, error == EAGAIN || error == EWOULDBLOCK else {
                 throw .writeFailed(Self.errorText(error))
             }
@@ -151,32 +165,91 @@ final class EngineProcess: @unchecked Sendable {
         }
     }
 
+    /// Why no process reads the input any more: it ended (how), or it closed its input. The
+    /// process is not reaped, so what it wrote before it ended can still be read.
+    private func ending(deadline: Deadline) -> Failure {
+        let grace = Deadline(secondsFromNow: Self.endingGraceSeconds)
+        while true {
+            if let how = exitDescription() { return .exited(how) }
+            if grace.hasPassed || deadline.hasPassed { return .inputClosed }
+            usleep(1000)
+        }
+    }
+
+    /// How the process ended (`it exited with status 3`), without reaping it; `nil` while it
+    /// runs.
+    private func exitDescription() -> String? {
+        guard !isReaped else { return "it ended" }
+        var info = siginfo_t()
+        while waitid(P_PID, id_t(pid), &info, WEXITED | WNOHANG | WNOWAIT) != 0 {
+            if errno != EINTR { return "it ended" }
+        }
+        guard info.si_signo == SIGCHLD else { return nil }
+        #if canImport(Glibc)
+            let status = info._sifields._sigchld.si_status
+        #else
+            let status = info.si_status
+        #endif
+        if info.si_code == CLD_EXITED { return "it exited with status \(status)" }
+        return "it was killed by signal \(status)"
+    }
+
     /// Reads the next line of the process's output (without its newline), waiting at most
     /// until `deadline`.
     func readLine(deadline: Deadline) throws(Failure) -> ArraySlice<UInt8> {
         while true {
-            if let newline = buffer[consumed...].firstIndex(of: 0x0A) {
-                let line = buffer[consumed..<newline]
-                consumed = newline + 1
+            if let line = buffer.nextLine() {
                 linesRead += 1
                 return line.last == 0x0D ? line.dropLast() : line
             }
-            if buffer.count - consumed > Self.maximumLineBytes { throw .lineTooLong }
-            if consumed > 0 {
-                buffer.removeSubrange(0..<consumed)
-                consumed = 0
-            }
+            if buffer.pendingCount > Self.maximumLineBytes { throw .lineTooLong }
             let count = chunk.withUnsafeMutableBytes { read(output, $0.baseAddress, $0.count) }
             let error = errno
             if count > 0 {
-                buffer.append(contentsOf: chunk[0..<count])
+                buffer.append(chunk[0..<count])
                 continue
             }
             if count == 0 { throw .exited(reap(waiting: deadline)) }
             if error == EINTR { continue }
             guard error == EAGAIN || error == EWOULDBLOCK else { throw .exited(reap(waiting: deadline)) }
-            try wait(for: output, events: Int16(POLLIN), until: deadline)
+            try waitForOutput(until: deadline)
         }
+    }
+
+    /// Waits until the output has something to read (a line, its end), or fails at the deadline
+    /// with what kept it from coming.
+    ///
+    /// Nothing fails before the deadline: an engine whose leader exited may have left a child
+    /// that still answers, and one that closed its input may still finish this answer.
+    private func waitForOutput(until deadline: Deadline) throws(Failure) {
+        var watchesInput = !isInputClosed
+        while true {
+            let remaining = deadline.remainingMilliseconds
+            guard remaining > 0 else { throw silence(inputClosed: !watchesInput) }
+            var entries = [
+                pollfd(fd: output, events: Int16(POLLIN), revents: 0),
+                // No events asked: poll reports POLLERR on a pipe whose reading end is closed.
+                pollfd(fd: watchesInput ? input : -1, events: 0, revents: 0),
+            ]
+            let ready = poll(&entries, 2, Int32(clamping: remaining))
+            if ready < 0, errno != EINTR { return }
+            if entries[0].revents != 0 { return }
+            if entries[1].revents != 0 { watchesInput = false }
+        }
+    }
+
+    /// Why the engine wrote nothing until the deadline: it exited and a process it started
+    /// holds its output open, it closed its input (no process reads the pipe, or only the
+    /// shell that waits for it), or it is just slow.
+    private func silence(inputClosed: Bool) -> Failure {
+        if hasExited() {
+            return .exited(
+                "\(reap(waiting: Deadline(secondsFromNow: 0))) and left its output open to a process it started")
+        }
+        // The shell that runs the command keeps the engine's input open while it waits for it,
+        // so an engine that closed its own shows nothing on the pipe.
+        if inputClosed || isInputLeftToItsShell() { return .inputClosed }
+        return .timedOut
     }
 
     /// Whether the process could take another run now: it has not exited, and nothing it
@@ -187,7 +260,7 @@ final class EngineProcess: @unchecked Sendable {
         var entry = pollfd(fd: output, events: Int16(POLLIN), revents: 0)
         var ready: Int32
         repeat { ready = poll(&entry, 1, 0) } while ready < 0 && errno == EINTR
-        if consumed == buffer.count, ready == 0, !hasExited() { return true }
+        if buffer.pendingCount == 0, ready == 0, !hasExited() { return true }
         terminate()
         return false
     }
@@ -196,7 +269,7 @@ final class EngineProcess: @unchecked Sendable {
     /// (an extra answer) sits in the buffer or the pipe. The end of its output alone is not
     /// counted; the next read reports that.
     func hasUnreadOutput() -> Bool {
-        if consumed < buffer.count { return true }
+        if buffer.pendingCount > 0 { return true }
         var entry = pollfd(fd: output, events: Int16(POLLIN), revents: 0)
         var ready: Int32
         repeat { ready = poll(&entry, 1, 0) } while ready < 0 && errno == EINTR
@@ -219,7 +292,7 @@ final class EngineProcess: @unchecked Sendable {
     func terminate() -> Int32 {
         guard !isReaped else { return 0 }
         isReaped = true
-        kill(-pid, SIGKILL)
+        EngineProcessGroups.killAndForget(pid)
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0, errno == EINTR {}
         closeInput()
@@ -248,16 +321,15 @@ final class EngineProcess: @unchecked Sendable {
 
     /// How the process ended, once its output closed: waits briefly for it to finish exiting.
     private func reap(waiting deadline: Deadline) -> String {
-        guard !isReaped else { return "it ended" }
-        let grace = Deadline(secondsFromNow: 1)
-        while !hasExited() {
+        let grace = Deadline(secondsFromNow: Self.endingGraceSeconds)
+        while true {
+            if let how = exitDescription() {
+                terminate()
+                return how
+            }
             if grace.hasPassed || deadline.hasPassed { return "it closed its output" }
             usleep(1000)
         }
-        let status = terminate()
-        let signal = status & 0x7F
-        if signal == 0 { return "it exited with status \((status >> 8) & 0xFF)" }
-        return "it was killed by signal \(signal)"
     }
 
     private func wait(for descriptor: Int32, events: Int16, until deadline: Deadline) throws(Failure) {

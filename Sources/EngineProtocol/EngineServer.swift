@@ -12,9 +12,16 @@ import Traces
 /// in the order `Recorder`'s calls need: each accepted fix is followed by `recorded` when the
 /// distance filter kept it, so TraceSim's copy of the record ends identical to the engine's,
 /// and the differential test can demand the same bytes from every report.
+///
+/// It speaks protocol version 2 with the capability `replaceTimers` (unless held to version
+/// 1): a timer is then named by its kind alone, and scheduling it again replaces the pending
+/// one, which the engine would have found stale anyway. In version 1 a timer is named by its
+/// kind and generation, and every one fires.
 package struct EngineServer {
+    private let highestVersion: Int64
     private var engine: TrackingEngine?
     private var isGreeted = false
+    private var replacesTimers = false
     private var timers: [String: EngineTimer] = [:]
     private var seen = Seen()
     private var requests: [LocationClientRequest<EngineTimer>] = []
@@ -31,7 +38,10 @@ package struct EngineServer {
         var odometerMeters = 0.0
     }
 
-    package init() {}
+    /// A server that answers TraceSim's `hello` with `highestVersion` at most (1 or 2).
+    package init(highestVersion: Int64 = RunMessages.highestVersion) {
+        self.highestVersion = min(max(highestVersion, RunMessages.version), RunMessages.highestVersion)
+    }
 
     /// Answers one line from TraceSim: the text to write (lines ending in newlines).
     /// - Throws: `ProtocolMessageError` for a line that is not a message at this point.
@@ -56,15 +66,21 @@ package struct EngineServer {
                     "TraceSim speaks protocol version \(version); this engine speaks \(RunMessages.version)")
             }
             isGreeted = true
-            return EngineAnswer.hello(protocolVersion: RunMessages.version, name: "tracesim built-in").line + "\n"
+            replacesTimers = highestVersion >= 2
+            let capabilities = replacesTimers ? [EngineCapability.replaceTimers.rawValue] : nil
+            return EngineAnswer.hello(
+                protocolVersion: highestVersion, name: "tracesim built-in", capabilities: capabilities
+            )
+            .line + "\n"
         }
         guard isGreeted else { throw ProtocolMessageError("'\(type)' before hello") }
         if type == "reset" {
             let reset = try RunMessages.reset(value)
             do {
+                // The count is the peer's: reserve for it only up to a bound, and grow past it.
                 engine = try TrackingEngine(
                     configuration: reset.configuration, fences: reset.fences, context: GEOSContext(),
-                    expectedFixCount: reset.expectedFixCount)
+                    expectedFixCount: min(reset.expectedFixCount, EngineLimits.maximumReservedFixes))
             } catch {
                 throw ProtocolMessageError("reset: \(error)")
             }
@@ -85,7 +101,7 @@ package struct EngineServer {
             case .device(let call):
                 text += EngineAnswer.request(call).line + "\n"
             case .schedule(let timer, let at):
-                let name = Self.name(timer)
+                let name = Self.name(timer, replacing: replacesTimers)
                 timers[name] = timer
                 text += EngineAnswer.schedule(timer: name, at: at).line + "\n"
             }
@@ -128,11 +144,12 @@ package struct EngineServer {
         }
     }
 
-    /// A timer's name: its kind and generation, which is all that tells two timers apart.
-    private static func name(_ timer: EngineTimer) -> String {
+    /// A timer's name: its kind and generation, which is all that tells two timers apart; its
+    /// kind alone when scheduling it again replaces the pending one.
+    private static func name(_ timer: EngineTimer, replacing: Bool) -> String {
         switch timer {
-        case .stop(let stop): "stop:\(stop.generation)"
-        case .heartbeat(let generation): "heartbeat:\(generation)"
+        case .stop(let stop): replacing ? "stop" : "stop:\(stop.generation)"
+        case .heartbeat(let generation): replacing ? "heartbeat" : "heartbeat:\(generation)"
         }
     }
 

@@ -6,9 +6,13 @@ import Traces
 
 /// The protocol's version, its opening and the `reset` that names each run.
 package enum RunMessages {
-    /// The protocol version this TraceSim speaks (Documentation/Protocol/EngineProtocol.md).
-    /// An engine answering `hello` with another version is refused.
+    /// The version TraceSim's `hello` names: the one every engine speaks, so an engine
+    /// written for version 1 (which may refuse any other) keeps working. The engine's `hello`
+    /// answers with the version the conversation then goes on in
+    /// (Documentation/Protocol/EngineProtocol.md, "Versions").
     package static let version: Int64 = 1
+    /// The highest version an engine may answer with: version 2 adds `capabilities`.
+    package static let highestVersion: Int64 = 2
 
     /// TraceSim's `hello`.
     package static var helloLine: String {
@@ -58,13 +62,24 @@ package enum RunMessages {
         _ = try fields.string("type")
         let reset = Reset(
             run: try fields.string("run"), trace: try fields.string("trace"), scenario: try fields.string("scenario"),
-            seed: try fields.unsigned("seed"), expectedFixCount: Int(clamping: try fields.integer("expectedFixCount")),
+            seed: try fields.unsigned("seed"), expectedFixCount: try expectedFixCount(&fields),
             configuration: try settings(try fields.object("engine")),
             fences: try fields.array("fences").enumerated().map { (index, element) throws(ProtocolMessageError) in
                 try fence(element, context: "reset: fences[\(index)]")
             })
         try fields.finish()
         return reset
+    }
+
+    /// `expectedFixCount`, from 0 to `EngineLimits.maximumExpectedFixCount`: a count from the
+    /// peer must not size an allocation unchecked (9223372036854775807 corrupted the heap).
+    private static func expectedFixCount(_ fields: inout MessageFields) throws(ProtocolMessageError) -> Int {
+        let count = try fields.integer("expectedFixCount")
+        guard (0...EngineLimits.maximumExpectedFixCount).contains(count) else {
+            throw ProtocolMessageError(
+                "reset: \"expectedFixCount\" must be from 0 to \(EngineLimits.maximumExpectedFixCount), not \(count)")
+        }
+        return Int(count)
     }
 
     // MARK: Engine settings
@@ -171,7 +186,19 @@ package enum RunMessages {
         engine.startsBackgroundSession = try fields.bool("backgroundSession")
         engine.requestsMotionActivity = try fields.bool("requestsMotionActivity")
         try fields.finish()
+        try checkRanges(engine)
         return engine
+    }
+
+    /// The settings against the ranges a scenario file accepts (`Tuning.parameters`, which
+    /// names them as the file does): the serving side builds its engine from a peer's numbers,
+    /// and one out of range must be refused, not reach the engine (a negative
+    /// `maximumRegisteredFences` overflowed an engine with fences).
+    private static func checkRanges(_ engine: EngineConfiguration) throws(ProtocolMessageError) {
+        for parameter in Tuning.parameters {
+            guard let value = parameter.value(in: engine), let problem = parameter.check(value) else { continue }
+            throw ProtocolMessageError("reset: engine: \(problem) (as a scenario file names the setting)")
+        }
     }
 
     // MARK: Geofences

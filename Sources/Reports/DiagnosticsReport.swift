@@ -5,12 +5,37 @@ import SimulationCore
 /// What an engine under test reported beside its record (callbacks that reached a delegate
 /// without a handler, protocol warnings), in every format. The built-in engine reports none,
 /// so its outputs carry no trace of this.
+///
+/// The text is the engine's: every format prints it through `PrintableText.oneLine`, so a
+/// message is one line and its control characters are visible escapes (JSON escapes them
+/// itself). A run keeps at most `ClientDiagnostics.maximumMessages` distinct messages; what it
+/// dropped is said after them.
 enum DiagnosticsReport {
-    /// One line per diagnostic: how often, what, and when first (seconds from the trace's start).
+    /// What one run reported: the messages it kept with their counts, and what it dropped.
+    typealias RunDiagnostics = (kept: [MatrixTable.DiagnosticCount], dropped: DroppedDiagnostics)
+
+    /// One line per diagnostic: how often, what, and when first (seconds from the trace's
+    /// start); then what was not kept, if anything.
     static func lines(_ run: ScenarioRun) -> [String] {
-        run.diagnostics.map {
-            "\($0.count)× \($0.message) (first at +\(Formatting.fixed($0.firstTime.seconds(since: run.traceStart), 1)) s)"
+        let kept = run.diagnostics.map {
+            "\($0.count)× \(PrintableText.oneLine($0.message)) "
+                + "(first at +\(Formatting.fixed($0.firstTime.seconds(since: run.traceStart), 1)) s)"
         }
+        guard let dropped = droppedLine(run.droppedDiagnostics) else { return kept }
+        return kept + [dropped]
+    }
+
+    /// What a run did not keep, or `nil` when it kept everything.
+    static func droppedLine(_ dropped: DroppedDiagnostics) -> String? {
+        guard !dropped.isEmpty else { return nil }
+        return "… and \(distinct(dropped)) more (\(dropped.occurrences) "
+            + "time\(dropped.occurrences == 1 ? "" : "s")), not kept: a run keeps its first "
+            + "\(ClientDiagnostics.maximumMessages) distinct messages"
+    }
+
+    private static func distinct(_ dropped: DroppedDiagnostics) -> String {
+        (dropped.isLowerBound ? "at least " : "")
+            + "\(dropped.messages) distinct message\(dropped.messages == 1 && !dropped.isLowerBound ? "" : "s")"
     }
 
     /// The run's text block, empty without diagnostics.
@@ -19,45 +44,87 @@ enum DiagnosticsReport {
         return lines.isEmpty ? "" : "\nengine diagnostics:\n" + lines.map { "  " + $0 }.joined(separator: "\n")
     }
 
-    /// `"diagnostics": [...]` for a run's JSON, or nothing without diagnostics.
+    /// `"diagnostics": [...]` for a run's JSON, then `"droppedDiagnostics"` when the run dropped
+    /// some; nothing without diagnostics.
     static func jsonMember(_ run: ScenarioRun) -> [(String, JSONText)] {
-        guard !run.diagnostics.isEmpty else { return [] }
-        return [
-            (
-                "diagnostics",
-                .array(
-                    run.diagnostics.map {
-                        .object([
-                            ("message", .string($0.message)), ("count", .integer($0.count)),
-                            ("firstT", .number(Formatting.rounded($0.firstTime.seconds(since: run.traceStart), 3))),
-                        ])
-                    })
-            )
-        ]
+        var members: [(String, JSONText)] = []
+        if !run.diagnostics.isEmpty {
+            members.append(
+                (
+                    "diagnostics",
+                    .array(
+                        run.diagnostics.map {
+                            .object([
+                                ("message", .string($0.message)), ("count", .integer($0.count)),
+                                ("firstT", .number(Formatting.rounded($0.firstTime.seconds(since: run.traceStart), 3))),
+                            ])
+                        })
+                ))
+        }
+        let dropped = run.droppedDiagnostics
+        if !dropped.isEmpty {
+            var counts: [(String, JSONText)] = [
+                ("messages", .integer(dropped.messages)), ("occurrences", .integer(dropped.occurrences)),
+            ]
+            if dropped.isLowerBound { counts.append(("isLowerBound", .bool(true))) }
+            members.append(("droppedDiagnostics", .object(counts)))
+        }
+        return members
     }
 
     /// A matrix's summary: each message once, with its count over every run and how many runs
     /// reported it, in the order first seen (runs in output order); empty without any.
     static func summaryLines(_ runs: [ScenarioRun]) -> [String] {
         summaryLines(
-            runs.map { $0.diagnostics.map { MatrixTable.DiagnosticCount(message: $0.message, count: $0.count) } })
+            runs.map {
+                (
+                    $0.diagnostics.map { MatrixTable.DiagnosticCount(message: $0.message, count: $0.count) },
+                    $0.droppedDiagnostics
+                )
+            })
     }
 
-    /// `summaryLines` over each run's messages and counts.
-    static func summaryLines(_ runs: [[MatrixTable.DiagnosticCount]]) -> [String] {
+    /// `summaryLines` over each run's messages, counts and dropped counts. At most
+    /// `ClientDiagnostics.maximumMessages` messages are listed; the others, and what the runs
+    /// dropped, are counted on a line each.
+    static func summaryLines(_ runs: [RunDiagnostics]) -> [String] {
         var totals: [(message: String, count: Int, runs: Int)] = []
+        var indexByMessage: [String: Int] = [:]
         for run in runs {
-            for diagnostic in run {
-                if let index = totals.firstIndex(where: { $0.message == diagnostic.message }) {
+            for diagnostic in run.kept {
+                if let index = indexByMessage[diagnostic.message] {
                     totals[index].count += diagnostic.count
                     totals[index].runs += 1
                 } else {
+                    indexByMessage[diagnostic.message] = totals.count
                     totals.append((diagnostic.message, diagnostic.count, 1))
                 }
             }
         }
-        return totals.map {
-            "engine diagnostic: \($0.count)× \($0.message), in \($0.runs) run\($0.runs == 1 ? "" : "s")"
+        let listed = totals.prefix(ClientDiagnostics.maximumMessages)
+        var lines = listed.map {
+            "engine diagnostic: \($0.count)× \(PrintableText.oneLine($0.message)), in \($0.runs) run\($0.runs == 1 ? "" : "s")"
         }
+        let unlisted = totals.dropFirst(listed.count)
+        if !unlisted.isEmpty {
+            let count = unlisted.reduce(0) { $0 + $1.count }
+            lines.append(
+                "engine diagnostics: \(unlisted.count) more distinct messages (\(count) times) not listed here; "
+                    + "each run's own output lists its messages")
+        }
+        let dropping = runs.filter { !$0.dropped.isEmpty }
+        if !dropping.isEmpty {
+            var total = DroppedDiagnostics()
+            for run in dropping {
+                total.messages += run.dropped.messages
+                total.occurrences += run.dropped.occurrences
+                total.isLowerBound = total.isLowerBound || run.dropped.isLowerBound
+            }
+            lines.append(
+                "engine diagnostics not kept: \(distinct(total)) (\(total.occurrences) times) in "
+                    + "\(dropping.count) run\(dropping.count == 1 ? "" : "s"), beyond each run's first "
+                    + "\(ClientDiagnostics.maximumMessages)")
+        }
+        return lines
     }
 }

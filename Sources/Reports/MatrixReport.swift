@@ -74,7 +74,8 @@ public enum MatrixReport {
                     + "\(Formatting.fixed(meters / 1000, 2)) km, \(Formatting.duration(covered)) covered, "
                     + "\(Formatting.duration(gps)) GPS on")
         }
-        return lines + MetricsSummary.formulas + DiagnosticsReport.summaryLines(table.rows.map(\.diagnostics))
+        return lines + MetricsSummary.formulas
+            + DiagnosticsReport.summaryLines(table.rows.map { ($0.diagnostics, $0.droppedDiagnostics) })
     }
 
     /// A row per trace and scenario with every numeric metric.

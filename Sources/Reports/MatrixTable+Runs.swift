@@ -1,4 +1,5 @@
 import ConfigJSON
+import Engine
 import Scenarios
 import Traces
 
@@ -26,10 +27,10 @@ extension MatrixTable.Row {
         }
     }
 
-    /// Every key of a run's object; `diagnostics` is the one that may be absent.
+    /// Every key of a run's object; `diagnostics` and `droppedDiagnostics` may be absent.
     private static let runKeys = [
         "trace", "scenario", "seed", "flowSeconds", "metrics", "reference", "lifecycle", "lifecycleSeconds",
-        "deliveredTimes", "promptLog", "authorization", "diagnostics",
+        "deliveredTimes", "promptLog", "authorization", "diagnostics", "droppedDiagnostics",
     ]
 
     /// Members the tables do not read, and the bracket each opens with.
@@ -78,7 +79,8 @@ extension MatrixTable.Row {
             trace: try reader.string(try required("trace"), "$.trace"), scenarioIndex: scenarioIndex,
             seed: UInt64(bitPattern: seed), metrics: try metrics(try required("metrics"), reader),
             reference: try reference(try required("reference"), reader),
-            diagnostics: try diagnostics(members["diagnostics"], reader))
+            diagnostics: try diagnostics(members["diagnostics"], reader),
+            droppedDiagnostics: try droppedDiagnostics(members["droppedDiagnostics"], reader))
     }
 
     private typealias Field<Value> = (key: String, path: WritableKeyPath<Metrics, Value>)
@@ -183,6 +185,23 @@ extension MatrixTable.Row {
                     count: try count(try required("count"), "\(path).count", reader)))
         }
         return result
+    }
+
+    private static func droppedDiagnostics(_ node: ConfigJSONNode?, _ reader: ConfigReader) throws(ConfigError)
+        -> DroppedDiagnostics
+    {
+        guard let node else { return DroppedDiagnostics() }
+        let path = "$.droppedDiagnostics"
+        let members = try reader.object(node, path, allowed: ["messages", "occurrences", "isLowerBound"])
+        func required(_ key: String) throws(ConfigError) -> ConfigJSONNode {
+            try reader.required(members, key, in: node, path)
+        }
+        return DroppedDiagnostics(
+            messages: try count(try required("messages"), "\(path).messages", reader),
+            occurrences: try count(try required("occurrences"), "\(path).occurrences", reader),
+            isLowerBound: try members["isLowerBound"].map { node throws(ConfigError) in
+                try reader.bool(node, "\(path).isLowerBound")
+            } ?? false)
     }
 
     private static func count(_ node: ConfigJSONNode, _ path: String, _ reader: ConfigReader) throws(ConfigError)

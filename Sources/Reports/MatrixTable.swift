@@ -1,3 +1,4 @@
+import Engine
 import Scenarios
 
 /// The runs of a matrix as its tables need them: names, metrics and reference, rounded as the
@@ -21,11 +22,13 @@ public struct MatrixTable: Sendable {
         public var reference: ReferenceMetrics
         /// What the engine under test reported: each message and how often.
         public var diagnostics: [DiagnosticCount]
+        /// What the engine under test reported beyond the messages a run keeps.
+        public var droppedDiagnostics: DroppedDiagnostics
 
         /// A row as saved runs give it; the values are taken as written.
         public init(
             trace: String, scenarioIndex: Int, seed: UInt64, metrics: Metrics, reference: ReferenceMetrics,
-            diagnostics: [DiagnosticCount] = []
+            diagnostics: [DiagnosticCount] = [], droppedDiagnostics: DroppedDiagnostics = DroppedDiagnostics()
         ) {
             self.trace = trace
             self.scenarioIndex = scenarioIndex
@@ -33,6 +36,7 @@ public struct MatrixTable: Sendable {
             self.metrics = metrics
             self.reference = reference
             self.diagnostics = diagnostics
+            self.droppedDiagnostics = droppedDiagnostics
         }
 
         /// The row of a run of the matrix, under the trace name `trace`.
@@ -41,7 +45,8 @@ public struct MatrixTable: Sendable {
                 trace: trace, scenarioIndex: cell.scenarioIndex, seed: cell.run.seed,
                 metrics: RunReport.roundedAsWritten(cell.metrics),
                 reference: RunReport.roundedAsWritten(cell.reference),
-                diagnostics: cell.run.diagnostics.map { DiagnosticCount(message: $0.message, count: $0.count) })
+                diagnostics: cell.run.diagnostics.map { DiagnosticCount(message: $0.message, count: $0.count) },
+                droppedDiagnostics: cell.run.droppedDiagnostics)
         }
     }
 

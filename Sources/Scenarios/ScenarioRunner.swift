@@ -40,6 +40,8 @@ public struct ScenarioRun: Sendable {
     /// What the engine under test reported beside its record (callbacks without a handler);
     /// empty for the built-in engine.
     public var diagnostics: [ClientDiagnostic] = []
+    /// What the engine under test reported beyond the diagnostics a run keeps.
+    public var droppedDiagnostics = DroppedDiagnostics()
     /// Why the engine under test could not go on; `ScenarioRunner.run` throws it.
     var failure: EngineFailure?
 
@@ -114,6 +116,7 @@ public enum ScenarioRunner {
             authorization: played.authorizationTimeline, wizardSteps: played.wizardSteps,
             whenInUseLockCutoffSeconds: played.whenInUseLockCutoffSeconds)
         run.diagnostics = client.diagnostics
+        run.droppedDiagnostics = client.droppedDiagnostics
         if let unsettled = UnsettledAuthorization.note(
             authorization: run.authorization, promptLog: run.promptLog, start: played.traceStart)
         {

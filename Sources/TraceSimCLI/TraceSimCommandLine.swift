@@ -1,4 +1,5 @@
 import Engine
+import EngineProtocol
 import Scenarios
 import SimulationCore
 
@@ -84,6 +85,10 @@ public enum TraceSimCommandLine {
     ///     // main.swift of a package that depends on TraceSim
     ///     TraceSimCommandLine.main(engine: .custom(named: "my-engine") { _ in MyEngine() })
     public static func main(engine: EngineUnderTest = .builtIn) -> Never {
+        // SIGINT and SIGTERM end every engine process group TraceSim started, then exit 130 or
+        // 143: an engine runs in a group of its own, which Ctrl-C never reaches. First, before
+        // any other thread exists, so every thread keeps the two signals blocked.
+        TerminationSignals.handle()
         // A reader that goes away (`tracesim matrix | head`) must not kill the process with
         // SIGPIPE: death by signal skips the cleanup of a half-written report's temporary file
         // and gives the caller exit 141 with no message. Ignored, the write fails with EPIPE,
@@ -92,7 +97,8 @@ public enum TraceSimCommandLine {
         // EFBIG and exit 74.
         signal(SIGPIPE, SIG_IGN)
         signal(SIGXFSZ, SIG_IGN)
-        exit(run(Array(CommandLine.arguments.dropFirst()), engine: engine))
+        // Through TerminationSignals: after a signal, its code wins over the failed run's.
+        TerminationSignals.exit(run(Array(CommandLine.arguments.dropFirst()), engine: engine))
     }
 
     /// `main(engine:)` for an engine written against `LocationClient` directly: `client` makes

@@ -21,11 +21,15 @@ struct EngineCommandLineTests {
         #expect(served.output == direct.output)
     }
 
-    @Test("replay --format json prints the same bytes through serve-engine")
-    func replayDifferential() async throws {
+    @Test(
+        "replay --format json prints the same bytes through serve-engine, in protocol version 2 and 1",
+        arguments: ["", " --protocol 1"])
+    func replayDifferential(protocolOption: String) async throws {
         let arguments = ["replay", Paths.mtv, "--scenario", "wheninuse-locked", "--date", "2020-02-07", "--format", "json"]
         let direct = try await offPool { runCommand(arguments) }
-        let served = try await offPool { runCommand(arguments + ["--engine-command", Paths.serveEngine]) }
+        let served = try await offPool {
+            runCommand(arguments + ["--engine-command", Paths.serveEngine + protocolOption])
+        }
         #expect(served.exitCode == 0, "\(served.error)")
         #expect(served.output == direct.output)
     }
@@ -130,7 +134,66 @@ struct EngineCommandLineTests {
                 "\(Paths.serveEngine)", input: #"{"type":"hello","protocolVersion":1}"# + "\n" + #"{"type":"start","now":0}"# + "\n")
         }
         #expect(result.exitCode == 65)
-        #expect(result.output == #"{"type":"hello","protocolVersion":1,"name":"tracesim built-in"}"# + "\n")
+        #expect(
+            result.output
+                == #"{"type":"hello","protocolVersion":2,"name":"tracesim built-in","capabilities":["replaceTimers"]}"#
+                + "\n")
         #expect(result.error == "error: serve-engine: input line 2: 'start' before reset\n")
+    }
+
+    /// TraceSim's hello and a reset whose `expectedFixCount` is `count`, as serve-engine reads them.
+    static func helloAndReset(expectedFixCount count: String) throws -> String {
+        let scenario = try #require(Scenario.preset(named: "always-precise"))
+        let reset = RunMessages.resetLine(
+            EngineContext(scenario: scenario, fences: [], traceName: "t.csv", expectedFixCount: 123))
+        #expect(reset.contains(#""expectedFixCount":123,"#))
+        return RunMessages.helloLine + "\n"
+            + reset.replacingOccurrences(of: #""expectedFixCount":123,"#, with: #""expectedFixCount":\#(count),"#) + "\n"
+    }
+
+    @Test(
+        "serve-engine refuses an expectedFixCount the record cannot hold, exit 65 (it aborted, exit 134)",
+        arguments: ["9223372036854775807", "1000000000000", "4294967296", "-1"])
+    func serveEngineRefusesHugeFixCount(count: String) async throws {
+        let input = try Self.helloAndReset(expectedFixCount: count)
+        let result = try await offPool { try runShell(Paths.serveEngine, input: input) }
+        #expect(result.exitCode == 65)
+        #expect(
+            result.error
+                == #"error: serve-engine: input line 2: reset: "expectedFixCount" must be from 0 to 4294967295, not \#(count)"#
+                + "\n")
+    }
+
+    @Test("serve-engine refuses an engine setting out of the range a scenario file accepts (one overflowed its engine)")
+    func serveEngineRefusesSettingOutOfRange() async throws {
+        let input = try Self.helloAndReset(expectedFixCount: "1").replacingOccurrences(
+            of: #""maximumRegisteredFences":20"#, with: #""maximumRegisteredFences":-9223372036854775808"#)
+        #expect(input.contains("-9223372036854775808"))
+        let result = try await offPool { try runShell(Paths.serveEngine, input: input) }
+        #expect(result.exitCode == 65)
+        #expect(
+            result.error
+                == "error: serve-engine: input line 2: reset: engine: geofencing.maximumRegistered must be between 1 "
+                + "and 20, not -9.223372036854776e+18 (as a scenario file names the setting)\n")
+    }
+
+    @Test("serve-engine takes the largest expectedFixCount and reserves memory for a bounded part of it")
+    func serveEngineBoundsTheReservation() async throws {
+        let input = try Self.helloAndReset(expectedFixCount: "4294967295")
+        // Reserving for every fix would take 120 GB; the shell's limit makes that fail at once.
+        let result = try await offPool { try runShell("ulimit -v 2000000; \(Paths.serveEngine)", input: input) }
+        #expect(result.exitCode == 0, "\(result.error)")
+        #expect(result.output.hasSuffix("\n" + #"{"type":"done"}"# + "\n"))
+    }
+
+    @Test("serve-engine reads an 8 MB line and answers it, and answers version 1 when held to it")
+    func serveEngineLongLineAndVersion1() async throws {
+        let padding = String(repeating: "x", count: 8_000_000)
+        let hello = #"{"type":"hello","protocolVersion":1,"tracesim":"\#(padding)"}"# + "\n"
+        let long = try await offPool { try runShell(Paths.serveEngine, input: hello) }
+        #expect(long.exitCode == 0, "\(long.error)")
+        #expect(long.output.hasPrefix(#"{"type":"hello","protocolVersion":2,"#))
+        let version1 = try await offPool { try runShell(Paths.serveEngine + " --protocol 1", input: hello) }
+        #expect(version1.output == #"{"type":"hello","protocolVersion":1,"name":"tracesim built-in"}"# + "\n")
     }
 }

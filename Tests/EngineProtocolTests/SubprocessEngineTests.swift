@@ -28,12 +28,19 @@ struct SubprocessEngineTests {
         }
     }
 
+    /// When the pixel 6 walk starts: the instant of its first fix.
+    static let firstInstant = pixel6.fixes[0].timestamp.nanosecondsSinceEpoch
+
     static let brokenEngines: [(mode: String, message: String)] = [
         (
             "not-json",
             #"run pixel6/always-precise: output line 5: not JSON (unexpected character at byte 1): "Traceback (most recent call last):""#
         ),
         ("unknown-type", "run pixel6/always-precise: output line 5: unknown message type 'recordd'"),
+        (
+            "unknown-type-control",
+            #"run pixel6/always-precise: output line 5: unknown message type '\u{1B}[2J\rFAIL'"#
+        ),
         (
             "exit",
             "run pixel6/always-precise: after output line 4: it exited with status 3 while TraceSim waited for its done for didUpdateLocations"
@@ -57,21 +64,110 @@ struct SubprocessEngineTests {
         ),
         (
             "version",
-            "run pixel6/always-precise: output line 1: the engine speaks protocol version 2; this TraceSim speaks 1"
+            "run pixel6/always-precise: output line 1: the engine speaks protocol version 3; this TraceSim speaks 1 and 2"
+        ),
+        (
+            "hello-v2-without-capabilities",
+            #"run pixel6/always-precise: output line 1: hello: protocol version 2 needs "capabilities" (an array, possibly empty)"#
+        ),
+        (
+            "hello-v1-with-capabilities",
+            #"run pixel6/always-precise: output line 1: hello: "capabilities" come with protocol version 2, not 1"#
+        ),
+        (
+            "hello-capability-twice",
+            "run pixel6/always-precise: output line 1: hello: capability 'cancel' is listed twice"
+        ),
+        (
+            "cancel-v1",
+            "run pixel6/always-precise: output line 5: 'cancel' is an answer of protocol version 2, and the engine said hello with version 1"
+        ),
+        (
+            "cancel-undeclared",
+            "run pixel6/always-precise: output line 5: 'cancel' needs the capability 'cancel', which the engine did not declare in its hello"
+        ),
+        // Records that would corrupt the metrics: a time in milliseconds (collected 100 % at
+        // coverage 0), one centuries ahead (a 242-year gap), a position off the globe.
+        (
+            "accepted-milliseconds",
+            #"run pixel6/always-precise: output line 5: record accepted: "time" \#(firstInstant / 1_000_000) is not the timestamp of a fix delivered to the engine in this run"#
+        ),
+        (
+            "accepted-far-future",
+            #"run pixel6/always-precise: output line 5: record accepted: "time" 9223372036854775807 is not the timestamp of a fix delivered to the engine in this run"#
+        ),
+        (
+            "accepted-latitude",
+            "run pixel6/always-precise: output line 5: record accepted: the position is not a latitude (-90 to 90) and a longitude (-180 to 180)"
+        ),
+        (
+            "accepted-longitude",
+            "run pixel6/always-precise: output line 5: record accepted: the position is not a latitude (-90 to 90) and a longitude (-180 to 180)"
+        ),
+        (
+            "accepted-twice",
+            "run pixel6/always-precise: output line 6: record accepted: more fixes accepted than the 1 delivered to the engine"
+        ),
+        ("recorded-twice", "run pixel6/always-precise: output line 7: 'recorded' twice for the fix accepted last"),
+        // Loops: a timer at now on every event, and one a nanosecond later.
+        (
+            "timer-now",
+            "run pixel6/always-precise: more than 10000 events at one instant (\(firstInstant)): each answer raises another event at once (a timer due now, or a request made again on its own callback), so virtual time never moves on"
+        ),
+        (
+            "timer-creep",
+            "run pixel6/always-precise: more than 16000 events for 0 fixes and motion samples delivered over 0 s (the limit is 16 × (deliveries + 1000) + 1 × seconds): the engine's timers fire far more often than fixes arrive or time passes"
+        ),
+        (
+            "answer-flood",
+            "run pixel6/always-precise: output line 64068: more than 64064 answers for 1 fixes and motion samples delivered over 0 s (the limit is 64 × (deliveries + 1000) + 4 × seconds)"
+        ),
+        // Ends told apart from a timeout.
+        (
+            "hello-exit",
+            "run pixel6/always-precise: after its hello: it exited with status 0 while TraceSim waited for its done for reset"
+        ),
+        (
+            "fork-exit",
+            "run pixel6/always-precise: after output line 4: it exited with status 0 and left its output open to a process it started while TraceSim waited for its done for didUpdateLocations"
+        ),
+        (
+            "close-stdin",
+            "run pixel6/always-precise: after output line 4: it closed its input (standard input) while TraceSim waited for its done for didUpdateLocations"
         ),
     ]
 
     @Test("an engine that breaks the protocol fails the run with the run, the line and what was wrong", arguments: brokenEngines)
     func brokenEngineFailsTheRun(mode: String, message: String) async throws {
-        // Only the modes that never answer wait out the timeout; the others get a long one, so a
-        // busy machine cannot turn an engine's exit or bad line into "no answer".
-        let waitsOut = message.contains("no answer within")
-        let pool = EngineProcessPool(command: Self.misbehaving(mode), timeoutSeconds: waitsOut ? 0.5 : 30)
+        // The modes that never answer wait out the timeout; the others get a long one, so a busy
+        // machine cannot turn an engine's exit or bad line into "no answer". A process that
+        // closed its input or left its output to a child is told apart when the timeout runs
+        // out, so it gets a few seconds to have done so first.
+        let timeout = message.contains("no answer within") ? 0.5 : ["fork-exit", "close-stdin"].contains(mode) ? 3 : 30
+        let pool = EngineProcessPool(command: Self.misbehaving(mode), timeoutSeconds: timeout)
         guard case .failure(.engine(let failure)) = try await offPool({ try Self.run(pool) }) else {
             Issue.record("the run should have failed")
             return
         }
         #expect(failure.message == message)
+    }
+
+    @Test("an engine that said hello and exited before TraceSim's hello reached it is reported as exited after its hello")
+    func helloThenExitBeforeTraceSimWrites() async throws {
+        let hello = #"{"type":"hello","protocolVersion":1,"name":"gone"}"#
+        // As a pool does: writing to the exited engine must fail with EPIPE, not end the tests.
+        signal(SIGPIPE, SIG_IGN)
+        let process = try EngineProcess(command: "printf '%s\\n' '\(hello)'")
+        // Long enough for printf to have exited, so TraceSim's hello meets a closed pipe.
+        usleep(500_000)
+        let scenario = try #require(Scenario.preset(named: "always-precise"))
+        let context = EngineContext(scenario: scenario, fences: [], traceName: "t", expectedFixCount: 1)
+        #expect(
+            throws: EngineFailure(
+                "run t/always-precise: after its hello: it exited with status 0 while TraceSim waited for its done for reset")
+        ) {
+            _ = try SubprocessClient(connection: process, context: context, timeoutSeconds: 5)
+        }
     }
 
     @Test("a failed process is killed and never reused; the next run starts a new one")
@@ -136,6 +232,39 @@ struct SubprocessEngineTests {
         let run = try await offPool { try Self.run(pool).get() }
         #expect(run.diagnostics.map(\.message) == ["started"])
         #expect(run.diagnostics.map(\.count) == [2])
+    }
+
+    static func timers(_ mode: String) -> String { "python3 \(Paths.engines)/timers.py \(mode)" }
+
+    /// The run's diagnostics through the `timers.py` engine in `mode`: message and count.
+    static func timerLog(_ mode: String) async throws -> [String: Int] {
+        let pool = EngineProcessPool(command: timers(mode), timeoutSeconds: 30)
+        let run = try await offPool { try Self.run(pool).get() }
+        return Dictionary(uniqueKeysWithValues: run.diagnostics.map { ($0.message, $0.count) })
+    }
+
+    @Test("a timer id armed again replaces the pending timer only with the capability replaceTimers")
+    func timerReplacement() async throws {
+        // Armed 30 s ahead at every fix (every 12 s): each fires in version 1, none when replaced.
+        let both = try await Self.timerLog("rearm-v1")
+        #expect(both["fired tick"] == 10)
+        let replaced = try await Self.timerLog("rearm-v2")
+        #expect(replaced["fired tick"] == nil)
+    }
+
+    @Test("cancel forgets a pending timer (capability cancel); without it the timer fires")
+    func timerCancel() async throws {
+        #expect(try await Self.timerLog("cancel")["fired once"] == nil)
+        #expect(try await Self.timerLog("keep")["fired once"] == 1)
+    }
+
+    @Test("capabilities this TraceSim does not know are ignored, and each run says so")
+    func unknownCapabilitiesAreNoted() async throws {
+        let log = try await Self.timerLog("unknown")
+        #expect(
+            log == [
+                "the engine declared capabilities this TraceSim does not know, and they are ignored: 'settings', 'runs'": 1
+            ])
     }
 
     static func poolHazards(_ mode: String) -> String { "python3 \(Paths.engines)/pool_hazards.py \(mode)" }
@@ -240,7 +369,11 @@ struct EngineMessageTests {
 
     /// One answer of every type, every call and every record kind.
     static let everyAnswer: [EngineAnswer] =
-        [.hello(protocolVersion: 1, name: "x"), .schedule(timer: "t", at: now), .log("note"), .done]
+        [
+            .hello(protocolVersion: 1, name: "x", capabilities: nil),
+            .hello(protocolVersion: 2, name: "x", capabilities: ["cancel", "replaceTimers", "later"]),
+            .schedule(timer: "t", at: now), .cancel(timer: "t"), .log("note"), .done,
+        ]
         + [
             AppRequest.requestedWhenInUse, .requestedAlways, .requestedTemporaryFullAccuracy(purpose: "p"),
             .startedMotionUpdates, .createdCentralManager, .startedLocationUpdates(LocationUpdateOptions()),

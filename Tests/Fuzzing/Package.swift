@@ -27,7 +27,7 @@ let package = Package(
             name: "tracesim-fuzz",
             dependencies: [
                 "CLibFuzzer", traceSim("Traces"), traceSim("SimulationCore"), traceSim("Geometry"), traceSim("Engine"),
-                traceSim("Permissions"), traceSim("Scenarios"), traceSim("TraceSimCLI"),
+                traceSim("Permissions"), traceSim("Scenarios"), traceSim("TraceSimCLI"), traceSim("EngineProtocol"),
             ]
         ),
     ],

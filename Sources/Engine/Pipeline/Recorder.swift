@@ -54,12 +54,14 @@ public struct Recorder: Sendable {
     private var rejectionCounts = [Int](repeating: 0, count: RejectionReason.allCases.count)
     private var lastAcceptedTime: SimInstant?
 
-    /// Creates an empty recorder.
+    /// Creates an empty recorder, with room for `expectedFixCount` fixes (a hint: a count below
+    /// 0 reserves nothing, and a caller taking the count from elsewhere bounds it first).
     public init(gapThresholdSeconds: Double = 10, expectedFixCount: Int = 0) {
         self.gapThresholdSeconds = gapThresholdSeconds
-        recordedIndices.reserveCapacity(expectedFixCount)
-        acceptedTimes.reserveCapacity(expectedFixCount)
-        acceptedPositions.reserveCapacity(expectedFixCount)
+        let reserved = max(expectedFixCount, 0)
+        recordedIndices.reserveCapacity(reserved)
+        acceptedTimes.reserveCapacity(reserved)
+        acceptedPositions.reserveCapacity(reserved)
     }
 
     /// Rejections by reason, in reason order, zero counts omitted.

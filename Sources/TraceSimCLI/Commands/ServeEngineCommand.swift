@@ -18,6 +18,15 @@ enum ServeEngineCommand: Command {
             Run the built-in engine as a subprocess engine: read TraceSim's engine protocol
             (JSON Lines) on standard input, answer on standard output, until input ends.
             """,
+        options: [
+            .choice(
+                "protocol", ["2", "1"], value: "<version>",
+                help: """
+                    The highest protocol version to answer TraceSim's hello with: 2
+                    (default), with the capability replaceTimers, or 1, as an engine
+                    written for version 1 answers.
+                    """)
+        ],
         discussion: """
             Not for typing: another TraceSim starts it with
             --engine-command "tracesim serve-engine". The protocol is described in
@@ -37,16 +46,13 @@ enum ServeEngineCommand: Command {
             // wrong engine under its own name.
             throw UsageError("serve-engine serves the built-in engine, not engine \(parsed.engine.name)", command: name)
         }
-        var server = EngineServer()
-        var buffer: [UInt8] = []
-        var consumed = 0
+        var server = EngineServer(highestVersion: parsed.value("protocol") == "1" ? 1 : 2)
+        var buffer = LineBuffer()
         var lineNumber = 0
         var chunk = [UInt8](repeating: 0, count: 65_536)
         while true {
-            if let newline = buffer[consumed...].firstIndex(of: 0x0A) {
+            if let line = buffer.nextLine() {
                 lineNumber += 1
-                let line = buffer[consumed..<newline]
-                consumed = newline + 1
                 do {
                     console.output(try server.answer(line))
                 } catch {
@@ -55,14 +61,18 @@ enum ServeEngineCommand: Command {
                 if let streams = console.streams, streams.failure != nil { return .ioError }
                 continue
             }
-            buffer.removeSubrange(0..<consumed)
-            consumed = 0
+            if buffer.pendingCount > EngineLimits.maximumServedLineBytes {
+                throw CommandFailure(
+                    .dataError,
+                    "error: serve-engine: input line \(lineNumber + 1): longer than "
+                        + "\(EngineLimits.maximumServedLineBytes) bytes")
+            }
             let count = chunk.withUnsafeMutableBytes { read(0, $0.baseAddress, $0.count) }
             if count < 0 && errno == EINTR { continue }
             guard count > 0 else { break }
-            buffer.append(contentsOf: chunk[0..<count])
+            buffer.append(chunk[0..<count])
         }
-        if !buffer.isEmpty {
+        if buffer.pendingCount > 0 {
             throw CommandFailure(
                 .dataError, "error: serve-engine: input line \(lineNumber + 1): the input ends without a newline")
         }

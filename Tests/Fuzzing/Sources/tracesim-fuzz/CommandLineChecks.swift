@@ -147,6 +147,8 @@ extension CommandLineChecks {
                     seeds.append(Array(parts.joined(separator: [partSeparator])))
                 }
             }
+        case .engine, .serveEngine:
+            seeds = EngineChecks.seeds(for: surface)
         default:
             return
         }

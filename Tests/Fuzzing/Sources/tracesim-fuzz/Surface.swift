@@ -37,6 +37,11 @@ enum Surface: String, CaseIterable {
     /// A trace as a file: gzip members (the seeds are compressed) and plain text alike, read by
     /// path as the command line reads it, through the inflater and the spool.
     case file
+    /// An engine's standard output, read by the protocol's reader into a run's client state
+    /// (`EngineChecks`), in-process.
+    case engine
+    /// TraceSim's lines, read by the serving side (`serve-engine`), in-process.
+    case serveEngine = "serve-engine"
 
     /// The importer a trace harness forces, so each one is fuzzed even where detection
     /// would pick another.
@@ -59,6 +64,8 @@ enum Surface: String, CaseIterable {
             case .merge: CommandLineChecks.merge(bytes)
             case .commandLine: CommandLineChecks.runArguments(bytes)
             case .file: TraceChecks.check(try FileChecks.load(bytes))
+            case .engine: EngineChecks.replay(bytes)
+            case .serveEngine: EngineChecks.serve(bytes)
             default:
                 let options = ImportOptions(format: forcedFormat)
                 let trace = try TraceImporter.read(bytes, name: "fuzz", options: options)

@@ -1,0 +1,77 @@
+/// The line-by-line link to one engine: its process (`EngineProcess`), or lines held in
+/// memory (`EngineProtocolHarness`), so the protocol's reader and the client's state can be
+/// driven without a process.
+protocol EngineConnection: AnyObject {
+    /// Lines read from the engine so far: the number of the next line is this + 1.
+    var linesRead: Int { get }
+    /// What its `hello` settled; `nil` before it.
+    var session: EngineSession? { get set }
+    /// Writes `line` and a newline, waiting at most until `deadline`.
+    func send(_ line: String, deadline: Deadline) throws(EngineProcess.Failure)
+    /// The next line the engine wrote (without its newline), waiting at most until `deadline`.
+    func readLine(deadline: Deadline) throws(EngineProcess.Failure) -> ArraySlice<UInt8>
+    /// Whether the engine wrote a line nobody asked for yet.
+    func hasUnreadOutput() -> Bool
+    /// Ends the engine at once.
+    @discardableResult func terminate() -> Int32
+}
+
+/// A capability an engine declares in its `hello` (protocol version 2): TraceSim uses one only
+/// when the engine declares it.
+package enum EngineCapability: String, CaseIterable, Sendable {
+    /// The `cancel` answer: `{"type":"cancel","timer":"ID"}` forgets every pending timer `ID`.
+    case cancel
+    /// A `schedule` of a timer id that is pending replaces it: only the last one fires.
+    case replaceTimers
+}
+
+/// What an engine's `hello` settled for the life of its process: the protocol version and the
+/// capabilities TraceSim will use.
+struct EngineSession: Sendable, Equatable {
+    var version: Int64
+    private var declared: [EngineCapability] = []
+    /// Capabilities the engine declared that this TraceSim does not know, in its order: a
+    /// later TraceSim's, or misspelt. They are ignored, and every run notes them.
+    private(set) var unknownCapabilities: [String] = []
+
+    /// Version 1: no capabilities.
+    static let version1 = EngineSession(checkedVersion: 1)
+
+    private init(checkedVersion: Int64) { version = checkedVersion }
+
+    /// The session of an engine that answered `hello` with `version` and `capabilities`.
+    /// - Throws: `ProtocolMessageError` for a version TraceSim does not speak, capabilities with
+    ///   version 1 or none with version 2, or a capability listed twice.
+    init(version: Int64, capabilities: [String]?) throws(ProtocolMessageError) {
+        let (lowest, highest) = (RunMessages.version, RunMessages.highestVersion)
+        guard (lowest...highest).contains(version) else {
+            throw ProtocolMessageError(
+                "the engine speaks protocol version \(version); this TraceSim speaks \(lowest) "
+                    + "\(highest - lowest > 1 ? "to" : "and") \(highest)")
+        }
+        self.version = version
+        guard version >= 2 else {
+            if capabilities != nil {
+                throw ProtocolMessageError("hello: \"capabilities\" come with protocol version 2, not 1")
+            }
+            return
+        }
+        guard let capabilities else {
+            throw ProtocolMessageError("hello: protocol version 2 needs \"capabilities\" (an array, possibly empty)")
+        }
+        var seen: Set<String> = []
+        for name in capabilities {
+            guard seen.insert(name).inserted else {
+                throw ProtocolMessageError("hello: capability '\(name)' is listed twice")
+            }
+            if let capability = EngineCapability(rawValue: name) {
+                declared.append(capability)
+            } else {
+                unknownCapabilities.append(name)
+            }
+        }
+    }
+
+    /// Whether the engine declared `capability`.
+    func has(_ capability: EngineCapability) -> Bool { declared.contains(capability) }
+}
