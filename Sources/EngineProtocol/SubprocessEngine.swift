@@ -45,7 +45,7 @@ extension EngineUnderTest {
 
     /// The engine behind `pool` (tests count its spawns).
     package static func subprocess(pool: EngineProcessPool) -> EngineUnderTest {
-        .custom(named: "'\(PrintableText.oneLine(pool.command))'") { context throws(EngineFailure) in
+        .custom(named: "'\(VisibleText.escapingControls(pool.command))'") { context throws(EngineFailure) in
             try SubprocessClient(pool: pool, context: context)
         }
     }

@@ -1,4 +1,5 @@
 import Scenarios
+import SimulationCore
 
 /// The renderings of `tracesim check`: a log line per violation, JUnit XML and Markdown.
 public enum CheckReport {

@@ -6,7 +6,7 @@ import SimulationCore
 /// without a handler, protocol warnings), in every format. The built-in engine reports none,
 /// so its outputs carry no trace of this.
 ///
-/// The text is the engine's: every format prints it through `PrintableText.oneLine`, so a
+/// The text is the engine's: every format prints it through `VisibleText.escapingControls`, so a
 /// message is one line and its control characters are visible escapes (JSON escapes them
 /// itself). A run keeps at most `ClientDiagnostics.maximumMessages` distinct messages; what it
 /// dropped is said after them.
@@ -18,7 +18,7 @@ enum DiagnosticsReport {
     /// start); then what was not kept, if anything.
     static func lines(_ run: ScenarioRun) -> [String] {
         let kept = run.diagnostics.map {
-            "\($0.count)× \(PrintableText.oneLine($0.message)) "
+            "\($0.count)× \(VisibleText.escapingControls($0.message)) "
                 + "(first at +\(Formatting.fixed($0.firstTime.seconds(since: run.traceStart), 1)) s)"
         }
         guard let dropped = droppedLine(run.droppedDiagnostics) else { return kept }
@@ -103,7 +103,7 @@ enum DiagnosticsReport {
         }
         let listed = totals.prefix(ClientDiagnostics.maximumMessages)
         var lines = listed.map {
-            "engine diagnostic: \($0.count)× \(PrintableText.oneLine($0.message)), in \($0.runs) run\($0.runs == 1 ? "" : "s")"
+            "engine diagnostic: \($0.count)× \(VisibleText.escapingControls($0.message)), in \($0.runs) run\($0.runs == 1 ? "" : "s")"
         }
         let unlisted = totals.dropFirst(listed.count)
         if !unlisted.isEmpty {

@@ -74,7 +74,7 @@ struct EngineDiagnosticsTests {
             ("plain é ✓ text", "plain é ✓ text"),
         ])
     func printableText(raw: String, printed: String) {
-        #expect(PrintableText.oneLine(raw) == printed)
+        #expect(VisibleText.escapingControls(raw) == printed)
     }
 
     @Test("an engine's failure message is one line, its control characters escaped")
@@ -130,7 +130,7 @@ struct EngineDiagnosticsTests {
             ])
         }
         #expect(result.exitCode == 0, "\(result.error)")
-        let raw = result.output.unicodeScalars.filter { $0 != "\n" && PrintableText.isControl($0) }
+        let raw = result.output.unicodeScalars.filter { $0 != "\n" && VisibleText.needsEscape($0) }
         #expect(raw.isEmpty, "\(raw.map { String($0.value, radix: 16) })")
         #expect(!result.output.contains("\nFAIL"))
         switch format {

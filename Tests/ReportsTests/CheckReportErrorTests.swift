@@ -1,3 +1,4 @@
+import SimulationCore
 import Testing
 
 @testable import Reports

@@ -168,45 +168,14 @@ public struct DroppedDiagnostics: Sendable, Equatable {
     public var isEmpty: Bool { occurrences == 0 }
 }
 
-/// Text from an engine made safe to print: every control character (C0, DEL, C1) and the
-/// Unicode line and paragraph separators written as a visible escape (`\n`, `\r`, `\t`,
-/// `\u{1B}`), so an engine's message is one line that cannot clear a terminal, move the cursor
-/// or forge a line of a report.
-package enum PrintableText {
-    /// `text` on one line, control characters escaped.
-    package static func oneLine(_ text: String) -> String {
-        guard text.unicodeScalars.contains(where: isControl) else { return text }
-        var result = ""
-        result.reserveCapacity(text.utf8.count + 16)
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\n": result += "\\n"
-            case "\r": result += "\\r"
-            case "\t": result += "\\t"
-            case _ where isControl(scalar): result += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
-            default: result.unicodeScalars.append(scalar)
-            }
-        }
-        return result
-    }
-
-    /// C0, DEL, C1, U+2028 LINE SEPARATOR and U+2029 PARAGRAPH SEPARATOR.
-    package static func isControl(_ scalar: Unicode.Scalar) -> Bool {
-        switch scalar.value {
-        case 0x00...0x1F, 0x7F...0x9F, 0x2028, 0x2029: true
-        default: false
-        }
-    }
-}
-
 /// Why an engine under test could not go on: the run fails with this message.
 public struct EngineFailure: Error, Sendable, Equatable, CustomStringConvertible {
     /// What went wrong, naming the engine and, for a subprocess, the offending line. One line:
-    /// control characters are escaped (`PrintableText`), since it quotes what the engine wrote.
+    /// control characters are escaped (`VisibleText`), since it quotes what the engine wrote.
     public var message: String
 
     /// A failure saying `message`, its control characters escaped.
-    public init(_ message: String) { self.message = PrintableText.oneLine(message) }
+    public init(_ message: String) { self.message = VisibleText.escapingControls(message) }
 
     public var description: String { message }
 }

@@ -1,4 +1,5 @@
 import Reports
+import SimulationCore
 import Traces
 
 /// Paths and typed values as messages quote them. A path read from a list or found in a walk

@@ -24,7 +24,8 @@ package enum VisibleText {
         return result
     }
 
-    private static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
+    /// Whether `escapingControls` writes `scalar` as an escape.
+    package static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
         case 0x00...0x1F, 0x7F...0x9F: true
         // Line and paragraph separators end a line in some viewers.
