@@ -23,7 +23,7 @@ package enum TerminationSignals {
         /// The program is exiting with its own code: a signal now changes nothing.
         case exiting
         /// A signal was taken: the program exits with its code, once the engines are ended.
-        case stopping
+        case stopping(signal: Int32)
     }
 
     private static let state = Mutex(State.running)
@@ -39,6 +39,24 @@ package enum TerminationSignals {
         }
         while isStopping { pause() }
         exitProcess(code)
+    }
+
+    /// The signal being handled, once one was taken: the engines are being ended by TraceSim,
+    /// so a run failing now failed because of it, not because of its engine.
+    package static var stoppingSignal: Int32? {
+        state.withLock { state in
+            if case .stopping(let signal) = state { return signal }
+            return nil
+        }
+    }
+
+    /// How a message names `signal`.
+    package static func name(_ signal: Int32) -> String {
+        switch signal {
+        case SIGINT: "SIGINT"
+        case SIGTERM: "SIGTERM"
+        default: "signal \(signal)"
+        }
     }
 
     /// Blocks the signals and starts the thread that waits for them. Call it first thing in
@@ -84,7 +102,7 @@ package enum TerminationSignals {
         while sigwait(&signals, &signal) != 0 {}
         let isExiting = state.withLock { state in
             if case .exiting = state { return true }
-            state = .stopping
+            state = .stopping(signal: signal)
             return false
         }
         // The program is already on its way out with its own code.

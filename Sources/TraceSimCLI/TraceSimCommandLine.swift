@@ -127,7 +127,15 @@ public enum TraceSimCommandLine {
             console.warn("Run '\(helpCommand)' for usage.")
             code = .usage
         } catch let failure as CommandFailure {
-            console.report(failure)
+            if failure.exitCode == .engineFailed, let signal = TerminationSignals.stoppingSignal {
+                // TraceSim ended the engine on the signal: the run failed because of that, and
+                // blaming the engine ("it was killed by signal 15") would send its author hunting.
+                console.warn(
+                    "error: stopped by \(TerminationSignals.name(signal)): TraceSim ended the engine processes "
+                        + "it started, so the run in progress did not finish")
+            } else {
+                console.report(failure)
+            }
             code = failure.exitCode
         } catch {
             // Commands throw only the two above; anything else is still reported, never lost.

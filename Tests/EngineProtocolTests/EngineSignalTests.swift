@@ -34,6 +34,11 @@ struct EngineSignalTests {
         // -1: still running 15 s after the signal.
         #expect(outcome.status == 128 + signal)
         #expect(outcome.survivors.isEmpty, "processes left: \(outcome.survivors)")
+        // TraceSim ended the engines, so no message may blame them for the run that stopped.
+        #expect(!outcome.errors.contains("engine '"), "\(outcome.errors)")
+        if !outcome.errors.isEmpty {
+            #expect(outcome.errors.hasPrefix("error: stopped by SIG"), "\(outcome.errors)")
+        }
         if mode == "busy" {
             // SIGTERM came first, and reached an engine that does not block it.
             let names = try FileManager.default.contentsOfDirectory(atPath: folder.path)
@@ -45,12 +50,15 @@ struct EngineSignalTests {
         var groups: [pid_t]
         var status: Int32
         var survivors: [pid_t]
+        /// What tracesim wrote on standard error.
+        var errors: String
     }
 
     /// Starts a matrix on `command` with two workers, waits until both engines run, sends
     /// `signal` to tracesim, and reports its exit status and the engine processes still alive.
     static func interrupt(command: String, folder: URL, signal: Int32) throws -> Outcome {
-        let tracesim = try spawn([
+        let errorsFile = folder.appendingPathComponent("stderr.txt").path
+        let tracesim = try spawn(errors: errorsFile, [
             Paths.tracesim, "matrix", Paths.pixel6, "--scenarios", "always-precise,wheninuse-locked", "--date",
             "2020-02-07", "--jobs", "2", "--engine-timeout", "60", "--engine-command", command,
         ])
@@ -82,7 +90,8 @@ struct EngineSignalTests {
             usleep(20_000)
             reap()
         }
-        guard hasExited else { return Outcome(groups: groups, status: -1, survivors: []) }
+        let errors = (try? String(contentsOfFile: errorsFile, encoding: .utf8)) ?? ""
+        guard hasExited else { return Outcome(groups: groups, status: -1, survivors: [], errors: errors) }
         // Exited with a code, not ended by the signal.
         let code = status & 0x7F == 0 ? (status >> 8) & 0xFF : -(status & 0x7F)
         var survivors = Self.alive(in: groups)
@@ -91,19 +100,19 @@ struct EngineSignalTests {
             usleep(20_000)
             survivors = Self.alive(in: groups)
         }
-        return Outcome(groups: groups, status: code, survivors: survivors)
+        return Outcome(groups: groups, status: code, survivors: survivors, errors: errors)
     }
 
-    /// Starts `arguments` as a shell would: its own output to /dev/null, no signal blocked or
-    /// ignored. (Not `Foundation.Process`, whose exit monitoring lags when the other tests
+    /// Starts `arguments` as a shell would: its output to /dev/null and its errors to `errors`,
+    /// no signal blocked or ignored. (Not `Foundation.Process`, whose exit monitoring lags when the other tests
     /// start processes by the dozen.)
-    static func spawn(_ arguments: [String]) throws -> pid_t {
+    static func spawn(errors: String, _ arguments: [String]) throws -> pid_t {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 2, errors, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
