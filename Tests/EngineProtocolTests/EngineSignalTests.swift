@@ -58,10 +58,12 @@ struct EngineSignalTests {
     /// `signal` to tracesim, and reports its exit status and the engine processes still alive.
     static func interrupt(command: String, folder: URL, signal: Int32) throws -> Outcome {
         let errorsFile = folder.appendingPathComponent("stderr.txt").path
-        let tracesim = try spawn(errors: errorsFile, [
-            Paths.tracesim, "matrix", Paths.pixel6, "--scenarios", "always-precise,wheninuse-locked", "--date",
-            "2020-02-07", "--jobs", "2", "--engine-timeout", "60", "--engine-command", command,
-        ])
+        let tracesim = try spawn(
+            errors: errorsFile,
+            [
+                Paths.tracesim, "matrix", Paths.pixel6, "--scenarios", "always-precise,wheninuse-locked", "--date",
+                "2020-02-07", "--jobs", "2", "--engine-timeout", "60", "--engine-command", command,
+            ])
         var status: Int32 = 0
         var hasExited = false
         func reap() {
