@@ -54,7 +54,9 @@ final class SubprocessClient: RecordingClient {
 
     private var nextTimerSerial = 0
     /// For each timer id replaced or cancelled, the lowest serial still live: a timer below it
-    /// comes due silently.
+    /// comes due silently. Its entry stays in the replay's queue until then, so a run holds one
+    /// entry per `schedule` still ahead, up to the answer limit (the protocol document's
+    /// "Limits" gives the bound and why the queue does not drop them).
     private var liveTimerFloor: [String: Int] = [:]
 
     var diagnostics: [ClientDiagnostic] { log.kept }
