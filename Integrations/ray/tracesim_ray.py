@@ -12,8 +12,9 @@ with the closing record tracesim writes once its run finished; merge refuses a p
 one, so a part cut short never passes for whole.
 
 Ray places the tasks and retries them: a task whose worker or node dies, or whose tracesim
-is killed by a signal (the kernel's OOM killer sends SIGKILL), runs again, up to
---max-retries times. A tracesim that refuses its input (exit 64 usage, 65 invalid content or
+is killed by a signal (the kernel's OOM killer sends SIGKILL; tracesim dies of SIGINT or
+SIGTERM too, once it ended its engines) or exits 130 or 143 (a shell's report of those two),
+runs again, up to --max-retries times. A tracesim that refuses its input (exit 64 usage, 65 invalid content or
 an input with no timed fix, 66 missing file) or whose engine fails (70) fails the whole run at
 once with its message: running it again would fail again. There is no scheduler here.
 
@@ -41,6 +42,9 @@ EXIT_USAGE = 64
 EXIT_DATA = 65
 EXIT_NO_INPUT = 66
 EXIT_IO = 74
+# 128 + SIGINT or SIGTERM: how a shell between the driver and tracesim reports tracesim's
+# death by those signals, and what tracesim exits with if the signal somehow left it alive.
+EXIT_INTERRUPTED = (128 + signal.SIGINT, 128 + signal.SIGTERM)
 # What the driver itself exits with when Ray gave up on a task (its worker or node died
 # on every attempt): a temporary failure, worth running again.
 EXIT_TEMPORARY = 75
@@ -58,7 +62,7 @@ class TraceSimRefused(Exception):
 
 
 class TraceSimInterrupted(Exception):
-    """tracesim was killed by a signal or could not write its output: Ray runs the task again."""
+    """tracesim was stopped by a signal or could not write its output: Ray runs the task again."""
 
     def __init__(self, shard: str, status: int, stderr: str) -> None:
         super().__init__(shard, status, stderr)
@@ -134,7 +138,7 @@ def run_shard(
     if process.returncode == 0:
         return stdout or b"", stderr
     message = stderr.decode("utf-8", "replace")
-    if process.returncode < 0 or process.returncode == EXIT_IO:
+    if process.returncode < 0 or process.returncode == EXIT_IO or process.returncode in EXIT_INTERRUPTED:
         raise TraceSimInterrupted(name, process.returncode, message)
     raise TraceSimRefused(name, process.returncode, message)
 

@@ -2,8 +2,8 @@
 /// when crossed, naming the run (Documentation/Protocol/EngineProtocol.md, "Limits").
 ///
 /// Without them an engine that answers every event, its own timer firings included, with a
-/// timer due at `now` (or a nanosecond later) looped forever, and one that re-armed a timer on
-/// every event grew TraceSim to 305 MB in a minute.
+/// timer due at `now` (or a nanosecond later) would loop forever, and one that re-arms a timer
+/// on every event would grow TraceSim's memory without end.
 package enum EngineLimits {
     /// Events TraceSim sends at one virtual instant. A real instant holds a fix, the timers due
     /// then, and the callbacks of the requests the engine made: a few, or a few hundred when a

@@ -63,7 +63,8 @@ package struct EngineServer {
             try fields.finish()
             guard version == RunMessages.version else {
                 throw ProtocolMessageError(
-                    "TraceSim speaks protocol version \(version); this engine speaks \(RunMessages.version)")
+                    "TraceSim's hello names protocol version \(version); this engine expects \(RunMessages.version), "
+                        + "as every TraceSim's hello names, and answers in version \(highestVersion)")
             }
             isGreeted = true
             replacesTimers = highestVersion >= 2

@@ -54,7 +54,9 @@ final class SubprocessClient: RecordingClient {
 
     private var nextTimerSerial = 0
     /// For each timer id replaced or cancelled, the lowest serial still live: a timer below it
-    /// comes due silently.
+    /// comes due silently. Its entry stays in the replay's queue until then, so a run holds one
+    /// entry per `schedule` still ahead, up to the answer limit (the protocol document's
+    /// "Limits" gives the bound and why the queue does not drop them).
     private var liveTimerFloor: [String: Int] = [:]
 
     var diagnostics: [ClientDiagnostic] { log.kept }
@@ -411,12 +413,31 @@ final class SubprocessClient: RecordingClient {
                 throw exchange.failure("'recorded' twice for the fix accepted last")
             }
             recorder.recordedLastAccepted()
-        case .motion(let state, let time): recorder.motionChanged(to: state, at: time ?? now)
+        case .motion(let state, let time):
+            recorder.motionChanged(to: state, at: try recordTime(time, of: "motion", exchange))
         case .geofence(let identifier, let action, let time):
-            recorder.geofence(GeofenceEvent(identifier: identifier, action: action, time: time ?? now))
-        case .heartbeat(let time): recorder.heartbeat(at: time ?? now)
+            recorder.geofence(
+                GeofenceEvent(
+                    identifier: identifier, action: action, time: try recordTime(time, of: "geofence", exchange)))
+        case .heartbeat(let time): recorder.heartbeat(at: try recordTime(time, of: "heartbeat", exchange))
         case .odometer(let meters): odometerMeters = meters
         }
+    }
+
+    /// The time of a record: its own, which must lie between the run's first event and now,
+    /// or now. Refused like an `accepted` time that was never delivered: a time in the wrong
+    /// unit or made up would feed arrival and geofence delays of centuries.
+    private func recordTime(_ time: SimInstant?, of kind: String, _ exchange: Exchange) throws(EngineFailure)
+        -> SimInstant
+    {
+        guard let time else { return now }
+        let earliest = firstEventTime ?? now
+        guard earliest <= time, time <= now else {
+            throw exchange.failure(
+                "record \(kind): \"time\" \(time.nanosecondsSinceEpoch) is not between the run's first event "
+                    + "(\(earliest.nanosecondsSinceEpoch)) and now (\(now.nanosecondsSinceEpoch))")
+        }
+        return time
     }
 
     private func fail(_ failure: EngineFailure) {

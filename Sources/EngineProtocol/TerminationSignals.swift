@@ -7,8 +7,10 @@ import Synchronization
 #endif
 
 /// SIGINT and SIGTERM for a program that starts engines: every engine process group is ended
-/// (`EngineProcessGroups.endAll`) and the program exits with 128 + the signal's number (130,
-/// 143), as a shell reports a program the signal ended.
+/// (`EngineProcessGroups.endAll`), then the program dies of the signal, as it would have
+/// without this handling. A shell reports that as 128 + the signal's number (130, 143), and
+/// only death by the signal stops a shell script's loop on Ctrl-C or tells a parent
+/// (`subprocess`'s negative return code) that the run was interrupted.
 ///
 /// The signals are blocked in every thread and taken by one thread of their own with
 /// `sigwait`, so the work happens in ordinary code, not in a signal handler, where almost
@@ -22,15 +24,27 @@ package enum TerminationSignals {
         case running
         /// The program is exiting with its own code: a signal now changes nothing.
         case exiting
-        /// A signal was taken: the program exits with its code, once the engines are ended.
+        /// A signal was taken: the program dies of it, once the engines are ended.
         case stopping(signal: Int32)
     }
 
     private static let state = Mutex(State.running)
+    /// Half-written files a signal removes (`removeOnStop(_:)`).
+    private static let temporaryFiles = Mutex(TemporaryFiles())
 
-    /// Exits with `code`, unless a signal is being handled: then the signal's thread exits
-    /// the program with 128 + the signal, once the engines are ended. (A run whose engine the
-    /// signal ended fails, and the command would otherwise exit with that failure first.)
+    /// Removes `path` if a signal stops the program before `forgetTemporaryFile(_:)`.
+    package static func removeOnStop(_ path: String) {
+        temporaryFiles.withLock { $0.add(path) }
+    }
+
+    /// No longer removes `path` on a signal: it was renamed into place or removed.
+    package static func forgetTemporaryFile(_ path: String) {
+        temporaryFiles.withLock { $0.forget(path) }
+    }
+
+    /// Exits with `code`, unless a signal is being handled: then the signal's thread ends the
+    /// program by that signal, once the engines are ended. (A run whose engine the signal
+    /// ended fails, and the command would otherwise exit with that failure first.)
     package static func exit(_ code: Int32) -> Never {
         let isStopping = state.withLock { state in
             if case .stopping = state { return true }
@@ -108,8 +122,30 @@ package enum TerminationSignals {
         // The program is already on its way out with its own code.
         while isExiting { pause() }
         EngineProcessGroups.endAll(graceSeconds: graceSeconds)
-        // `_exit`: other threads are still running, and `exit`'s handlers may wait on what
-        // they hold. Output is written unbuffered, so nothing is lost that `exit` would flush.
+        temporaryFiles.withLock { $0.removeAll() }
+        dieOf(signal)
+    }
+
+    /// Ends the program by `signal` itself: its default action restored, then raised with
+    /// every thread still blocking it, so it is delivered to this thread once unblocked.
+    /// `_exit(128 + signal)` only if the signal somehow leaves the process alive; `_exit`, not
+    /// `exit`: other threads are still running, and `exit`'s handlers may wait on what they
+    /// hold. Output is written unbuffered, so nothing is lost that `exit` would flush.
+    private static func dieOf(_ signal: Int32) -> Never {
+        var action = sigaction()
+        #if canImport(Glibc)
+            action.__sigaction_handler.sa_handler = SIG_DFL
+        #else
+            action.__sigaction_u.__sa_handler = SIG_DFL
+        #endif
+        sigemptyset(&action.sa_mask)
+        sigaction(signal, &action, nil)
+        // Pending for the process (every thread blocks it), then delivered to this thread.
+        kill(getpid(), signal)
+        var only = sigset_t()
+        sigemptyset(&only)
+        sigaddset(&only, signal)
+        pthread_sigmask(SIG_UNBLOCK, &only, nil)
         _exit(128 + signal)
     }
 }

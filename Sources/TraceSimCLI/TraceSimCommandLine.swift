@@ -85,19 +85,20 @@ public enum TraceSimCommandLine {
     ///     // main.swift of a package that depends on TraceSim
     ///     TraceSimCommandLine.main(engine: .custom(named: "my-engine") { _ in MyEngine() })
     public static func main(engine: EngineUnderTest = .builtIn) -> Never {
-        // SIGINT and SIGTERM end every engine process group TraceSim started, then exit 130 or
-        // 143: an engine runs in a group of its own, which Ctrl-C never reaches. First, before
-        // any other thread exists, so every thread keeps the two signals blocked.
+        // SIGINT and SIGTERM end every engine process group TraceSim started (an engine runs
+        // in a group of its own, which Ctrl-C never reaches) and remove a half-written report's
+        // temporary file, then TraceSim dies of the signal, so a shell script stops on Ctrl-C.
+        // First, before any other thread exists, so every thread keeps the two signals blocked.
         TerminationSignals.handle()
         // A reader that goes away (`tracesim matrix | head`) must not kill the process with
-        // SIGPIPE: death by signal skips the cleanup of a half-written report's temporary file
-        // and gives the caller exit 141 with no message. Ignored, the write fails with EPIPE,
+        // SIGPIPE: death by that signal skips the cleanup of a half-written report's temporary
+        // file and gives the caller exit 141 with no message. Ignored, the write fails with EPIPE,
         // the shared writer records it, and the command line exits 74 with "output error:
         // stdout: Broken pipe". SIGXFSZ (a file-size limit, `ulimit -f`) likewise becomes
         // EFBIG and exit 74.
         signal(SIGPIPE, SIG_IGN)
         signal(SIGXFSZ, SIG_IGN)
-        // Through TerminationSignals: after a signal, its code wins over the failed run's.
+        // Through TerminationSignals: after a signal, death by it wins over the failed run's code.
         TerminationSignals.exit(run(Array(CommandLine.arguments.dropFirst()), engine: engine))
     }
 

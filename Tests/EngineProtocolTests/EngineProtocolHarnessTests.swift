@@ -34,6 +34,17 @@ struct EngineProtocolHarnessTests {
         #expect(answers.allSatisfy(EngineProtocolHarness.isMessage))
     }
 
+    @Test("the serving side refuses a hello naming another version, saying which it expects and answers in")
+    func servingSideRefusesAnotherHelloVersion() {
+        let hello = Array(#"{"type":"hello","protocolVersion":2}"#.utf8) + [0x0A]
+        let (answers, refusal) = EngineProtocolHarness.serve(hello)
+        #expect(answers.isEmpty)
+        #expect(
+            refusal
+                == "TraceSim's hello names protocol version 2; this engine expects 1, as every TraceSim's hello names, "
+                + "and answers in version 2")
+    }
+
     @Test("an engine's output cut short fails the run, naming where")
     func truncatedOutputFails() throws {
         let scenario = try #require(Scenario.preset(named: "always-precise"))

@@ -8,14 +8,14 @@ import Testing
 #endif
 
 /// SIGINT or SIGTERM to `tracesim` ends every engine process group it started, however the
-/// engine behaves, and `tracesim` exits with 128 + the signal.
+/// engine behaves, and `tracesim` then dies of the signal (a shell reports 128 + the signal).
 @Suite("Engine processes on a signal")
 struct EngineSignalTests {
     /// Whether processes can be listed by group (`/proc`).
     static let hasProc = FileManager.default.fileExists(atPath: "/proc/self/stat")
 
     @Test(
-        "a signal to tracesim ends every engine group of a --jobs 2 matrix and exits 128 + the signal",
+        "a signal to tracesim ends every engine group of a --jobs 2 matrix, then tracesim dies of the signal",
         .enabled(if: hasProc, "lists processes from /proc"),
         arguments: [
             ("busy", SIGINT), ("ignore-term", SIGTERM), ("wrapped", SIGINT), ("wrapped", SIGTERM),
@@ -29,10 +29,14 @@ struct EngineSignalTests {
         let command =
             mode == "wrapped" ? "\(engine) hang \(folder.path); sleep 30" : "\(engine) \(mode) \(folder.path)"
         let outcome = try await offPool { try Self.interrupt(command: command, folder: folder, signal: signal) }
-        defer { for group in outcome.groups { kill(-group, SIGKILL) } }
+        // Only the test's own engines, still running: a group id the system reused after the
+        // engines were reaped may be someone else's.
+        defer { for process in Self.alive(in: outcome.groups, marker: outcome.marker) { kill(process, SIGKILL) } }
         #expect(outcome.groups.count == 2, "engine groups seen: \(outcome.groups)")
-        // -1: still running 15 s after the signal.
-        #expect(outcome.status == 128 + signal)
+        // Death by the signal, as without the handling: only that stops a shell script's loop
+        // on Ctrl-C and gives Python's subprocess a negative return code. (A code of 128 + the
+        // signal is an ordinary exit; -1: still running 15 s after the signal.)
+        #expect(outcome.status == .killed(by: signal))
         #expect(outcome.survivors.isEmpty, "processes left: \(outcome.survivors)")
         // TraceSim ended the engines, so no message may blame them for the run that stopped.
         #expect(!outcome.errors.contains("engine '"), "\(outcome.errors)")
@@ -46,20 +50,31 @@ struct EngineSignalTests {
         }
     }
 
+    /// How tracesim ended.
+    enum Status: Equatable, Sendable {
+        case exited(Int32)
+        case killed(by: Int32)
+        case stillRunning
+    }
+
     struct Outcome: Sendable {
         var groups: [pid_t]
-        var status: Int32
+        var status: Status
         var survivors: [pid_t]
         /// What tracesim wrote on standard error.
         var errors: String
+        /// In the environment of tracesim and every engine process: tells them from processes
+        /// that later took their ids.
+        var marker: String
     }
 
     /// Starts a matrix on `command` with two workers, waits until both engines run, sends
     /// `signal` to tracesim, and reports its exit status and the engine processes still alive.
     static func interrupt(command: String, folder: URL, signal: Int32) throws -> Outcome {
         let errorsFile = folder.appendingPathComponent("stderr.txt").path
+        let marker = "TRACESIM_SIGNAL_TEST=\(folder.lastPathComponent)"
         let tracesim = try spawn(
-            errors: errorsFile,
+            errors: errorsFile, marker: marker,
             [
                 Paths.tracesim, "matrix", Paths.pixel6, "--scenarios", "always-precise,wheninuse-locked", "--date",
                 "2020-02-07", "--jobs", "2", "--engine-timeout", "60", "--engine-command", command,
@@ -93,22 +108,24 @@ struct EngineSignalTests {
             reap()
         }
         let errors = (try? String(contentsOfFile: errorsFile, encoding: .utf8)) ?? ""
-        guard hasExited else { return Outcome(groups: groups, status: -1, survivors: [], errors: errors) }
-        // Exited with a code, not ended by the signal.
-        let code = status & 0x7F == 0 ? (status >> 8) & 0xFF : -(status & 0x7F)
-        var survivors = Self.alive(in: groups)
-        let ending = Date()
-        while !survivors.isEmpty, Date().timeIntervalSince(ending) < 5 {
-            usleep(20_000)
-            survivors = Self.alive(in: groups)
+        guard hasExited else {
+            return Outcome(groups: groups, status: .stillRunning, survivors: [], errors: errors, marker: marker)
         }
-        return Outcome(groups: groups, status: code, survivors: survivors, errors: errors)
+        let ending: Status = status & 0x7F == 0 ? .exited((status >> 8) & 0xFF) : .killed(by: status & 0x7F)
+        var survivors = Self.alive(in: groups, marker: marker)
+        let stopped = Date()
+        while !survivors.isEmpty, Date().timeIntervalSince(stopped) < 5 {
+            usleep(20_000)
+            survivors = Self.alive(in: groups, marker: marker)
+        }
+        return Outcome(groups: groups, status: ending, survivors: survivors, errors: errors, marker: marker)
     }
 
     /// Starts `arguments` as a shell would: its output to /dev/null and its errors to `errors`,
-    /// no signal blocked or ignored. (Not `Foundation.Process`, whose exit monitoring lags when the other tests
-    /// start processes by the dozen.)
-    static func spawn(errors: String, _ arguments: [String]) throws -> pid_t {
+    /// no signal blocked or ignored, `marker` added to its environment. (Not
+    /// `Foundation.Process`, whose exit monitoring lags when the other tests start processes
+    /// by the dozen.)
+    static func spawn(errors: String, marker: String, _ arguments: [String]) throws -> pid_t {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -128,8 +145,16 @@ struct EngineSignalTests {
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
         var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
         defer { for pointer in argv { free(pointer) } }
+        var environment = [strdup(marker)]
+        var entry = environ
+        while let variable = entry.pointee {
+            environment.append(strdup(variable))
+            entry += 1
+        }
+        environment.append(nil)
+        defer { for pointer in environment { free(pointer) } }
         var child: pid_t = 0
-        let status = posix_spawn(&child, arguments[0], &actions, &attributes, &argv, environ)
+        let status = posix_spawn(&child, arguments[0], &actions, &attributes, &argv, &environment)
         guard status == 0 else { throw POSIXError(POSIXErrorCode(rawValue: status) ?? .EINVAL) }
         return child
     }
@@ -144,18 +169,26 @@ struct EngineSignalTests {
         }.sorted()
     }
 
-    /// Processes of `groups` that are still running (zombies waiting for their parent are not).
-    static func alive(in groups: [pid_t]) -> [pid_t] {
+    /// Processes of `groups` that are still running (zombies waiting for their parent are not)
+    /// and have `marker` in their environment: the test's own, not others that took a
+    /// reaped engine's process or group id.
+    static func alive(in groups: [pid_t], marker: String) -> [pid_t] {
         let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
         return entries.compactMap { entry -> pid_t? in
             guard let id = pid_t(entry), let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
                 let close = stat.lastIndex(of: ")")
             else { return nil }
             let fields = stat[stat.index(after: close)...].split(separator: " ")
-            guard fields.count > 2, fields[0] != "Z", let group = pid_t(fields[2]), groups.contains(group) else {
-                return nil
-            }
+            guard fields.count > 2, fields[0] != "Z", let group = pid_t(fields[2]), groups.contains(group),
+                hasInEnvironment(marker, process: entry)
+            else { return nil }
             return id
         }
+    }
+
+    /// Whether `/proc/PROCESS/environ` holds the variable `marker` (`NAME=value`).
+    static func hasInEnvironment(_ marker: String, process: String) -> Bool {
+        guard let environment = FileManager.default.contents(atPath: "/proc/\(process)/environ") else { return false }
+        return environment.split(separator: 0).contains { $0.elementsEqual(marker.utf8) }
     }
 }

@@ -109,6 +109,19 @@ struct SubprocessEngineTests {
             "run pixel6/always-precise: output line 6: record accepted: more fixes accepted than the 1 delivered to the engine"
         ),
         ("recorded-twice", "run pixel6/always-precise: output line 7: 'recorded' twice for the fix accepted last"),
+        // Times that would feed arrival and geofence delays: centuries ahead, before the run, ahead of now.
+        (
+            "heartbeat-far-future",
+            #"run pixel6/always-precise: output line 5: record heartbeat: "time" 9223372036854775807 is not between the run's first event (\#(firstInstant)) and now (\#(firstInstant))"#
+        ),
+        (
+            "motion-before-run",
+            #"run pixel6/always-precise: output line 5: record motion: "time" \#(firstInstant - 1) is not between the run's first event (\#(firstInstant)) and now (\#(firstInstant))"#
+        ),
+        (
+            "geofence-ahead",
+            #"run pixel6/always-precise: output line 5: record geofence: "time" \#(firstInstant + 1_000_000_000) is not between the run's first event (\#(firstInstant)) and now (\#(firstInstant))"#
+        ),
         // Loops: a timer at now on every event, and one a nanosecond later.
         (
             "timer-now",

@@ -72,8 +72,9 @@ extension [ClientDiagnostic] {
 /// not kept.
 ///
 /// An engine in another process writes its log lines as fast as it likes, so the run must not
-/// keep what it wrote: 160,000 distinct messages in one event took a minute to file when each
-/// was looked up in a list, and 1 MB logs on a 600-fix trace grew a run's JSON to 597 MB.
+/// keep what it wrote: a message is filed with one lookup in a table, never a search of what
+/// came before, and a run's JSON keeps a bounded share of the engine's text, however much of it
+/// there is.
 public struct ClientDiagnostics: Sendable, Equatable {
     /// Distinct messages kept per run: enough for every distinct thing a real engine reports
     /// (the Core Location facade's unhandled callbacks are a dozen at most), few enough that a
@@ -93,6 +94,9 @@ public struct ClientDiagnostics: Sendable, Equatable {
     /// 64-bit FNV-1a hashes of the dropped messages: a fixed hash, so the count is the same in
     /// every process.
     private var droppedHashes: Set<UInt64> = []
+    /// Table lookups made by `note` so far: the work done, which tests compare with the
+    /// messages filed.
+    package private(set) var lookups = 0
 
     /// No diagnostics yet.
     public init() {}
@@ -104,6 +108,7 @@ public struct ClientDiagnostics: Sendable, Equatable {
     /// - Complexity: O(length of `message`).
     public mutating func note(_ message: String, at time: SimInstant) {
         let message = Self.cut(message)
+        lookups += 1
         if let index = indexByMessage[message] {
             kept[index].count += 1
             return
@@ -115,6 +120,7 @@ public struct ClientDiagnostics: Sendable, Equatable {
         }
         dropped.occurrences += 1
         guard !dropped.isLowerBound else { return }
+        lookups += 1
         if droppedHashes.count == Self.maximumCountedDroppedMessages {
             if !droppedHashes.contains(Self.hash(message)) { dropped.isLowerBound = true }
             return

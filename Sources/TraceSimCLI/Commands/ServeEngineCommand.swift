@@ -24,7 +24,8 @@ enum ServeEngineCommand: Command {
                 help: """
                     The highest protocol version to answer TraceSim's hello with: 2
                     (default), with the capability replaceTimers, or 1, as an engine
-                    written for version 1 answers.
+                    written for version 1 answers. A TraceSim that speaks only version 1
+                    refuses an answer of 2: give it --protocol 1.
                     """)
         ],
         discussion: """

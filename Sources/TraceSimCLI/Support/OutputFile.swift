@@ -1,3 +1,4 @@
+import EngineProtocol
 import Foundation
 
 /// A file output that could not be written: the line to print and the exit code.
@@ -118,6 +119,8 @@ enum OutputFile {
             if descriptor < 0 && errno != EEXIST { return creationFailure(errno, replacing: original != nil, path) }
         }
         guard descriptor >= 0 else { return .cannotCreate(path, "cannot create a temporary file next to it") }
+        TerminationSignals.removeOnStop(temporary)
+        defer { TerminationSignals.forgetTemporaryFile(temporary) }
         if let failure = fill(descriptor, with: text, keeping: original, reportedAs: path) {
             close(descriptor)
             unlink(temporary)

@@ -87,6 +87,13 @@ for line in sys.stdin:
         elif mode == "recorded-twice":
             say(accepted % (fix["timestamp"], fix["latitude"], fix["longitude"]))
             say('{"type":"record","kind":"recorded"}', '{"type":"record","kind":"recorded"}')
+        elif mode == "heartbeat-far-future":
+            say('{"type":"record","kind":"heartbeat","time":9223372036854775807}')
+        elif mode == "motion-before-run":
+            say('{"type":"record","kind":"motion","state":"moving","time":%d}' % (now - 1))
+        elif mode == "geofence-ahead":
+            say('{"type":"record","kind":"geofence","identifier":"home","action":"exit","time":%d}'
+                % (now + 1_000_000_000))
         elif mode in ("cancel-v1", "cancel-undeclared"):
             say('{"type":"cancel","timer":"t"}')
         elif mode == "answer-flood":
