@@ -93,7 +93,8 @@ extension MatrixTable.Row {
             let path = "$.notes[\(index)]"
             let members = try reader.object(entry, path, allowed: ["message", "t"])
             _ = try reader.number(try reader.required(members, "t", in: entry, path), "\(path).t", in: anyNumber)
-            result.append(try reader.string(try reader.required(members, "message", in: entry, path), "\(path).message"))
+            result.append(
+                try reader.string(try reader.required(members, "message", in: entry, path), "\(path).message"))
         }
         return result
     }

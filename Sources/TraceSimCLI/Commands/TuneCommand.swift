@@ -109,9 +109,8 @@ enum TuneCommand: Command {
             0 ran; 1 no row meets every --require constraint, so --write-scenario wrote nothing
             (the table is still printed); 64 usage error; 65 a file's content is invalid or the
             truth does not overlap a trace; 66 a file is missing or unreadable, or no input gave a
-            trace; 70 the engine under
-            test crashed, hung or broke the protocol; 73 the scenario file exists or cannot be
-            written.
+            trace; 70 the engine under test crashed, hung or broke the protocol; 73 the scenario
+            file exists or cannot be written.
             """,
         refusedOptions: EngineArguments.refused(
             because: "it sweeps the built-in engine's settings, which an engine run as a command need not "
