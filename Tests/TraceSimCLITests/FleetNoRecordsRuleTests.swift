@@ -88,6 +88,17 @@ struct FleetNoRecordsRuleTests {
                 + "note: the runs hold no trace, so there is nothing to tabulate\n")
     }
 
+    @Test("a header-only file named to check stays an error (65): a threshold on it could not apply")
+    func checkRefusesHeaderOnly() throws {
+        let folder = try MergeIdentityTests.Folder()
+        let empty = try folder.write(Self.headerOnly, "empty.csv")
+        let expectations = try folder.write(
+            #"{"thresholds": [{"scenario": "ideal", "metric": "acceptedFixes", "min": 1}]}"#, "expect.json")
+        let check = runCommand(["check", empty, Self.tunnel, "--expect", expectations])
+        #expect(check.exitCode == 65)
+        #expect(check.error == "error: \(empty): no timed fixes to replay\n")
+    }
+
     @Test("summarize names the inputs the closing record lists as skipped, after matrix's own tables")
     func summarizeNotesSkipped() throws {
         let folder = try MergeIdentityTests.Folder()
