@@ -8,6 +8,13 @@ public enum CheckReport {
     /// whose callbacks never reached a handler has not checked that engine.
     public static func engineDiagnostics(_ runs: [ScenarioRun]) -> [String] { DiagnosticsReport.summaryLines(runs) }
 
+    /// What TraceSim noticed about the checked runs (authorization that never settled), a line
+    /// per note with how many runs it was noted in: a threshold on such a run measures a phone
+    /// that never allowed collection.
+    public static func notes(_ runs: [ScenarioRun]) -> [String] {
+        RunNotesReport.summaryLines(runs.map { $0.notes.map(\.message) })
+    }
+
     /// A threshold's bound in words: `≥ 0.9`, `≤ 120`, `0.5 ≤ x ≤ 1`.
     static func bound(_ threshold: Expectations.Threshold) -> String {
         switch (threshold.minimum, threshold.maximum) {

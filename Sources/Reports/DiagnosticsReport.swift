@@ -4,7 +4,7 @@ import SimulationCore
 
 /// What an engine under test reported beside its record (callbacks that reached a delegate
 /// without a handler, protocol warnings), in every format. The built-in engine reports none,
-/// so its outputs carry no trace of this.
+/// so its outputs carry no trace of this; TraceSim's own notes on a run are `RunNotesReport`'s.
 ///
 /// The text is the engine's: every format prints it through `VisibleText.escapingControls`, so a
 /// message is one line and its control characters are visible escapes (JSON escapes them

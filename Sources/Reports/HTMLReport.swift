@@ -24,7 +24,7 @@ public enum HTMLReport {
                 \(map(trace: trace, run: run, fences: fences))
                 <h2>Timeline</h2>
                 \(timeline(run: run, ideal: ideal))
-                \(run.wizardSteps.map { "<h2>Permission wizard</h2>" + storyboard($0) } ?? "")\(diagnostics(run))
+                \(run.wizardSteps.map { "<h2>Permission wizard</h2>" + storyboard($0) } ?? "")\(RunNotesReport.html(run))\(diagnostics(run))
                 """)
     }
 

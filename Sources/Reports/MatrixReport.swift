@@ -60,7 +60,8 @@ public enum MatrixReport {
     }
 
     /// Under every table: what the ideal runs add up to (the denominators), one line per
-    /// column saying how it is pooled, and what the engine under test reported, when it did.
+    /// column saying how it is pooled, TraceSim's notes on the runs, and what the engine under
+    /// test reported, when it did.
     static func footer(_ table: MatrixTable) -> [String] {
         var lines: [String] = []
         for row in table.idealMetrics {
@@ -74,7 +75,7 @@ public enum MatrixReport {
                     + "\(Formatting.fixed(meters / 1000, 2)) km, \(Formatting.duration(covered)) covered, "
                     + "\(Formatting.duration(gps)) GPS on")
         }
-        return lines + MetricsSummary.formulas
+        return lines + MetricsSummary.formulas + RunNotesReport.summaryLines(table.rows.map(\.notes))
             + DiagnosticsReport.summaryLines(table.rows.map { ($0.diagnostics, $0.droppedDiagnostics) })
     }
 

@@ -27,10 +27,10 @@ extension MatrixTable.Row {
         }
     }
 
-    /// Every key of a run's object; `diagnostics` and `droppedDiagnostics` may be absent.
+    /// Every key of a run's object; `notes`, `diagnostics` and `droppedDiagnostics` may be absent.
     private static let runKeys = [
         "trace", "scenario", "seed", "flowSeconds", "metrics", "reference", "lifecycle", "lifecycleSeconds",
-        "deliveredTimes", "promptLog", "authorization", "diagnostics", "droppedDiagnostics",
+        "deliveredTimes", "promptLog", "authorization", "notes", "diagnostics", "droppedDiagnostics",
     ]
 
     /// Members the tables do not read, and the bracket each opens with.
@@ -75,12 +75,28 @@ extension MatrixTable.Row {
         // As written: a seed beyond 2^53 is not the same number once read as a Double.
         let seedText = RunLines.numberText(bytes, at: seedNode.offset)
         guard let seed = Int64(seedText) else { throw reader.fail(seedNode, "$.seed", "expected a whole number") }
-        return Self(
+        var row = Self(
             trace: try reader.string(try required("trace"), "$.trace"), scenarioIndex: scenarioIndex,
             seed: UInt64(bitPattern: seed), metrics: try metrics(try required("metrics"), reader),
             reference: try reference(try required("reference"), reader),
             diagnostics: try diagnostics(members["diagnostics"], reader),
             droppedDiagnostics: try droppedDiagnostics(members["droppedDiagnostics"], reader))
+        row.notes = try notes(members["notes"], reader)
+        return row
+    }
+
+    /// The messages of a run's `notes` (`[{"message", "t"}]`), or none when absent.
+    private static func notes(_ node: ConfigJSONNode?, _ reader: ConfigReader) throws(ConfigError) -> [String] {
+        guard let node else { return [] }
+        var result: [String] = []
+        for (index, entry) in try reader.array(node, "$.notes").enumerated() {
+            let path = "$.notes[\(index)]"
+            let members = try reader.object(entry, path, allowed: ["message", "t"])
+            _ = try reader.number(try reader.required(members, "t", in: entry, path), "\(path).t", in: anyNumber)
+            result.append(
+                try reader.string(try reader.required(members, "message", in: entry, path), "\(path).message"))
+        }
+        return result
     }
 
     private typealias Field<Value> = (key: String, path: WritableKeyPath<Metrics, Value>)

@@ -24,6 +24,8 @@ public struct MatrixTable: Sendable {
         public var diagnostics: [DiagnosticCount]
         /// What the engine under test reported beyond the messages a run keeps.
         public var droppedDiagnostics: DroppedDiagnostics
+        /// What TraceSim noticed about the run (`ScenarioRun.notes`), each note's message.
+        public var notes: [String] = []
 
         /// A row as saved runs give it; the values are taken as written.
         public init(
@@ -47,6 +49,7 @@ public struct MatrixTable: Sendable {
                 reference: RunReport.roundedAsWritten(cell.reference),
                 diagnostics: cell.run.diagnostics.map { DiagnosticCount(message: $0.message, count: $0.count) },
                 droppedDiagnostics: cell.run.droppedDiagnostics)
+            notes = cell.run.notes.map(\.message)
         }
     }
 

@@ -97,7 +97,7 @@ public enum RunReport {
                 ("deliveredTimes", .array(run.deliveryTimes.map(seconds))),
                 ("promptLog", PermissionsReport.promptLog(run.promptLog, since: start)),
                 ("authorization", .array(run.authorization.map { authorization($0, seconds: seconds) })),
-            ] + DiagnosticsReport.jsonMember(run))
+            ] + RunNotesReport.jsonMember(run) + DiagnosticsReport.jsonMember(run))
     }
 
     /// `metrics` with every value rounded as the run JSON writes it (seconds to the
@@ -151,7 +151,8 @@ public enum RunReport {
 
     /// One run for a terminal (`replay --format text`): a line naming the trace, scenario and
     /// seed, the run's row of the degradation table, the position error when the metrics were
-    /// measured against a truth, and what the engine under test reported, when it did.
+    /// measured against a truth, TraceSim's notes on the run, and what the engine under test
+    /// reported, when it did.
     public static func text(trace: String, run: ScenarioRun, metrics: Metrics) -> String {
         var text =
             "\(trace) · \(run.scenario) · seed \(run.seed)\n"
@@ -161,7 +162,7 @@ public enum RunReport {
                 "\nposition error against the truth: median \(Formatting.fixed(median, 2)) m, "
                 + "p95 \(Formatting.fixed(p95, 2)) m"
         }
-        return text + DiagnosticsReport.text(run)
+        return text + RunNotesReport.text(run) + DiagnosticsReport.text(run)
     }
 
     /// The degradation table: a row per scenario, pooled over traces as `MetricsSummary` says

@@ -11,16 +11,21 @@ public struct TrackReport {
     let engine: TrackingEngine
     let gpsOn: GPSOnTime
     let fenceCount: Int
+    let notes: [RunNote]
 
     /// The report on `engine` after it replayed `trace` (read from `file`) with `fenceCount`
     /// geofences, `gpsOn` being the replay's record of when the receiver ran: the geofence
-    /// line appears only when there are some.
-    public init(file: String, trace: Trace, engine: TrackingEngine, gpsOn: GPSOnTime, fenceCount: Int) {
+    /// line appears only when there are some. `notes` are what TraceSim noticed about the run
+    /// (`ScenarioRun.notes`), printed after the block and in JSON only when there are some.
+    public init(
+        file: String, trace: Trace, engine: TrackingEngine, gpsOn: GPSOnTime, fenceCount: Int, notes: [RunNote] = []
+    ) {
         self.file = file
         self.trace = trace
         self.engine = engine
         self.gpsOn = gpsOn
         self.fenceCount = fenceCount
+        self.notes = notes
     }
 
     private var start: SimInstant { trace.fixes.first?.timestamp ?? SimInstant(nanosecondsSinceEpoch: 0) }
@@ -79,6 +84,11 @@ public struct TrackReport {
         } else {
             lines.append(row("gaps > \(Formatting.fixed(recorder.gapThresholdSeconds, 0)) s", "none"))
         }
+        for note in notes {
+            lines.append(
+                "note: \(VisibleText.escapingControls(note.message)) "
+                    + "(from +\(Formatting.fixed(offset(note.time), 1)) s)")
+        }
         return lines.joined(separator: "\n")
     }
 
@@ -86,7 +96,7 @@ public struct TrackReport {
     public var json: String { jsonValue.rendered }
 
     package var jsonValue: JSONText {
-        .object([
+        var members: [(String, JSONText)] = [
             ("file", .string(file)),
             (
                 "fixes",
@@ -140,7 +150,21 @@ public struct TrackReport {
                         ])
                     })
             ),
-        ])
+        ]
+        if !notes.isEmpty {
+            members.append(
+                (
+                    "notes",
+                    .array(
+                        notes.map {
+                            .object([
+                                ("message", .string($0.message)),
+                                ("atSeconds", .number(Formatting.rounded(offset($0.time), 3))),
+                            ])
+                        })
+                ))
+        }
+        return .object(members)
     }
 
     private func row(_ label: String, _ value: String) -> String {

@@ -37,11 +37,15 @@ public struct ScenarioRun: Sendable {
     /// The device's When-In-Use cutoff after a lock (`DeviceParameters`), so a report draws the
     /// cutoff this run had.
     public var whenInUseLockCutoffSeconds = DeviceParameters().whenInUseLockCutoffSeconds
-    /// What the engine under test reported beside its record (callbacks without a handler);
-    /// empty for the built-in engine.
+    /// What the engine under test reported beside its record (callbacks without a handler,
+    /// protocol warnings); the built-in engine reports none. TraceSim's own word on the run is
+    /// in `notes`.
     public var diagnostics: [ClientDiagnostic] = []
     /// What the engine under test reported beyond the diagnostics a run keeps.
     public var droppedDiagnostics = DroppedDiagnostics()
+    /// What TraceSim noticed about the run that its figures do not say (authorization that
+    /// never settled), in the order noticed; never the engine's words, which are `diagnostics`.
+    public var notes: [RunNote] = []
     /// Why the engine under test could not go on; `ScenarioRunner.run` throws it.
     var failure: EngineFailure?
 
@@ -120,7 +124,7 @@ public enum ScenarioRunner {
         if let unsettled = UnsettledAuthorization.note(
             authorization: run.authorization, promptLog: run.promptLog, start: played.traceStart)
         {
-            run.diagnostics.note(unsettled.message, at: unsettled.time)
+            run.notes.append(unsettled)
         }
         run.failure = client.failure
         return run

@@ -14,8 +14,9 @@ public protocol RecordingClient: LocationClient {
     var recorder: Recorder { get }
     /// The engine's odometer, metres.
     var odometerMeters: Double { get }
-    /// What the run's output should show beside the metrics: callbacks the app had no handler
-    /// for, protocol warnings. Empty for the built-in engine.
+    /// What the engine reported for the run's output to show beside the metrics: callbacks the
+    /// app had no handler for, protocol warnings. Empty for the built-in engine; TraceSim's own
+    /// notes on a run (`ScenarioRun.notes`) are never among them.
     var diagnostics: [ClientDiagnostic] { get }
     /// Diagnostics the client did not keep: distinct messages beyond
     /// `ClientDiagnostics.maximumMessages`, and how often they came.

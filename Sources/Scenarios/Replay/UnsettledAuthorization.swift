@@ -8,22 +8,22 @@ import SimulationCore
 ///
 /// A request iOS ignored (a missing usage key, an app not in use) is not noted: the prompt
 /// log names the rule, and a preset (`missing-usage-key`) shows exactly that case.
-enum UnsettledAuthorization {
-    /// The note for such a run, and when it applies from, or `nil` when authorization settled
+package enum UnsettledAuthorization {
+    /// The note for such a run, from when it applies, or `nil` when authorization settled
     /// (granted, denied, restricted, Location Services off) or a request was refused by a rule.
+    /// `authorization` opens with the state the phone started in.
     static func note(authorization: [AuthorizationChange], promptLog: [PromptLogEntry], start: SimInstant)
-        -> (message: String, time: SimInstant)?
+        -> RunNote?
     {
         for change in authorization {
             if case .location(let status, _, _) = change.kind, status != .notDetermined { return nil }
         }
         let location = promptLog.filter { $0.kind == .location || $0.kind == .locationForAlways }
         guard let first = location.first else {
-            return (
-                "location authorization never settled: it stayed notDetermined and nothing asked for it, "
+            return RunNote(
+                message: "location authorization never settled: it stayed notDetermined and nothing asked for it, "
                     + "so no location reached the app; start the phone authorized or run a permission flow",
-                start
-            )
+                time: start)
         }
         for entry in location {
             switch entry.outcome {
@@ -31,10 +31,21 @@ enum UnsettledAuthorization {
             case .shown: continue
             }
         }
-        return (
-            "location authorization never settled: the location prompt was never answered, "
+        return RunNote(
+            message: "location authorization never settled: the location prompt was never answered, "
                 + "so no location reached the app",
-            first.time
-        )
+            time: first.time)
+    }
+
+    /// The note for `replay`, run on a phone made from `configuration` from `start` with no
+    /// permission flow before it, as `track` runs one.
+    package static func note<Client: LocationClient>(
+        _ replay: Replay<Client>, startingFrom configuration: Device.Configuration, start: SimInstant
+    ) -> RunNote? {
+        let initial = Device(configuration: configuration).authorization.state
+        let opening = AuthorizationChange(
+            time: start, kind: .location(initial.status, initial.accuracy, provisional: initial.isProvisionalAlways))
+        return note(
+            authorization: [opening] + replay.authorizationTimeline, promptLog: replay.device.promptLog, start: start)
     }
 }

@@ -1,3 +1,4 @@
+import Scenarios
 import Traces
 
 /// The import options shared by every command that reads traces.
@@ -116,7 +117,7 @@ enum TraceLoading {
         try replayable(try load(path, options: options, console: console), path: path, options: options)
     }
 
-    /// Loads one input of a fleet (`matrix`), with the fleet's rule for inputs that give no fix:
+    /// Loads one input of a fleet (`matrix`, `tune`), with the fleet's rule for inputs that give no fix:
     /// `nil` for one that holds no record at all (a header alone, an empty track), which the
     /// fleet skips; a failure, as `loadReplayable`, for one whose records cannot be read or
     /// give no timed fix (NMEA without `--date`).
@@ -125,6 +126,11 @@ enum TraceLoading {
     {
         let trace = try load(path, options: options, console: console)
         return holdsNoRecord(trace) ? nil : try replayable(trace, path: path, options: options)
+    }
+
+    /// The note for an input `loadFleetInput` skips.
+    static func skippedNote(_ path: String) -> String {
+        "note: \(TraceFile.displayName(forPath: path)): \(Matrix.ClosingRecord.noRecordsReason) (a header alone?); skipped"
     }
 
     /// Whether the importer found nothing in `trace` that might have been a fix: no fix, no

@@ -101,7 +101,8 @@ enum MatrixCommand: Command {
             """,
         exitStatus: """
             0 ran (inputs with no record skipped); 64 usage error; 65 a file's content is invalid
-            or gave no timed fix; 66 a file is missing or unreadable; 70 the engine under test
+            or gave no timed fix; 66 a file is missing or unreadable, or no input gave a trace
+            (unless a --shard part); 70 the engine under test
             crashed, hung or broke the protocol; 74 an output error. 65 and 66 come at the end,
             once the other inputs have run.
             """)
@@ -189,6 +190,12 @@ enum MatrixCommand: Command {
             throw ReplayArguments.failure(error, engine: matrix.engine, parsed)
         }
         output.end(perTrace: perTrace, isPart: shard != nil)
+        // A whole run of nothing is not a result, as a walk that finds no file is not; a part
+        // whose inputs were all skipped is, for the merge of every part may hold traces.
+        if shard == nil, exitCode == .success, output.traceCount == 0 {
+            throw CommandFailure(
+                .noInput, "error: matrix: no trace among the inputs (every input held no records and was skipped)")
+        }
         return exitCode
     }
 

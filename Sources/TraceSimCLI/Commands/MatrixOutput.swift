@@ -157,6 +157,9 @@ final class MatrixOutput: Sendable {
         loaded.withLock { !($0[input]?.messages.isEmpty ?? true) }
     }
 
+    /// How many traces the inputs emitted so far gave.
+    var traceCount: Int { closing.withLock { $0.traces } }
+
     /// Writes what comes after the runs: the JSON's tail (with the part's `end` for a part),
     /// the JSON Lines' closing record, or the tables. Called only when every input was emitted:
     /// a run that stops early writes no closing record, so what it wrote is never taken as whole.

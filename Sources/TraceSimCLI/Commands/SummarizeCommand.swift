@@ -1,6 +1,7 @@
 import ConfigJSON
 import Reports
 import Scenarios
+import SimulationCore
 import Traces
 
 #if canImport(Glibc)
@@ -50,7 +51,8 @@ enum SummarizeCommand: Command {
             identity. Every file must end with its closing record, accounting for every input it
             holds, and no input may have failed: runs of a matrix that was stopped, whose engine
             failed, or that could not read an input are refused, naming the file and the first
-            input missing (see --allow-partial).
+            input missing (see --allow-partial). Inputs the run skipped for holding no record are
+            named in a note on standard error, after the tables.
 
             Example:
               tracesim matrix fleet/ --format jsonl --shard 1/2 > part1.jsonl
@@ -102,8 +104,36 @@ enum SummarizeCommand: Command {
         case "html": console.print(MatrixReport.html(table, perTrace: perTrace))
         default: if !table.traces.isEmpty { console.print(MatrixReport.text(table, perTrace: perTrace)) }
         }
+        noteSkipped(merge.closing, hasTraces: !table.traces.isEmpty, console: console)
         return .success
     }
+
+    /// The skipped inputs `matrix` noted as it read them, said again on standard error (the
+    /// tables stay exactly `matrix`'s), and, for runs that hold no trace at all, that there was
+    /// nothing to tabulate. A whole run of skipped inputs is still a whole run, read as it was
+    /// written: it exits 0 here, and its `matrix` said 66 when it ran.
+    static func noteSkipped(_ closing: Matrix.ClosingRecord?, hasTraces: Bool, console: Console) {
+        var reasons: [String] = []
+        var pathsByReason: [String: [String]] = [:]
+        for entry in closing?.skipped ?? [] {
+            if pathsByReason[entry.reason] == nil { reasons.append(entry.reason) }
+            pathsByReason[entry.reason, default: []].append(MessageText.path(entry.path))
+        }
+        for reason in reasons {
+            let paths = pathsByReason[reason] ?? []
+            let listed = paths.prefix(maximumListedPaths).joined(separator: ", ")
+            let more = paths.count > maximumListedPaths ? " and \(paths.count - maximumListedPaths) more" : ""
+            console.warn(
+                "note: \(paths.count) input\(paths.count == 1 ? "" : "s") skipped: "
+                    + "\(VisibleText.escapingControls(reason)) (\(listed)\(more))")
+        }
+        if !hasTraces {
+            console.warn("note: the runs hold no trace, so there is nothing to tabulate")
+        }
+    }
+
+    /// Skipped inputs named in a note; the rest are counted.
+    static let maximumListedPaths = 10
 
     /// `--allow-partial`, as `merge` and `summarize` declare it.
     static func allowPartial(_ what: String) -> CommandDeclaration.Option {

@@ -1,3 +1,4 @@
+import ConfigJSON
 import Device
 import Engine
 import Foundation
@@ -23,8 +24,10 @@ enum TrackCommand: Command {
             .init(
                 name: "device", value: "<DEVICE.json>",
                 help: """
-                    The phone at the start (see 'tracesim help permissions'). Default:
-                    the ideal run: Always + Precise, motion authorized.
+                    The phone at the start (the shape 'tracesim help permissions' gives),
+                    over the ideal run's phone (Always + Precise, motion authorized): it
+                    changes only what it names. Nothing in track asks for permission, so
+                    a phone left notDetermined collects nothing, and the output says so.
                     """),
             .init(
                 name: "user", value: "<USER.json>",
@@ -89,9 +92,16 @@ enum TrackCommand: Command {
         let path = parsed.positionals[0]
         try StandardInputArguments.checkReadOnce(parsed.positionals, command: name)
 
+        // Nothing in a track run asks for permission (the built-in engine requests none, and the
+        // person only moves the app), so a fresh install would collect nothing whatever else the
+        // file says: as a scenario's device block without a flow, it starts from the ideal phone.
         var deviceConfiguration = Scenario.idealDevice
         if let devicePath = parsed.value("device") {
-            deviceConfiguration = try ConfigFiles.load(devicePath, console, DeviceSetup.parse).configuration
+            deviceConfiguration = try ConfigFiles.load(devicePath, console) { bytes, file throws(ConfigError) in
+                try DeviceSetup.parse(
+                    try ConfigJSON.parse(bytes, file: file), at: "$", reader: ConfigReader(file: file),
+                    over: Scenario.idealDevice)
+            }.configuration
         }
         deviceConfiguration.seed = seed
         var lifecycle: [PermissionSession.ScriptedEvent] = []
@@ -122,8 +132,10 @@ enum TrackCommand: Command {
             }
             var replay = Replay(device: Device(configuration: device), client: engine)
             replay.run(trace, script: script)
+            let unsettled = UnsettledAuthorization.note(replay, startingFrom: device, start: first.timestamp)
             let report = TrackReport(
-                file: label, trace: trace, engine: engine, gpsOn: replay.gpsOn, fenceCount: fences.count)
+                file: label, trace: trace, engine: engine, gpsOn: replay.gpsOn, fenceCount: fences.count,
+                notes: unsettled.map { [$0] } ?? [])
             if index > 0 && format == "text" { console.print("") }
             console.print(format == "json" ? report.json : report.text)
         }

@@ -26,7 +26,10 @@ enum TuneCommand: Command {
                 label: "<trace>",
                 help: """
                     Trace files in any format 'tracesim inspect' reads, pooled per row
-                    as the matrix table pools them.
+                    as the matrix table pools them. As in matrix, a file that holds no
+                    record at all (a header alone) is noted and skipped; one that cannot
+                    be read or gives no timed fix is reported, the others still run, and
+                    tune exits with its status at the end.
                     \(TraceInputs.directoryHelpLines)
                     \(StandardInputArguments.helpLines)
                     """, isRepeated: true)
@@ -105,9 +108,9 @@ enum TuneCommand: Command {
         exitStatus: """
             0 ran; 1 no row meets every --require constraint, so --write-scenario wrote nothing
             (the table is still printed); 64 usage error; 65 a file's content is invalid or the
-            truth does not overlap a trace; 66 a file is missing or unreadable; 70 the engine under
-            test crashed, hung or broke the protocol; 73 the scenario file exists or cannot be
-            written.
+            truth does not overlap a trace; 66 a file is missing or unreadable, or no input gave a
+            trace; 70 the engine under test crashed, hung or broke the protocol; 73 the scenario
+            file exists or cannot be written.
             """,
         refusedOptions: EngineArguments.refused(
             because: "it sweeps the built-in engine's settings, which an engine run as a command need not "
@@ -185,9 +188,14 @@ enum TuneCommand: Command {
         let study = Tuning.Study(
             scenarios: scenarios.map { ($0.scenario, $0.fences) }, sweeps: sweeps, fences: fences,
             engine: parsed.engine)
-        let (pools, exitCode) = try TuneRunning.pools(
+        let (pools, traces, exitCode) = try TuneRunning.pools(
             study, inputs: inputs, truth: truth.map { ($0, truthPath ?? "") }, noise: noise.map { ($0, seed ?? 0) },
             options: options, jobs: jobs, console: console, parsed)
+        // A table pooled over no trace would read as a result; so would a scenario chosen from it.
+        if traces == 0, exitCode == .success {
+            throw CommandFailure(
+                .noInput, "error: tune: no trace among the inputs (every input held no records and was skipped)")
+        }
         let outcome = Tuning.Outcome(
             study: study, pools: pools, objectives: objectives, constraints: constraints, hasTruth: hasTruth)
         switch format {

@@ -6,7 +6,8 @@ import Traces
 /// Streams `tune`'s traces: reads them one after another, measures every row on a batch of a
 /// few (one per job), adds the batch into each row's pool in input order, and lets it go, so
 /// memory holds a few traces whatever their number and the figures do not depend on the jobs.
-/// Returns the pools and the exit status of the first input that could not be read.
+/// Returns the pools, the number of traces measured, and the exit status of the first input that
+/// could not be read. As in `matrix`, an input that holds no record at all is noted and skipped.
 ///
 /// With `noise`, each piece is replayed noisy and, unless a truth was given, measured against
 /// its own clean fixes: the clean survey-grade trace is the truth of the phone it stands in for.
@@ -15,7 +16,7 @@ enum TuneRunning {
         _ study: Tuning.Study, inputs: [String], truth: (trace: Trace, path: String)?,
         noise: (model: PhoneNoise, seed: UInt64)?, options: ImportOptions, jobs: Int?, console: Console,
         _ parsed: ParsedArguments
-    ) throws -> (pools: [Tuning.Pool], exitCode: ExitCode) {
+    ) throws -> (pools: [Tuning.Pool], traces: Int, exitCode: ExitCode) {
         let width = max(jobs ?? ParallelLoop.coreCount, 1)
         var pools = Array(repeating: Tuning.Pool(), count: study.rows.count)
         var batch: [Tuning.TraceInput] = []
@@ -35,13 +36,20 @@ enum TuneRunning {
             batch.removeAll()
         }
         var exitCode = ExitCode.success
+        var traces = 0
         var truthTracks = truth.map { TruthTracks($0.trace) }
         for path in inputs {
-            // As `matrix` does: a file that cannot be replayed is reported and left out, and the
-            // command exits with its status once the others are measured.
+            // The fleet's rule, as `matrix` has it: a file with no record at all is noted and
+            // skipped; one that cannot be replayed is reported and left out, and the command exits
+            // with its status once the others are measured.
             let trace: Trace
             do {
-                trace = try TraceLoading.loadReplayable(path, options: options, console: console)
+                guard let loaded = try TraceLoading.loadFleetInput(path, options: options, console: console) else {
+                    progress.finish()
+                    console.warn(TraceLoading.skippedNote(path))
+                    continue
+                }
+                trace = loaded
             } catch {
                 progress.finish()
                 console.report(error)
@@ -63,10 +71,11 @@ enum TuneRunning {
                     input.truth = reference
                 }
                 batch.append(input)
+                traces += 1
                 if batch.count >= width { try flush() }
             }
         }
         try flush()
-        return (pools, exitCode)
+        return (pools, traces, exitCode)
     }
 }
