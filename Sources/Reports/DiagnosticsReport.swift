@@ -93,7 +93,7 @@ enum DiagnosticsReport {
         for run in runs {
             for diagnostic in run.kept {
                 if let index = indexByMessage[diagnostic.message] {
-                    totals[index].count += diagnostic.count
+                    totals[index].count = totals[index].count.addingSaturating(diagnostic.count)
                     totals[index].runs += 1
                 } else {
                     indexByMessage[diagnostic.message] = totals.count
@@ -107,7 +107,7 @@ enum DiagnosticsReport {
         }
         let unlisted = totals.dropFirst(listed.count)
         if !unlisted.isEmpty {
-            let count = unlisted.reduce(0) { $0 + $1.count }
+            let count = unlisted.map(\.count).saturatingSum()
             lines.append(
                 "engine diagnostics: \(unlisted.count) more distinct messages (\(count) times) not listed here; "
                     + "each run's own output lists its messages")
@@ -116,8 +116,8 @@ enum DiagnosticsReport {
         if !dropping.isEmpty {
             var total = DroppedDiagnostics()
             for run in dropping {
-                total.messages += run.dropped.messages
-                total.occurrences += run.dropped.occurrences
+                total.messages = total.messages.addingSaturating(run.dropped.messages)
+                total.occurrences = total.occurrences.addingSaturating(run.dropped.occurrences)
                 total.isLowerBound = total.isLowerBound || run.dropped.isLowerBound
             }
             lines.append(

@@ -65,7 +65,7 @@ public enum MatrixReport {
         var lines: [String] = []
         for row in table.idealMetrics {
             let metrics = row.metrics
-            let accepted = metrics.reduce(0) { $0 + $1.acceptedFixes }
+            let accepted = metrics.map(\.acceptedFixes).saturatingSum()
             let meters = metrics.reduce(0) { $0 + $1.distanceMeters }
             let covered = metrics.reduce(0) { $0 + $1.coveredSeconds }
             let gps = metrics.reduce(0) { $0 + $1.gpsOnSeconds }
