@@ -1,4 +1,5 @@
 import ConfigJSON
+import SimulationCore
 import Traces
 
 #if canImport(Glibc)
@@ -116,22 +117,25 @@ public final class RunLines {
                 allowsPartial: allowsPartial)
             return
         }
+        // Messages name the file as they quote any path: a walked or globbed name may hold
+        // control characters.
+        let file = VisibleText.quoted(path)
         guard !path.utf8.contains(0) else {
-            throw TraceFileError(file: path, reason: "the path contains a NUL byte")
+            throw TraceFileError(file: file, reason: "the path contains a NUL byte")
         }
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else {
-            throw TraceFileError(file: path, reason: String(cString: strerror(errno)))
+            throw TraceFileError(file: file, reason: String(cString: strerror(errno)))
         }
         var status = stat()
         guard fstat(descriptor, &status) == 0 else {
             let reason = String(cString: strerror(errno))
             close(descriptor)
-            throw TraceFileError(file: path, reason: reason)
+            throw TraceFileError(file: file, reason: reason)
         }
         if (status.st_mode & S_IFMT) == S_IFDIR {
             close(descriptor)
-            throw TraceFileError(file: path, reason: "is a directory")
+            throw TraceFileError(file: file, reason: "is a directory")
         }
         var source = LineReader.Source.descriptor(descriptor, closes: true)
         // Only a regular file reads the same when opened again.
@@ -140,7 +144,7 @@ public final class RunLines {
             source = .reopened(
                 path: path, offset: 0, device: UInt64(status.st_dev), inode: UInt64(status.st_ino))
         }
-        try self.init(source: source, file: path, allowsPartial: allowsPartial)
+        try self.init(source: source, file: file, allowsPartial: allowsPartial)
     }
 
     /// Reads `bytes` as the file `file`, in chunks as a file is read.
@@ -353,7 +357,7 @@ public final class RunLines {
     static func unfinishedMessage(_ lines: RunLines, line: Int) -> String {
         let unaccounted =
             lines.accounting.firstUnaccounted.map { input in
-                "input \(input + 1) '\(lines.identity.traces[input].path)' is the first it does not account for"
+                "input \(input + 1) '\(VisibleText.quoted(lines.identity.traces[input].path))' is the first it does not account for"
             } ?? "every input it holds has runs, but nothing says the last one's are all there"
         return "ends at line \(line) without the closing record that says its run finished (the run that wrote "
             + "it was stopped, or its engine failed): \(unaccounted). Run it again, or pass --allow-partial to read "

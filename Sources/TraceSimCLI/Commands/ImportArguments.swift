@@ -147,7 +147,7 @@ enum TraceLoading {
             let needs = options.nmeaStartDate == nil ? "--assume-rate HZ and --date YYYY-MM-DD" : "--assume-rate HZ"
             let hint = runs.records > runs.timed ? "; untimed runs found: pass \(needs) to time them" : ""
             throw CommandFailure(
-                .dataError, "error: \(TraceFile.displayName(forPath: path)): no timed fixes to replay\(hint)")
+                .dataError, "error: \(MessageText.path(path)): no timed fixes to replay\(hint)")
         }
         return trace
     }

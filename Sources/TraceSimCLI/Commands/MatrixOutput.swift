@@ -67,7 +67,7 @@ final class MatrixOutput: Sendable {
                 outcome = .read(traces: traces.count)
             } else {
                 let reason = Matrix.ClosingRecord.noRecordsReason
-                capturing.warn("note: \(TraceFile.displayName(forPath: path)): \(reason) (a header alone?); skipped")
+                capturing.warn("note: \(MessageText.path(path)): \(reason) (a header alone?); skipped")
                 outcome = .skipped(reason: reason)
             }
         } catch {
@@ -81,14 +81,16 @@ final class MatrixOutput: Sendable {
 
     /// An input's failure as the closing record gives its reason: the message without `error: `
     /// and the input's own name, which the record gives beside it (`x.csv:12:3: bad` gives
-    /// `line 12:3: bad`).
+    /// `line 12:3: bad`). The name is found as messages quote it (escaped, and shortened when
+    /// long) or as it is.
     static func reason(_ message: String, path: String) -> String {
         var reason = Substring(message)
         if reason.hasPrefix("error: ") { reason = reason.dropFirst(7) }
-        let name = TraceFile.displayName(forPath: path)
-        if reason.hasPrefix(name + ": ") { return String(reason.dropFirst(name.count + 2)) }
-        if reason.hasPrefix(name + ":"), reason.dropFirst(name.count + 1).first?.isNumber == true {
-            return "line " + reason.dropFirst(name.count + 1)
+        for name in [MessageText.path(path), TraceFile.displayName(forPath: path)] {
+            if reason.hasPrefix(name + ": ") { return String(reason.dropFirst(name.count + 2)) }
+            if reason.hasPrefix(name + ":"), reason.dropFirst(name.count + 1).first?.isNumber == true {
+                return "line " + reason.dropFirst(name.count + 1)
+            }
         }
         return String(reason)
     }

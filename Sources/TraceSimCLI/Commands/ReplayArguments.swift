@@ -67,7 +67,7 @@ enum ReplayArguments {
                 let names = Scenario.presets.map(\.name)
                 let nearest = names.min { editDistance($0, name) < editDistance($1, name) } ?? ""
                 throw UsageError(
-                    "unknown scenario '\(name)' (did you mean '\(nearest)'? see 'tracesim scenarios', or give a .json file)",
+                    "unknown scenario '\(MessageText.value(name))' (did you mean '\(nearest)'? see 'tracesim scenarios', or give a .json file)",
                     command: command)
             }
             chosen.append((scenario, nil, .init(name: scenario.name)))
