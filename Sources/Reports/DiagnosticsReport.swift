@@ -86,8 +86,11 @@ enum DiagnosticsReport {
 
     /// `summaryLines` over each run's messages, counts and dropped counts. At most
     /// `ClientDiagnostics.maximumMessages` messages are listed; the others, and what the runs
-    /// dropped, are counted on a line each.
-    static func summaryLines(_ runs: [RunDiagnostics]) -> [String] {
+    /// dropped, are counted on a line each. `message` writes an engine's message as the format
+    /// shows it: escaped, and in a code span in Markdown.
+    static func summaryLines(
+        _ runs: [RunDiagnostics], message: (String) -> String = VisibleText.escapingControls
+    ) -> [String] {
         var totals: [(message: String, count: Int, runs: Int)] = []
         var indexByMessage: [String: Int] = [:]
         for run in runs {
@@ -103,7 +106,7 @@ enum DiagnosticsReport {
         }
         let listed = totals.prefix(ClientDiagnostics.maximumMessages)
         var lines = listed.map {
-            "engine diagnostic: \($0.count)× \(VisibleText.escapingControls($0.message)), in \($0.runs) run\($0.runs == 1 ? "" : "s")"
+            "engine diagnostic: \($0.count)× \(message($0.message)), in \($0.runs) run\($0.runs == 1 ? "" : "s")"
         }
         let unlisted = totals.dropFirst(listed.count)
         if !unlisted.isEmpty {

@@ -1,4 +1,5 @@
 import Scenarios
+import SimulationCore
 
 /// What a matrix prints: the degradation table (text, Markdown), a CSV row per run, the
 /// heatmap page, and the JSON of every run, which for a shard is the part `Matrix.merge` reads.
@@ -39,10 +40,14 @@ public enum MatrixReport {
         var text = RunReport.markdownTable(table.idealMetrics + table.metricsByScenario)
         if perTrace {
             for trace in table.metricsByTrace {
-                text += "\n\n**\(trace.trace)**\n\n" + RunReport.markdownTable(trace.ideal + trace.scenarios)
+                text +=
+                    "\n\n**\(MarkdownText.name(trace.trace))**\n\n"
+                    + RunReport.markdownTable(trace.ideal + trace.scenarios)
             }
         }
-        return text + "\n\n" + footer(table).map { "- " + $0 }.joined(separator: "\n")
+        // The engine's messages in code spans, so none renders as Markdown.
+        let lines = footer(table) { MarkdownText.codeSpan(VisibleText.escapingControls($0)) }
+        return text + "\n\n" + lines.map { "- " + $0 }.joined(separator: "\n")
     }
 
     /// A self-contained page with the degradation table as a heatmap, the formulas under it,
@@ -61,7 +66,10 @@ public enum MatrixReport {
 
     /// Under every table: what the ideal runs add up to (the denominators), one line per
     /// column saying how it is pooled, and what the engine under test reported, when it did.
-    static func footer(_ table: MatrixTable) -> [String] {
+    /// - Parameter message: an engine's message as the format shows it.
+    static func footer(
+        _ table: MatrixTable, message: (String) -> String = VisibleText.escapingControls
+    ) -> [String] {
         var lines: [String] = []
         for row in table.idealMetrics {
             let metrics = row.metrics
@@ -75,7 +83,8 @@ public enum MatrixReport {
                     + "\(Formatting.duration(gps)) GPS on")
         }
         return lines + MetricsSummary.formulas
-            + DiagnosticsReport.summaryLines(table.rows.map { ($0.diagnostics, $0.droppedDiagnostics) })
+            + DiagnosticsReport.summaryLines(
+                table.rows.map { ($0.diagnostics, $0.droppedDiagnostics) }, message: message)
     }
 
     /// A row per trace and scenario with every numeric metric.
