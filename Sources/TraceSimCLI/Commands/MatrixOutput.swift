@@ -17,6 +17,8 @@ final class MatrixOutput: Sendable {
     /// Every input emitted so far accounted for: the closing record being made.
     private let closing = Mutex(Matrix.ClosingRecord(inputs: 0, read: 0, traces: 0))
 
+    /// The longest JSON line a run may be written as: what `merge` and `summarize` read back.
+    private let maximumRunLineBytes: Int
     /// What loading an input said on standard error, and what became of it.
     private struct Loaded {
         var messages: String
@@ -30,10 +32,15 @@ final class MatrixOutput: Sendable {
         case failed(reason: String, exitCode: ExitCode)
     }
 
-    init(format: String, scenarios: [String], console: Console) {
+    /// - Parameter maximumRunLineBytes: the longest run line written under `--format jsonl`
+    ///   (`RunLines.maximumLineBytes`; lowered by tests).
+    init(
+        format: String, scenarios: [String], console: Console, maximumRunLineBytes: Int = RunLines.maximumLineBytes
+    ) {
         self.format = format
         self.console = console
         table = Mutex(MatrixTable(scenarios: scenarios))
+        self.maximumRunLineBytes = maximumRunLineBytes
     }
 
     private var writesRuns: Bool { format == "json" || format == "jsonl" }
@@ -114,9 +121,20 @@ final class MatrixOutput: Sendable {
     /// Writes input `input.input`'s messages and runs and accounts for it as `identityInput` and
     /// `path` in the closing record; returns the exit code of the error that failed it.
     func emit(_ input: Matrix.InputOutputs<RenderedRun>, identityInput: Int, path: String) -> ExitCode? {
-        let loaded =
+        var loaded =
             loaded.withLock { $0.removeValue(forKey: input.input) }
             ?? Loaded(messages: "", outcome: .failed(reason: "\(path): not loaded", exitCode: .dataError))
+        var outputs = input.outputs
+        if let tooLong = tooLongRunLine(outputs) {
+            // Written, the line would make the whole file one that merge and summarize refuse;
+            // left out, the input is failed and the closing record says why.
+            let reason =
+                "a run of it is \(tooLong) bytes as a JSON line, over the \(maximumRunLineBytes) bytes 'tracesim "
+                + "merge' and 'summarize' read (a trace of over about 4 million delivered fixes): split the trace"
+            loaded.messages += "error: \(MessageText.path(path)): \(reason)\n"
+            loaded.outcome = .failed(reason: reason, exitCode: .dataError)
+            outputs = []
+        }
         if !loaded.messages.isEmpty { console.error(loaded.messages) }
         var failure: ExitCode?
         closing.withLock { record in
@@ -134,7 +152,7 @@ final class MatrixOutput: Sendable {
         }
         var texts: [String] = []
         var rows: [MatrixTable.Row] = []
-        for run in input.outputs {
+        for run in outputs {
             switch run {
             case .text(let text): texts.append(text)
             case .row(let row): rows.append(row)
@@ -160,6 +178,16 @@ final class MatrixOutput: Sendable {
     }
 
     /// Writes what comes after the runs: the JSON's tail (with the part's `end` for a part),
+    /// The length of the first run line in `outputs` longer than `maximumRunLineBytes` (its
+    /// newline aside), or `nil`: only JSON Lines are read back a line at a time.
+    private func tooLongRunLine(_ outputs: [RenderedRun]) -> Int? {
+        guard format == "jsonl" else { return nil }
+        for case .text(let line) in outputs where line.utf8.count - 1 > maximumRunLineBytes {
+            return line.utf8.count - 1
+        }
+        return nil
+    }
+
     /// the JSON Lines' closing record, or the tables. Called only when every input was emitted:
     /// a run that stops early writes no closing record, so what it wrote is never taken as whole.
     func end(perTrace: Bool, isPart: Bool) {
