@@ -73,12 +73,19 @@ public final class RunLines {
     public static let maximumHeaderBytes = 256 << 20
 
     /// The longest closing record read, for a header of `headerBytes` listing `inputs` inputs:
-    /// its counts and keys, and at most every input listed once with its path as the header
-    /// writes it and a reason of at most `Matrix.ClosingRecord.maximumReasonBytes` (6 bytes a
-    /// byte at worst when escaped) and its keys. Only a line that begins as the closing record
-    /// is written (`{"kind":"tracesim-runs-end",`) may exceed `maximumLineBytes`.
+    /// 64 KiB for its counts and keys, then at most every input listed once, each with its path
+    /// as the header writes it (so all paths together fit in `headerBytes`), its number and keys
+    /// (64 bytes), and a reason of at most `Matrix.ClosingRecord.maximumReasonBytes`. `matrix`
+    /// writes reasons with their control characters already escaped, so JSON escapes only `"`
+    /// and `\` in them: 2 bytes a byte at most. Never more than `maximumHeaderBytes`, which
+    /// holds 120,000 inputs failed with the longest reasons, and keeps what a crafted header
+    /// of many inputs can make a reader buffer to what a header may take. Only a line that
+    /// begins as the closing record is written (`{"kind":"tracesim-runs-end",`) may exceed
+    /// `maximumLineBytes`.
     public static func maximumClosingBytes(headerBytes: Int, inputs: Int) -> Int {
-        64 << 10 + headerBytes + inputs * (6 * Matrix.ClosingRecord.maximumReasonBytes + 64)
+        let perInput = 2 * Matrix.ClosingRecord.maximumReasonBytes + 64
+        // Both are bounded by the header's size, so the product cannot overflow.
+        return min(64 << 10 + headerBytes + inputs * perInput, maximumHeaderBytes)
     }
 
     private static let headerPrefix = Array("{\"kind\":\"tracesim-runs\",".utf8)

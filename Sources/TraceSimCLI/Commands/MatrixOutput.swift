@@ -1,5 +1,6 @@
 import Reports
 import Scenarios
+import SimulationCore
 import Synchronization
 import Traces
 
@@ -16,9 +17,9 @@ final class MatrixOutput: Sendable {
     private let loaded = Mutex<[Int: Loaded]>([:])
     /// Every input emitted so far accounted for: the closing record being made.
     private let closing = Mutex(Matrix.ClosingRecord(inputs: 0, read: 0, traces: 0))
-
     /// The longest JSON line a run may be written as: what `merge` and `summarize` read back.
     private let maximumRunLineBytes: Int
+
     /// What loading an input said on standard error, and what became of it.
     private struct Loaded {
         var messages: String
@@ -39,8 +40,8 @@ final class MatrixOutput: Sendable {
     ) {
         self.format = format
         self.console = console
-        table = Mutex(MatrixTable(scenarios: scenarios))
         self.maximumRunLineBytes = maximumRunLineBytes
+        table = Mutex(MatrixTable(scenarios: scenarios))
     }
 
     private var writesRuns: Bool { format == "json" || format == "jsonl" }
@@ -143,10 +144,15 @@ final class MatrixOutput: Sendable {
             case .read(let traces):
                 record.read += 1
                 record.traces += traces
+            // Reasons escaped, so a reader can bound the record (`RunLines.maximumClosingBytes`).
             case .skipped(let reason):
-                record.skipped.append(Matrix.ClosingRecord.Entry(input: identityInput, path: path, reason: reason))
+                record.skipped.append(
+                    Matrix.ClosingRecord.Entry(
+                        input: identityInput, path: path, reason: VisibleText.escapingControls(reason)))
             case .failed(let reason, let exitCode):
-                record.failed.append(Matrix.ClosingRecord.Entry(input: identityInput, path: path, reason: reason))
+                record.failed.append(
+                    Matrix.ClosingRecord.Entry(
+                        input: identityInput, path: path, reason: VisibleText.escapingControls(reason)))
                 failure = exitCode
             }
         }
@@ -172,12 +178,6 @@ final class MatrixOutput: Sendable {
         return failure
     }
 
-    /// Whether loading `input` said anything, so a progress bar can make room first.
-    func hasMessages(_ input: Int) -> Bool {
-        loaded.withLock { !($0[input]?.messages.isEmpty ?? true) }
-    }
-
-    /// Writes what comes after the runs: the JSON's tail (with the part's `end` for a part),
     /// The length of the first run line in `outputs` longer than `maximumRunLineBytes` (its
     /// newline aside), or `nil`: only JSON Lines are read back a line at a time.
     private func tooLongRunLine(_ outputs: [RenderedRun]) -> Int? {
@@ -188,6 +188,12 @@ final class MatrixOutput: Sendable {
         return nil
     }
 
+    /// Whether loading `input` said anything, so a progress bar can make room first.
+    func hasMessages(_ input: Int) -> Bool {
+        loaded.withLock { !($0[input]?.messages.isEmpty ?? true) }
+    }
+
+    /// Writes what comes after the runs: the JSON's tail (with the part's `end` for a part),
     /// the JSON Lines' closing record, or the tables. Called only when every input was emitted:
     /// a run that stops early writes no closing record, so what it wrote is never taken as whole.
     func end(perTrace: Bool, isPart: Bool) {
