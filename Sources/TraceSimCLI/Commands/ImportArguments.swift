@@ -179,7 +179,7 @@ enum TraceLoading {
                 // With a rate, the records left are those whose times would leave the clock.
                 var advice = "pass --assume-rate HZ to time them"
                 if let rate = options.assumedRate {
-                    let shown = rate == rate.rounded() && rate < 1e15 ? String(Int64(rate)) : "\(rate)"
+                    let shown = rate == rate.rounded() && rate < 1e15 ? String(Int64(rate)) : Self.decimal(rate)
                     advice =
                         "at --assume-rate \(shown) their times would leave TraceSim's clock "
                         + "(\(CalendarDate.wholeDayRange.first) to \(CalendarDate.wholeDayRange.last))"
@@ -198,5 +198,10 @@ enum TraceLoading {
         } catch {
             throw CommandFailure(.dataError, "error: \(MessageText.path(path)): \(error)")
         }
+    }
+
+    /// `value` as the number grammar spells it: `1e-9`, not Swift's `1e-09`.
+    static func decimal(_ value: Double) -> String {
+        "\(value)".replacingOccurrences(of: "e-0", with: "e-").replacingOccurrences(of: "e+", with: "e")
     }
 }
