@@ -82,6 +82,21 @@ struct ControlCharacterMessageTests {
         }
     }
 
+    @Test("a part, runs file or scenario file under a hostile name with bad content is named escaped")
+    func badContent() throws {
+        let folder = try MergeIdentityTests.Folder()
+        let part = try folder.write(#"{"x":1}"#, "p-\(Self.hostile).json")
+        let runs = try folder.write("nope\n", "r-\(Self.hostile).jsonl")
+        let scenario = try folder.write("{", "s-\(Self.hostile).json")
+        for command in [["merge", part], ["summarize", runs], ["replay", Self.tunnel, "--scenario", scenario]] {
+            let outcome = runCommand(command)
+            #expect(outcome.exitCode == 65, "\(command): \(outcome.error)")
+            expectNoControls(outcome.error, "\(command)")
+            #expect(outcome.error.hasPrefix("error: \(folder.path(""))"), "\(outcome.error)")
+            #expect(outcome.error.contains(Self.escaped), "\(command): \(outcome.error)")
+        }
+    }
+
     @Test(
         "a typed --scenario or --sweep value is escaped in its usage error",
         arguments: [
