@@ -104,15 +104,15 @@ public enum CheckReport {
         let failures = verdicts.filter { !$0.passed }.count
         if let failedRun {
             return "### tracesim check: error: the engine under test failed, so no threshold was checked\n\n"
-                + codeSpan(failedRun.line) + "\n"
+                + MarkdownText.codeSpan(failedRun.line) + "\n"
         }
         var text =
             "### tracesim check: \(failures == 0 ? "all \(verdicts.count) checks pass" : "\(failures) of \(verdicts.count) checks fail")\n\n"
         text += "| | Trace | Scenario | Metric | Value | Expected |\n|---|---|---|---|---|---|\n"
         for verdict in verdicts {
             let cells = [
-                verdict.passed ? "✅" : "❌", verdict.trace, verdict.scenario, verdict.threshold.metric, value(verdict),
-                bound(verdict.threshold),
+                verdict.passed ? "✅" : "❌", MarkdownText.name(verdict.trace), MarkdownText.name(verdict.scenario),
+                verdict.threshold.metric, value(verdict), bound(verdict.threshold),
             ].map { VisibleText.escapingControls($0).replacingOccurrences(of: "|", with: "\\|") }
             text += "| " + cells.joined(separator: " | ") + " |\n"
         }
@@ -124,17 +124,4 @@ public enum CheckReport {
     /// XML attribute text (the HTML report's escaping serves XML too), control characters
     /// made visible: XML 1.0 allows most of them in no form at all.
     private static func escape(_ text: String) -> String { HTMLReport.escape(VisibleText.escapingControls(text)) }
-
-    /// `text` (one line) as a Markdown code span, fenced by one backtick more than its longest
-    /// run of them.
-    private static func codeSpan(_ text: String) -> String {
-        var longest = 0
-        var current = 0
-        for character in text {
-            current = character == "`" ? current + 1 : 0
-            longest = max(longest, current)
-        }
-        let fence = String(repeating: "`", count: longest + 1)
-        return fence + " " + text + " " + fence
-    }
 }

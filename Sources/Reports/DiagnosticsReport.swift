@@ -86,14 +86,17 @@ enum DiagnosticsReport {
 
     /// `summaryLines` over each run's messages, counts and dropped counts. At most
     /// `ClientDiagnostics.maximumMessages` messages are listed; the others, and what the runs
-    /// dropped, are counted on a line each.
-    static func summaryLines(_ runs: [RunDiagnostics]) -> [String] {
+    /// dropped, are counted on a line each. `message` writes an engine's message as the format
+    /// shows it: escaped, and in a code span in Markdown.
+    static func summaryLines(
+        _ runs: [RunDiagnostics], message: (String) -> String = VisibleText.escapingControls
+    ) -> [String] {
         var totals: [(message: String, count: Int, runs: Int)] = []
         var indexByMessage: [String: Int] = [:]
         for run in runs {
             for diagnostic in run.kept {
                 if let index = indexByMessage[diagnostic.message] {
-                    totals[index].count += diagnostic.count
+                    totals[index].count = totals[index].count.addingSaturating(diagnostic.count)
                     totals[index].runs += 1
                 } else {
                     indexByMessage[diagnostic.message] = totals.count
@@ -103,11 +106,11 @@ enum DiagnosticsReport {
         }
         let listed = totals.prefix(ClientDiagnostics.maximumMessages)
         var lines = listed.map {
-            "engine diagnostic: \($0.count)× \(VisibleText.escapingControls($0.message)), in \($0.runs) run\($0.runs == 1 ? "" : "s")"
+            "engine diagnostic: \($0.count)× \(message($0.message)), in \($0.runs) run\($0.runs == 1 ? "" : "s")"
         }
         let unlisted = totals.dropFirst(listed.count)
         if !unlisted.isEmpty {
-            let count = unlisted.reduce(0) { $0 + $1.count }
+            let count = unlisted.map(\.count).saturatingSum()
             lines.append(
                 "engine diagnostics: \(unlisted.count) more distinct messages (\(count) times) not listed here; "
                     + "each run's own output lists its messages")
@@ -116,8 +119,8 @@ enum DiagnosticsReport {
         if !dropping.isEmpty {
             var total = DroppedDiagnostics()
             for run in dropping {
-                total.messages += run.dropped.messages
-                total.occurrences += run.dropped.occurrences
+                total.messages = total.messages.addingSaturating(run.dropped.messages)
+                total.occurrences = total.occurrences.addingSaturating(run.dropped.occurrences)
                 total.isLowerBound = total.isLowerBound || run.dropped.isLowerBound
             }
             lines.append(

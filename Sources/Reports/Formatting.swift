@@ -7,6 +7,7 @@ package enum Formatting {
     package static func fixed(_ value: Double, _ digits: Int) -> String {
         var scale = 1.0
         for _ in 0..<digits { scale *= 10 }
+        guard fitsWholeNumber(abs(value) * scale) else { return String(value) }
         let scaled = Int64((abs(value) * scale).rounded())
         let whole = scaled / Int64(scale)
         var text = (value < 0 && scaled != 0 ? "-" : "") + String(whole)
@@ -50,6 +51,7 @@ package enum Formatting {
 
     /// `+h:mm:ss` from a run's first fix.
     package static func clock(_ seconds: Double) -> String {
+        guard fitsWholeNumber(seconds) else { return "+" + String(seconds) + " s" }
         let total = Int(seconds.rounded(.down))
         let (hours, minutes, secs) = (total / 3600, total / 60 % 60, total % 60)
         return "+\(hours):" + (minutes < 10 ? "0" : "") + "\(minutes):" + (secs < 10 ? "0" : "") + "\(secs)"
@@ -57,6 +59,7 @@ package enum Formatting {
 
     /// A run's durations: `1 h 02 min`, `12 min 05 s` or `41 s`.
     package static func duration(_ seconds: Double) -> String {
+        guard fitsWholeNumber(seconds) else { return String(seconds) + " s" }
         let total = Int(seconds.rounded())
         if total >= 3600 { return "\(total / 3600) h \(twoDigits(total / 60 % 60)) min" }
         if total >= 60 { return "\(total / 60) min \(twoDigits(total % 60)) s" }
@@ -66,6 +69,7 @@ package enum Formatting {
     /// A trace's spans, as `inspect` prints them: `2d03h04m`, `1h02m03s`, `4m05s`, or seconds
     /// to the millisecond under a minute (`12.5 s`).
     package static func compactDuration(_ seconds: Double) -> String {
+        guard fitsWholeNumber(seconds) else { return String(seconds) + " s" }
         let total = Int(seconds.rounded())
         if total < 60 {
             let rounded = (seconds * 1000).rounded() / 1000
@@ -82,8 +86,14 @@ package enum Formatting {
 
     /// Whole seconds as `5 s`, others with one decimal (`2.5 s`): the permission flows' times.
     package static func seconds(_ value: Double) -> String {
-        value == value.rounded() ? "\(Int(value)) s" : String(format: "%.1f s", value)
+        guard fitsWholeNumber(value) else { return String(value) + " s" }
+        return value == value.rounded() ? "\(Int(value)) s" : String(format: "%.1f s", value)
     }
+
+    /// Whether `value`'s whole part fits an `Int64` with room to round (false for NaN). Values
+    /// read back from saved runs may be as large as a Double goes, and their sums infinite; such a
+    /// value prints as Swift writes the Double (`1e+300`, `inf`) instead of trapping.
+    private static func fitsWholeNumber(_ value: Double) -> Bool { abs(value) < 0x1p62 }
 
     private static func twoDigits(_ value: Int) -> String { (value < 10 ? "0" : "") + String(value) }
 }

@@ -1,4 +1,5 @@
 import Scenarios
+import SimulationCore
 
 /// What a matrix prints: the degradation table (text, Markdown), a CSV row per run, the
 /// heatmap page, and the JSON of every run, which for a shard is the part `Matrix.merge` reads.
@@ -39,10 +40,14 @@ public enum MatrixReport {
         var text = RunReport.markdownTable(table.idealMetrics + table.metricsByScenario)
         if perTrace {
             for trace in table.metricsByTrace {
-                text += "\n\n**\(trace.trace)**\n\n" + RunReport.markdownTable(trace.ideal + trace.scenarios)
+                text +=
+                    "\n\n**\(MarkdownText.name(trace.trace))**\n\n"
+                    + RunReport.markdownTable(trace.ideal + trace.scenarios)
             }
         }
-        return text + "\n\n" + footer(table).map { "- " + $0 }.joined(separator: "\n")
+        // The engine's messages and the notes in code spans, so none renders as Markdown.
+        let lines = footer(table) { MarkdownText.codeSpan(VisibleText.escapingControls($0)) }
+        return text + "\n\n" + lines.map { "- " + $0 }.joined(separator: "\n")
     }
 
     /// A self-contained page with the degradation table as a heatmap, the formulas under it,
@@ -62,11 +67,14 @@ public enum MatrixReport {
     /// Under every table: what the ideal runs add up to (the denominators), one line per
     /// column saying how it is pooled, TraceSim's notes on the runs, and what the engine under
     /// test reported, when it did.
-    static func footer(_ table: MatrixTable) -> [String] {
+    /// - Parameter message: an engine's message or a note as the format shows it.
+    static func footer(
+        _ table: MatrixTable, message: (String) -> String = VisibleText.escapingControls
+    ) -> [String] {
         var lines: [String] = []
         for row in table.idealMetrics {
             let metrics = row.metrics
-            let accepted = metrics.reduce(0) { $0 + $1.acceptedFixes }
+            let accepted = metrics.map(\.acceptedFixes).saturatingSum()
             let meters = metrics.reduce(0) { $0 + $1.distanceMeters }
             let covered = metrics.reduce(0) { $0 + $1.coveredSeconds }
             let gps = metrics.reduce(0) { $0 + $1.gpsOnSeconds }
@@ -75,8 +83,9 @@ public enum MatrixReport {
                     + "\(Formatting.fixed(meters / 1000, 2)) km, \(Formatting.duration(covered)) covered, "
                     + "\(Formatting.duration(gps)) GPS on")
         }
-        return lines + MetricsSummary.formulas + RunNotesReport.summaryLines(table.rows.map(\.notes))
-            + DiagnosticsReport.summaryLines(table.rows.map { ($0.diagnostics, $0.droppedDiagnostics) })
+        return lines + MetricsSummary.formulas + RunNotesReport.summaryLines(table.rows.map(\.notes), message: message)
+            + DiagnosticsReport.summaryLines(
+                table.rows.map { ($0.diagnostics, $0.droppedDiagnostics) }, message: message)
     }
 
     /// A row per trace and scenario with every numeric metric.

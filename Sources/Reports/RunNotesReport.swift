@@ -44,8 +44,11 @@ enum RunNotesReport {
 
     /// A matrix's summary of its runs' notes (each run's messages, runs in output order): each
     /// message once with how many runs it was noted in, in the order first seen. At most
-    /// `maximumListedMessages` are listed; the rest are counted on one line.
-    static func summaryLines(_ runs: [[String]]) -> [String] {
+    /// `maximumListedMessages` are listed; the rest are counted on one line. `message` writes a
+    /// note as the format shows it (a Markdown code span, since saved runs are outside text).
+    static func summaryLines(
+        _ runs: [[String]], message: (String) -> String = VisibleText.escapingControls
+    ) -> [String] {
         var totals: [(message: String, runs: Int)] = []
         var indexByMessage: [String: Int] = [:]
         for run in runs {
@@ -60,7 +63,7 @@ enum RunNotesReport {
         }
         let listed = totals.prefix(maximumListedMessages)
         var lines = listed.map {
-            "note: \(VisibleText.escapingControls($0.message)), in \($0.runs) run\($0.runs == 1 ? "" : "s")"
+            "note: \(message($0.message)), in \($0.runs) run\($0.runs == 1 ? "" : "s")"
         }
         if totals.count > listed.count {
             lines.append(

@@ -66,6 +66,6 @@ public struct MetricsSummary: Sendable, Equatable {
         let delays = metrics.compactMap(\.departureDelaySeconds)
         departedTraces = delays.count
         departureDelaySeconds = delays.isEmpty ? nil : delays.reduce(0, +) / Double(delays.count)
-        rejected = metrics.reduce(0) { $0 + $1.rejectedByReason.reduce(0) { $0 + $1.count } }
+        rejected = metrics.flatMap { $0.rejectedByReason.map(\.count) }.saturatingSum()
     }
 }

@@ -24,6 +24,19 @@ package enum VisibleText {
         return result
     }
 
+    /// The most characters of outside text a message quotes (`quoted(_:limit:)`).
+    package static let quotedLimit = 256
+
+    /// `text` as a message quotes it: control characters escaped as `escapingControls` does,
+    /// and past `limit` characters cut with `…` and the whole text's size in bytes, so a
+    /// megabyte path from a crafted file cannot bury the message it is named in. Text without
+    /// control characters and within the limit comes back unchanged.
+    package static func quoted(_ text: String, limit: Int = quotedLimit) -> String {
+        let head = text.prefix(limit)
+        guard head.endIndex != text.endIndex else { return escapingControls(text) }
+        return escapingControls(String(head)) + "… (\(text.utf8.count) bytes)"
+    }
+
     /// Whether `escapingControls` writes `scalar` as an escape.
     package static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {

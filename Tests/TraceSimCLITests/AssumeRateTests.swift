@@ -155,7 +155,7 @@ struct AssumeRateTests {
         #expect(slow.exitCode == 0, "\(slow.error)")
         #expect(
             Self.firstLine(slow.error)
-                == "note: \(path): 13 records of untimed runs left out (first at line 8); at --assume-rate 1e-09 "
+                == "note: \(path): 13 records of untimed runs left out (first at line 8); at --assume-rate 1e-9 "
                 + "their times would leave TraceSim's clock (1677-09-22 to 2262-04-10)")
         let none = runCommand(["replay", path, "--scenario", "ideal"])
         #expect(

@@ -82,8 +82,8 @@ struct NumberGrammarTests {
             (["replay", bike, "--scenario", "ideal", "--seed", "+5"], "--seed must be a whole number from 0 to"),
             (["track", bike, "--seed", "007"], "--seed must be a whole number from 0 to"),
             (["matrix", bike, "--seed", "1e3"], "--seed must be a whole number from 0 to"),
-            (["matrix", bike, "--jobs", "+2"], "--jobs must be a whole number of at least 1 (decimal digits"),
-            (["tune", bike, "--jobs", "02"], "--jobs must be a whole number of at least 1 (decimal digits"),
+            (["matrix", bike, "--jobs", "+2"], "--jobs must be a whole number from 1 to 1024 (decimal digits"),
+            (["tune", bike, "--jobs", "02"], "--jobs must be a whole number from 1 to 1024 (decimal digits"),
             (["tune", bike, "--require", "recordedFixes>=0x10"], "--require: '0x10' in 'recordedFixes>=0x10' is not a decimal number"),
             (["tune", bike, "--sweep", "distanceFilter=0x10"], "--sweep: '0x10' is not a decimal number"),
             (["tune", bike, "--sweep", "distanceFilter=+5,10"], "--sweep: '+5' is not a decimal number"),
@@ -142,7 +142,7 @@ struct NumberGrammarTests {
         let line = firstLine(result.error)
         #expect(
             line.hasPrefix(
-                "error: --jobs must be a whole number of at least 1 (decimal digits, no sign and no leading zero), not '1\\u{1B}[2J999"))
+                "error: --jobs must be a whole number from 1 to 1024 (decimal digits, no sign and no leading zero), not '1\\u{1B}[2J999"))
         #expect(line.hasSuffix("… (1005 bytes)'"))
         #expect(!line.contains("\u{1B}"))
     }

@@ -194,7 +194,7 @@ struct TuneCommandTests {
             (["--sweep", "gate.speed=1:2:1"], "unknown parameter 'gate.speed'"),
             (["--sweep", "preventSuspend=maybe"], "'maybe' is not a value of preventSuspend"),
             (["--scenario", "nowhere"], "unknown scenario 'nowhere'"),
-            (["--jobs", "0"], "--jobs must be a whole number of at least 1"),
+            (["--jobs", "0"], "--jobs must be a whole number from 1 to 1024"),
         ])
     func usageErrors(arguments: [String], message: String) {
         let result = runCommand(["tune", Self.drive] + arguments)

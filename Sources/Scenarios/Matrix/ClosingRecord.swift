@@ -94,8 +94,8 @@ extension Matrix {
         public static func merged(_ records: [ClosingRecord]) -> ClosingRecord {
             func byInput(_ entries: [Entry]) -> [Entry] { entries.sorted { $0.input < $1.input } }
             return ClosingRecord(
-                inputs: records.reduce(0) { $0 + $1.inputs }, read: records.reduce(0) { $0 + $1.read },
-                traces: records.reduce(0) { $0 + $1.traces }, skipped: byInput(records.flatMap(\.skipped)),
+                inputs: records.map(\.inputs).saturatingSum(), read: records.map(\.read).saturatingSum(),
+                traces: records.map(\.traces).saturatingSum(), skipped: byInput(records.flatMap(\.skipped)),
                 failed: byInput(records.flatMap(\.failed)))
         }
 

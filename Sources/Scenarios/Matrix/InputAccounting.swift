@@ -1,3 +1,5 @@
+import SimulationCore
+
 /// Which of a part's inputs its runs account for, kept as the runs are read, so that the part's
 /// closing record can be checked against them, or, when there is none, the first input the
 /// part does not account for can be named.
@@ -70,7 +72,8 @@ package struct InputAccounting {
             }
             guard entry.path == paths[entry.input] else {
                 return
-                    "lists input \(entry.input + 1) as '\(entry.path)', but the identity names it '\(paths[entry.input])'"
+                    "lists input \(entry.input + 1) as '\(VisibleText.quoted(entry.path))', but the identity names it "
+                    + "'\(VisibleText.quoted(paths[entry.input]))'"
             }
         }
         let listed = (record.skipped + record.failed).map(\.input).sorted()
@@ -80,13 +83,13 @@ package struct InputAccounting {
         for (here, there) in zip(listed, withoutRuns) where here != there {
             let input = min(here, there)
             return here < there
-                ? "lists input \(input + 1) '\(paths[input])' as skipped or failed, but it has runs, or is listed twice"
-                : "does not account for input \(input + 1) '\(paths[input])', which has no runs"
+                ? "lists input \(input + 1) '\(VisibleText.quoted(paths[input]))' as skipped or failed, but it has runs, or is listed twice"
+                : "does not account for input \(input + 1) '\(VisibleText.quoted(paths[input]))', which has no runs"
         }
         let input = listed.count > withoutRuns.count ? listed[withoutRuns.count] : withoutRuns[listed.count]
         return listed.count > withoutRuns.count
-            ? "lists input \(input + 1) '\(paths[input])' as skipped or failed, but it has runs, or is listed twice"
-            : "does not account for input \(input + 1) '\(paths[input])', which has no runs"
+            ? "lists input \(input + 1) '\(VisibleText.quoted(paths[input]))' as skipped or failed, but it has runs, or is listed twice"
+            : "does not account for input \(input + 1) '\(VisibleText.quoted(paths[input]))', which has no runs"
     }
 
     private var firstHeld: Int { shard.map { $0.index - 1 } ?? 0 }

@@ -57,7 +57,8 @@ extension Matrix {
             matrix: self, plan: plan, inputs: inputs, load: load, render: render, progress: progress)
         // Inputs may run this far ahead of the oldest one not yet emitted: enough to keep every
         // worker busy while one input is slow, few enough to keep memory bounded.
-        let window = 2 * width
+        // Held below overflow for any `jobs` an embedding caller passes.
+        let window = width.multipliedReportingOverflow(by: 2).overflow ? Int.max : 2 * width
         let finished = DispatchSemaphore(value: 0)
         var next = 0
         var inFlight = 0
@@ -73,7 +74,7 @@ extension Matrix {
             }
             if nextEmit >= stop { break }
             let input = next / plan.runs.count
-            if next < stream.items, input < stop, input < nextEmit + window, inFlight < width {
+            if next < stream.items, input < stop, input - nextEmit < window, inFlight < width {
                 let item = next
                 next += 1
                 if width == 1 {

@@ -1,4 +1,5 @@
 import ConfigJSON
+import SimulationCore
 
 extension Matrix {
     /// The runs of the JSON Lines parts of one sharded run, in the unsharded run's order, read
@@ -126,15 +127,16 @@ extension Matrix {
                 let others = failures.count - 1
                 throw ConfigError(
                     file: part.file, line: part.closingLine, path: "$.failed",
-                    message: "input \(first.entry.input + 1) '\(first.entry.path)' failed in the run that wrote "
-                        + "this part (\(first.entry.reason)), so its runs are missing"
+                    message:
+                        "input \(first.entry.input + 1) '\(VisibleText.quoted(first.entry.path))' failed in the run "
+                        + "that wrote this part (\(VisibleText.escapingControls(first.entry.reason))), so its runs are missing"
                         + (others > 0 ? ", and \(others) more input\(others == 1 ? "" : "s") failed" : "")
                         + ". Fix it and run the part again, or pass --allow-partial to read the rest")
             }
             for part in ordered {
                 guard let unfinished = parts[part].unfinished else { continue }
                 let input = unfinished.firstUnaccounted.map {
-                    "input \($0 + 1) '\(identity.traces[$0].path)' is the first it does not account for"
+                    "input \($0 + 1) '\(VisibleText.quoted(identity.traces[$0].path))' is the first it does not account for"
                 }
                 shortfalls.append(
                     "\(parts[part].file): ends at line \(unfinished.lastLine) without its closing record (its run did "
@@ -143,8 +145,9 @@ extension Matrix {
             }
             for failure in failures {
                 shortfalls.append(
-                    "\(parts[failure.part].file): input \(failure.entry.input + 1) '\(failure.entry.path)' failed in its "
-                        + "run (\(failure.entry.reason)): what follows leaves it out")
+                    "\(parts[failure.part].file): input \(failure.entry.input + 1) "
+                        + "'\(VisibleText.quoted(failure.entry.path))' failed in its run "
+                        + "(\(VisibleText.escapingControls(failure.entry.reason))): what follows leaves it out")
             }
             let records = parts.compactMap(\.closing)
             if records.count == parts.count { closing = ClosingRecord.merged(records) }

@@ -1,3 +1,5 @@
+import SimulationCore
+
 extension Matrix {
     /// Why parts cannot be merged, in words naming the parts.
     public struct MergeRefusal: Error, Sendable, CustomStringConvertible {
@@ -42,8 +44,8 @@ extension Matrix {
             let others = failures.count - 1
             throw MergeRefusal(
                 message:
-                    "\(first.part.file): input \(first.entry.input + 1) '\(first.entry.path)' failed in the run that "
-                    + "wrote this part (\(first.entry.reason)), so its runs are missing"
+                    "\(first.part.file): input \(first.entry.input + 1) '\(VisibleText.quoted(first.entry.path))' failed "
+                    + "in the run that wrote this part (\(VisibleText.escapingControls(first.entry.reason))), so its runs are missing"
                     + (others > 0 ? ", and \(others) more input\(others == 1 ? "" : "s") failed" : "")
                     + ". Fix it and run the part again, or pass --allow-partial to merge the rest")
         }
@@ -68,8 +70,8 @@ extension Matrix {
         return Merged(
             schemaVersion: parts[0].schemaVersion, seed: parts[0].identity.seed, runs: runs,
             shortfalls: failures.map {
-                "\($0.part.file): input \($0.entry.input + 1) '\($0.entry.path)' failed in its run (\($0.entry.reason)): "
-                    + "what follows leaves it out"
+                "\($0.part.file): input \($0.entry.input + 1) '\(VisibleText.quoted($0.entry.path))' failed in its run "
+                    + "(\(VisibleText.escapingControls($0.entry.reason))): what follows leaves it out"
             })
     }
 

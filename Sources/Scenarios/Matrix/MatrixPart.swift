@@ -1,4 +1,5 @@
 import ConfigJSON
+import SimulationCore
 import Traces
 
 /// One part of a sharded matrix (the JSON `matrix --shard K/N --format json` writes), read for
@@ -31,6 +32,8 @@ public struct MatrixPart: Sendable {
     /// - Throws: `ConfigError` with the file, line, column and JSON path of the first problem.
     /// - Complexity: O(n) in the file's size: runs are validated and located, never parsed into values.
     public init(_ bytes: [UInt8], _ file: String) throws(ConfigError) {
+        // Named as messages quote any path: a globbed name may hold control characters.
+        let file = VisibleText.quoted(file)
         guard String(validating: bytes, as: UTF8.self) != nil else {
             throw ConfigError(file: file, path: "$", kind: .syntax, message: "invalid JSON: not UTF-8 text")
         }

@@ -242,18 +242,21 @@ public struct RunIdentity: Equatable, Sendable {
     private static func difference(_ here: Input?, _ there: Input?, _ label: String) -> String? {
         switch (here, there) {
         case (nil, nil): return nil
-        case (let here?, nil): return "\(label) is '\(here.path)' here and none there"
-        case (nil, let there?): return "\(label) is none here and '\(there.path)' there"
+        case (let here?, nil): return "\(label) is '\(VisibleText.quoted(here.path))' here and none there"
+        case (nil, let there?): return "\(label) is none here and '\(VisibleText.quoted(there.path))' there"
         case (let here?, let there?): return difference(here, there, label)
         }
     }
 
     private static func difference(_ here: Input, _ there: Input, _ label: String) -> String? {
-        if here.path != there.path { return "\(label) is '\(here.path)' here and '\(there.path)' there" }
+        if here.path != there.path {
+            return "\(label) is '\(VisibleText.quoted(here.path))' here and '\(VisibleText.quoted(there.path))' there"
+        }
         // A part that did not read a file has nothing to compare its content with.
         guard let hereHash = here.hash, let thereHash = there.hash else { return nil }
         if here.bytes != there.bytes || hereHash != thereHash {
-            return "\(label) '\(here.path)' has other content: \(here.bytes ?? 0) bytes, \(hereHash.text) here and "
+            return
+                "\(label) '\(VisibleText.quoted(here.path))' has other content: \(here.bytes ?? 0) bytes, \(hereHash.text) here and "
                 + "\(there.bytes ?? 0) bytes, \(thereHash.text) there"
         }
         return nil

@@ -13,7 +13,7 @@ extension RunLines {
     /// open files towards its hard limit when it is too low (a `ulimit -n` of 1,024 against a
     /// merge of 4,000 parts), and says `false` when even the hard limit is too low, so that
     /// the parts are opened again for each chunk they are read in (`RunLines(path:keepsOpen:)`).
-    public static func canHoldOpen(parts: Int) -> Bool {
+    package static func canHoldOpen(parts: Int) -> Bool {
         let needed = rlim_t(parts + reservedDescriptors)
         var limit = rlimit()
         guard getrlimit(limitResource, &limit) == 0 else { return false }

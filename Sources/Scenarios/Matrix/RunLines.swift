@@ -1,4 +1,5 @@
 import ConfigJSON
+import SimulationCore
 import Traces
 
 #if canImport(Glibc)
@@ -72,12 +73,19 @@ public final class RunLines {
     public static let maximumHeaderBytes = 256 << 20
 
     /// The longest closing record read, for a header of `headerBytes` listing `inputs` inputs:
-    /// its counts and keys, and at most every input listed once with its path as the header
-    /// writes it and a reason of at most `Matrix.ClosingRecord.maximumReasonBytes` (6 bytes a
-    /// byte at worst when escaped) and its keys. Only a line that begins as the closing record
-    /// is written (`{"kind":"tracesim-runs-end",`) may exceed `maximumLineBytes`.
+    /// 64 KiB for its counts and keys, then at most every input listed once, each with its path
+    /// as the header writes it (so all paths together fit in `headerBytes`), its number and keys
+    /// (64 bytes), and a reason of at most `Matrix.ClosingRecord.maximumReasonBytes`. `matrix`
+    /// writes reasons with their control characters already escaped, so JSON escapes only `"`
+    /// and `\` in them: 2 bytes a byte at most. Never more than `maximumHeaderBytes`, which
+    /// holds 120,000 inputs failed with the longest reasons, and keeps what a crafted header
+    /// of many inputs can make a reader buffer to what a header may take. Only a line that
+    /// begins as the closing record is written (`{"kind":"tracesim-runs-end",`) may exceed
+    /// `maximumLineBytes`.
     public static func maximumClosingBytes(headerBytes: Int, inputs: Int) -> Int {
-        64 << 10 + headerBytes + inputs * (6 * Matrix.ClosingRecord.maximumReasonBytes + 64)
+        let perInput = 2 * Matrix.ClosingRecord.maximumReasonBytes + 64
+        // Both are bounded by the header's size, so the product cannot overflow.
+        return min(64 << 10 + headerBytes + inputs * perInput, maximumHeaderBytes)
     }
 
     private static let headerPrefix = Array("{\"kind\":\"tracesim-runs\",".utf8)
@@ -116,22 +124,25 @@ public final class RunLines {
                 allowsPartial: allowsPartial)
             return
         }
+        // Messages name the file as they quote any path: a walked or globbed name may hold
+        // control characters.
+        let file = VisibleText.quoted(path)
         guard !path.utf8.contains(0) else {
-            throw TraceFileError(file: path, reason: "the path contains a NUL byte")
+            throw TraceFileError(file: file, reason: "the path contains a NUL byte")
         }
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else {
-            throw TraceFileError(file: path, reason: String(cString: strerror(errno)))
+            throw TraceFileError(file: file, reason: String(cString: strerror(errno)))
         }
         var status = stat()
         guard fstat(descriptor, &status) == 0 else {
             let reason = String(cString: strerror(errno))
             close(descriptor)
-            throw TraceFileError(file: path, reason: reason)
+            throw TraceFileError(file: file, reason: reason)
         }
         if (status.st_mode & S_IFMT) == S_IFDIR {
             close(descriptor)
-            throw TraceFileError(file: path, reason: "is a directory")
+            throw TraceFileError(file: file, reason: "is a directory")
         }
         var source = LineReader.Source.descriptor(descriptor, closes: true)
         // Only a regular file reads the same when opened again.
@@ -140,7 +151,7 @@ public final class RunLines {
             source = .reopened(
                 path: path, offset: 0, device: UInt64(status.st_dev), inode: UInt64(status.st_ino))
         }
-        try self.init(source: source, file: path, allowsPartial: allowsPartial)
+        try self.init(source: source, file: file, allowsPartial: allowsPartial)
     }
 
     /// Reads `bytes` as the file `file`, in chunks as a file is read.
@@ -353,7 +364,7 @@ public final class RunLines {
     static func unfinishedMessage(_ lines: RunLines, line: Int) -> String {
         let unaccounted =
             lines.accounting.firstUnaccounted.map { input in
-                "input \(input + 1) '\(lines.identity.traces[input].path)' is the first it does not account for"
+                "input \(input + 1) '\(VisibleText.quoted(lines.identity.traces[input].path))' is the first it does not account for"
             } ?? "every input it holds has runs, but nothing says the last one's are all there"
         return "ends at line \(line) without the closing record that says its run finished (the run that wrote "
             + "it was stopped, or its engine failed): \(unaccounted). Run it again, or pass --allow-partial to read "

@@ -60,7 +60,7 @@ enum ConvertCommand: Command {
         guard !trace.fixes.isEmpty || !trace.motionSamples.isEmpty else {
             throw CommandFailure(
                 .dataError,
-                "error: \(TraceFile.displayName(forPath: input)): no fixes to convert (`tracesim inspect` shows what was skipped)"
+                "error: \(MessageText.path(input)): no fixes to convert (`tracesim inspect` shows what was skipped)"
             )
         }
 

@@ -153,7 +153,7 @@ enum TraceLoading {
             let needs = options.nmeaStartDate == nil ? "--assume-rate HZ and --date YYYY-MM-DD" : "--assume-rate HZ"
             let hint = runs.records > runs.timed ? "; untimed runs found: pass \(needs) to time them" : ""
             throw CommandFailure(
-                .dataError, "error: \(TraceFile.displayName(forPath: path)): no timed fixes to replay\(hint)")
+                .dataError, "error: \(MessageText.path(path)): no timed fixes to replay\(hint)")
         }
         return trace
     }
@@ -185,7 +185,7 @@ enum TraceLoading {
                 // With a rate, the records left are those whose times would leave the clock.
                 var advice = "pass --assume-rate HZ to time them"
                 if let rate = options.assumedRate {
-                    let shown = rate == rate.rounded() && rate < 1e15 ? String(Int64(rate)) : "\(rate)"
+                    let shown = rate == rate.rounded() && rate < 1e15 ? String(Int64(rate)) : Self.decimal(rate)
                     advice =
                         "at --assume-rate \(shown) their times would leave TraceSim's clock "
                         + "(\(CalendarDate.wholeDayRange.first) to \(CalendarDate.wholeDayRange.last))"
@@ -204,5 +204,10 @@ enum TraceLoading {
         } catch {
             throw CommandFailure(.dataError, "error: \(MessageText.path(path)): \(error)")
         }
+    }
+
+    /// `value` as the number grammar spells it: `1e-9`, not Swift's `1e-09`.
+    static func decimal(_ value: Double) -> String {
+        "\(value)".replacingOccurrences(of: "e-0", with: "e-").replacingOccurrences(of: "e+", with: "e")
     }
 }

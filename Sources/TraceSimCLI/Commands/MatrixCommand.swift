@@ -81,7 +81,7 @@ enum MatrixCommand: Command {
             .init(
                 name: "jobs", value: "<n>",
                 help: """
-                    Run at most n replays at a time (default: one per core). Traces are read
+                    Run at most n replays at a time, 1 to 1024 (default: one per core). Traces are read
                     one after another and let go once written, so memory holds a few traces
                     per job, however many traces there are.
                     """),

@@ -1,5 +1,6 @@
 import Reports
 import Scenarios
+import SimulationCore
 import Synchronization
 import Traces
 
@@ -16,6 +17,8 @@ final class MatrixOutput: Sendable {
     private let loaded = Mutex<[Int: Loaded]>([:])
     /// Every input emitted so far accounted for: the closing record being made.
     private let closing = Mutex(Matrix.ClosingRecord(inputs: 0, read: 0, traces: 0))
+    /// The longest JSON line a run may be written as: what `merge` and `summarize` read back.
+    private let maximumRunLineBytes: Int
 
     /// What loading an input said on standard error, and what became of it.
     private struct Loaded {
@@ -30,9 +33,14 @@ final class MatrixOutput: Sendable {
         case failed(reason: String, exitCode: ExitCode)
     }
 
-    init(format: String, scenarios: [String], console: Console) {
+    /// - Parameter maximumRunLineBytes: the longest run line written under `--format jsonl`
+    ///   (`RunLines.maximumLineBytes`; lowered by tests).
+    init(
+        format: String, scenarios: [String], console: Console, maximumRunLineBytes: Int = RunLines.maximumLineBytes
+    ) {
         self.format = format
         self.console = console
+        self.maximumRunLineBytes = maximumRunLineBytes
         table = Mutex(MatrixTable(scenarios: scenarios))
     }
 
@@ -67,7 +75,7 @@ final class MatrixOutput: Sendable {
                 outcome = .read(traces: traces.count)
             } else {
                 let reason = Matrix.ClosingRecord.noRecordsReason
-                capturing.warn("note: \(TraceFile.displayName(forPath: path)): \(reason) (a header alone?); skipped")
+                capturing.warn("note: \(MessageText.path(path)): \(reason) (a header alone?); skipped")
                 outcome = .skipped(reason: reason)
             }
         } catch {
@@ -81,14 +89,16 @@ final class MatrixOutput: Sendable {
 
     /// An input's failure as the closing record gives its reason: the message without `error: `
     /// and the input's own name, which the record gives beside it (`x.csv:12:3: bad` gives
-    /// `line 12:3: bad`).
+    /// `line 12:3: bad`). The name is found as messages quote it (escaped, and shortened when
+    /// long) or as it is.
     static func reason(_ message: String, path: String) -> String {
         var reason = Substring(message)
         if reason.hasPrefix("error: ") { reason = reason.dropFirst(7) }
-        let name = TraceFile.displayName(forPath: path)
-        if reason.hasPrefix(name + ": ") { return String(reason.dropFirst(name.count + 2)) }
-        if reason.hasPrefix(name + ":"), reason.dropFirst(name.count + 1).first?.isNumber == true {
-            return "line " + reason.dropFirst(name.count + 1)
+        for name in [MessageText.path(path), TraceFile.displayName(forPath: path)] {
+            if reason.hasPrefix(name + ": ") { return String(reason.dropFirst(name.count + 2)) }
+            if reason.hasPrefix(name + ":"), reason.dropFirst(name.count + 1).first?.isNumber == true {
+                return "line " + reason.dropFirst(name.count + 1)
+            }
         }
         return String(reason)
     }
@@ -112,9 +122,20 @@ final class MatrixOutput: Sendable {
     /// Writes input `input.input`'s messages and runs and accounts for it as `identityInput` and
     /// `path` in the closing record; returns the exit code of the error that failed it.
     func emit(_ input: Matrix.InputOutputs<RenderedRun>, identityInput: Int, path: String) -> ExitCode? {
-        let loaded =
+        var loaded =
             loaded.withLock { $0.removeValue(forKey: input.input) }
             ?? Loaded(messages: "", outcome: .failed(reason: "\(path): not loaded", exitCode: .dataError))
+        var outputs = input.outputs
+        if let tooLong = tooLongRunLine(outputs) {
+            // Written, the line would make the whole file one that merge and summarize refuse;
+            // left out, the input is failed and the closing record says why.
+            let reason =
+                "a run of it is \(tooLong) bytes as a JSON line, over the \(maximumRunLineBytes) bytes 'tracesim "
+                + "merge' and 'summarize' read (a trace of over about 4 million delivered fixes): split the trace"
+            loaded.messages += "error: \(MessageText.path(path)): \(reason)\n"
+            loaded.outcome = .failed(reason: reason, exitCode: .dataError)
+            outputs = []
+        }
         if !loaded.messages.isEmpty { console.error(loaded.messages) }
         var failure: ExitCode?
         closing.withLock { record in
@@ -123,16 +144,21 @@ final class MatrixOutput: Sendable {
             case .read(let traces):
                 record.read += 1
                 record.traces += traces
+            // Reasons escaped, so a reader can bound the record (`RunLines.maximumClosingBytes`).
             case .skipped(let reason):
-                record.skipped.append(Matrix.ClosingRecord.Entry(input: identityInput, path: path, reason: reason))
+                record.skipped.append(
+                    Matrix.ClosingRecord.Entry(
+                        input: identityInput, path: path, reason: VisibleText.escapingControls(reason)))
             case .failed(let reason, let exitCode):
-                record.failed.append(Matrix.ClosingRecord.Entry(input: identityInput, path: path, reason: reason))
+                record.failed.append(
+                    Matrix.ClosingRecord.Entry(
+                        input: identityInput, path: path, reason: VisibleText.escapingControls(reason)))
                 failure = exitCode
             }
         }
         var texts: [String] = []
         var rows: [MatrixTable.Row] = []
-        for run in input.outputs {
+        for run in outputs {
             switch run {
             case .text(let text): texts.append(text)
             case .row(let row): rows.append(row)
@@ -150,6 +176,16 @@ final class MatrixOutput: Sendable {
             }
         }
         return failure
+    }
+
+    /// The length of the first run line in `outputs` longer than `maximumRunLineBytes` (its
+    /// newline aside), or `nil`: only JSON Lines are read back a line at a time.
+    private func tooLongRunLine(_ outputs: [RenderedRun]) -> Int? {
+        guard format == "jsonl" else { return nil }
+        for case .text(let line) in outputs where line.utf8.count - 1 > maximumRunLineBytes {
+            return line.utf8.count - 1
+        }
+        return nil
     }
 
     /// Whether loading `input` said anything, so a progress bar can make room first.

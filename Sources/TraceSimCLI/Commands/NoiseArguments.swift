@@ -10,8 +10,8 @@ enum NoiseArguments {
             Make a clean trace look like a phone's before replaying it (repeatable):
             phone (every effect at its defaults), or EFFECT[:NAME=VALUE,...], one of
             \(effectList)
-            Seeded by --seed (0 without), so runs repeat exactly. Example:
-            --noise phone --noise jumps:rate=2. Sources: Documentation/Noise.md.
+            Seeded by --seed (0 without), so runs repeat exactly. Sources:
+            Documentation/Noise.md. Example: --noise phone --noise jumps:rate=2
             """, isRepeatable: true)
 
     private static var effectList: String {

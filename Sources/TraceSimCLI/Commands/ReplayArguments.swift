@@ -16,13 +16,19 @@ enum ReplayArguments {
             command: command)
     }
 
+    /// The most `--jobs` accepted. Each job is a thread replaying one trace, so more jobs than
+    /// cores only add memory; the largest machines a matrix runs on have a few hundred cores,
+    /// and a bound keeps the matrix's window of inputs in flight (twice the jobs) far from
+    /// overflowing.
+    static let maximumJobs = 1_024
+
     /// `--jobs` of `matrix` and `tune`, or `nil` for one job per core.
     static func jobs(_ parsed: ParsedArguments, command: String) throws(UsageError) -> Int? {
         guard let text = parsed.value("jobs") else { return nil }
         return Int(
             try NumberArgument.whole(
-                text, option: "--jobs", described: "a whole number of at least 1", in: 1...UInt64(Int.max),
-                command: command))
+                text, option: "--jobs", described: "a whole number from 1 to \(maximumJobs)",
+                in: 1...UInt64(maximumJobs), command: command))
     }
 
     /// A scenario to run, the geofences it brings (`nil`: use `--fences`), and what a sharded
@@ -61,7 +67,7 @@ enum ReplayArguments {
                 let names = Scenario.presets.map(\.name)
                 let nearest = names.min { editDistance($0, name) < editDistance($1, name) } ?? ""
                 throw UsageError(
-                    "unknown scenario '\(name)' (did you mean '\(nearest)'? see 'tracesim scenarios', or give a .json file)",
+                    "unknown scenario '\(MessageText.value(name))' (did you mean '\(nearest)'? see 'tracesim scenarios', or give a .json file)",
                     command: command)
             }
             chosen.append((scenario, nil, .init(name: scenario.name)))

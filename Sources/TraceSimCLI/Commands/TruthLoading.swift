@@ -12,7 +12,7 @@ enum TruthLoading {
         guard reference.fixes.count >= 2 else {
             throw CommandFailure(
                 .dataError,
-                "error: \(TraceFile.displayName(forPath: path)): a truth trace needs at least two timed fixes (is --date needed?)"
+                "error: \(MessageText.path(path)): a truth trace needs at least two timed fixes (is --date needed?)"
             )
         }
         return reference

@@ -1,4 +1,5 @@
 import Scenarios
+import SimulationCore
 
 /// Reads `tune`'s sweeps, objectives, constraints and jobs, each mistake a usage error (64)
 /// saying what is wrong.
@@ -14,7 +15,8 @@ enum TuneArguments {
                     throw UsageError("--sweep: '\(sweep.parameter.name)' is swept twice", command: command)
                 }
                 sweeps.append(sweep)
-            case .failure(let error): throw UsageError("--sweep: \(error)", command: command)
+            case .failure(let error):
+                throw UsageError("--sweep: " + VisibleText.escapingControls("\(error)"), command: command)
             }
         }
         return sweeps
@@ -33,7 +35,8 @@ enum TuneArguments {
                 }
                 try needsTruth(objective.metric, hasTruth, "--objective", command)
                 objectives.append(objective)
-            case .failure(let error): throw UsageError("--objective: \(error)", command: command)
+            case .failure(let error):
+                throw UsageError("--objective: " + VisibleText.escapingControls("\(error)"), command: command)
             }
         }
         return objectives
@@ -48,7 +51,8 @@ enum TuneArguments {
             case .success(let constraint):
                 try needsTruth(constraint.metric, hasTruth, "--require", command)
                 constraints.append(constraint)
-            case .failure(let error): throw UsageError("--require: \(error)", command: command)
+            case .failure(let error):
+                throw UsageError("--require: " + VisibleText.escapingControls("\(error)"), command: command)
             }
         }
         return constraints

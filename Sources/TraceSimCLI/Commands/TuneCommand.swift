@@ -94,7 +94,7 @@ enum TuneCommand: Command {
             .init(
                 name: "jobs", value: "<n>",
                 help: """
-                    Run at most n replays at a time (default: one per core); the output does
+                    Run at most n replays at a time, 1 to 1024 (default: one per core); the output does
                     not depend on it. Traces are read a few at a time and let go once measured.
                     """),
             NoiseArguments.declared,

@@ -65,8 +65,8 @@ enum TuneRunning {
                     if let problem = Tuning.overlapProblem(truth: reference, trace: piece.trace) {
                         throw CommandFailure(
                             .dataError,
-                            "error: \(TraceFile.displayName(forPath: truth.path)): the truth does not overlap "
-                                + "\(piece.name): \(problem)")
+                            "error: \(MessageText.path(truth.path)): the truth does not overlap "
+                                + "\(MessageText.value(piece.name)): \(problem)")
                     }
                     input.truth = reference
                 }

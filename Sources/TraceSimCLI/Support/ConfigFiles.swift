@@ -48,6 +48,8 @@ enum ConfigFiles {
         do {
             return try parse(bytes, resolved)
         } catch {
+            var error = error
+            error.file = MessageText.path(error.file)
             throw CommandFailure(.dataError, "error: \(error)")
         }
     }

@@ -8,7 +8,7 @@ import Traces
 /// values come back unchanged, so messages about them stay byte for byte what they were.
 enum MessageText {
     /// The most characters of a path or value quoted; the rest is cut and its size said.
-    static let limit = 256
+    static let limit = VisibleText.quotedLimit
 
     /// `path` as messages name it: standard input as `<stdin>`, control characters escaped
     /// (`\r`, `\u{1B}`), and past `limit` characters cut with `…` and the whole path's size in
@@ -20,9 +20,5 @@ enum MessageText {
     /// A value typed on the command line, quoted as `path(_:)` quotes a path.
     static func value(_ text: String) -> String { quoted(text) }
 
-    private static func quoted(_ text: String) -> String {
-        let head = text.prefix(limit)
-        guard head.endIndex != text.endIndex else { return VisibleText.escapingControls(text) }
-        return VisibleText.escapingControls(String(head)) + "… (\(text.utf8.count) bytes)"
-    }
+    private static func quoted(_ text: String) -> String { VisibleText.quoted(text, limit: limit) }
 }
