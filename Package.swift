@@ -67,7 +67,9 @@ let package = Package(
         // Every report: text, JSON, CSV, Markdown, JUnit and HTML+SVG, for the CLI and for embedders.
         .target(
             name: "Reports",
-            dependencies: ["SimulationCore", "Traces", "Geometry", "Device", "Permissions", "Engine", "Scenarios"]
+            dependencies: [
+                "SimulationCore", "Traces", "ConfigJSON", "Geometry", "Device", "Permissions", "Engine", "Scenarios",
+            ]
         ),
         // The Core Location facade: CLLocationManager and its types over `LocationClient`.
         .target(
@@ -112,12 +114,16 @@ let package = Package(
         .testTarget(name: "CGEOSTests", dependencies: ["CGEOS"]),
         .testTarget(name: "SimulationCoreTests", dependencies: ["SimulationCore"]),
         .testTarget(name: "ConfigJSONTests", dependencies: ["ConfigJSON"]),
-        .testTarget(name: "GeometryTests", dependencies: ["Geometry"]),
+        .testTarget(name: "GeometryTests", dependencies: ["Geometry", "SimulationCore"]),
         .testTarget(name: "DeviceTests", dependencies: ["Device", "Traces", "Geometry", "SimulationCore"]),
-        .testTarget(name: "PermissionsTests", dependencies: ["Permissions", "ConfigJSON", "Device", "SimulationCore"]),
+        .testTarget(
+            name: "PermissionsTests", dependencies: ["Permissions", "ConfigJSON", "Device", "Traces", "SimulationCore"]
+        ),
         .testTarget(
             name: "ScenariosTests",
-            dependencies: ["Scenarios", "ConfigJSON", "Engine", "Device", "Traces", "SimulationCore"]
+            dependencies: [
+                "Scenarios", "ConfigJSON", "Engine", "Permissions", "Device", "Geometry", "Traces", "SimulationCore",
+            ]
         ),
         .testTarget(
             name: "EngineTests",
@@ -147,7 +153,8 @@ let package = Package(
         .testTarget(
             name: "TraceSimCoreLocationTests",
             dependencies: [
-                "TraceSimCoreLocation", "CoreLocationShim", "Scenarios", "Engine", "Device", "Traces", "SimulationCore",
+                "TraceSimCoreLocation", "CoreLocationShim", "Scenarios", "Engine", "Device", "Geometry", "Traces",
+                "SimulationCore",
             ]
         ),
         .testTarget(
