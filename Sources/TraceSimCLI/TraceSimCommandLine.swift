@@ -103,8 +103,10 @@ public enum TraceSimCommandLine {
     }
 
     /// `main(engine:)` for an engine written against `LocationClient` directly: `client` makes
-    /// a fresh one for every run, told the run's scenario, geofences and trace.
-    public static func main<Client: RecordingClient>(
+    /// a fresh one for every run, told the run's scenario, geofences and trace. The factory
+    /// runs on the matrix's worker threads, so the client's type must be usable from any of
+    /// them (`SendableMetatype`, which every type without an isolated conformance is).
+    public static func main<Client: RecordingClient & SendableMetatype>(
         named name: String, client: @escaping @Sendable (EngineContext) -> Client
     ) -> Never {
         main(engine: .custom(named: name) { context in client(context) })
