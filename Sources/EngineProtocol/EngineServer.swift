@@ -46,15 +46,7 @@ package struct EngineServer {
     /// Answers one line from TraceSim: the text to write (lines ending in newlines).
     /// - Throws: `ProtocolMessageError` for a line that is not a message at this point.
     package mutating func answer(_ line: ArraySlice<UInt8>) throws(ProtocolMessageError) -> String {
-        let value: ProtocolJSON
-        do {
-            value = try ProtocolJSON.parse(line)
-        } catch {
-            throw ProtocolMessageError("not JSON (\(error.message) at byte \(error.offset + 1))")
-        }
-        guard case .string(let type)? = value["type"] else {
-            throw ProtocolMessageError("a message is a JSON object with a string \"type\"")
-        }
+        let (value, type) = try ProtocolJSON.message(line)
         if type == "hello" {
             var fields = try MessageFields(value, context: "hello")
             _ = try fields.string("type")

@@ -39,16 +39,11 @@ struct Exchange {
 
     /// Parses a line into a JSON object and its `type`.
     func message(_ line: ArraySlice<UInt8>) throws(EngineFailure) -> (ProtocolJSON, String) {
-        let value: ProtocolJSON
         do {
-            value = try ProtocolJSON.parse(line)
+            return try ProtocolJSON.message(line)
         } catch {
-            throw failure("not JSON (\(error.message) at byte \(error.offset + 1)): \(Self.excerpt(line))")
+            throw failure("\(error.message): \(Self.excerpt(line))")
         }
-        guard case .string(let type)? = value["type"] else {
-            throw failure("a message is a JSON object with a string \"type\": \(Self.excerpt(line))")
-        }
-        return (value, type)
     }
 
     /// Reads an answer; unknown types and malformed members fail.

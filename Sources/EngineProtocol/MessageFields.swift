@@ -8,6 +8,23 @@ package struct ProtocolMessageError: Error, Sendable, Equatable {
     package init(_ message: String) { self.message = message }
 }
 
+extension ProtocolJSON {
+    /// A line as a protocol message, for both sides of the protocol: a JSON object and its
+    /// string `type`.
+    package static func message(_ line: ArraySlice<UInt8>) throws(ProtocolMessageError) -> (ProtocolJSON, String) {
+        let value: ProtocolJSON
+        do {
+            value = try ProtocolJSON.parse(line)
+        } catch {
+            throw ProtocolMessageError("not JSON (\(error.message) at byte \(error.offset + 1))")
+        }
+        guard case .string(let type)? = value["type"] else {
+            throw ProtocolMessageError("a message is a JSON object with a string \"type\"")
+        }
+        return (value, type)
+    }
+}
+
 /// The members of one message object, read by name with a clear error for each mistake;
 /// `finish` rejects members nobody read (a misspelt option must not be silently ignored).
 package struct MessageFields {
