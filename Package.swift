@@ -79,7 +79,7 @@ let package = Package(
         // `RecordingClient` that speaks to one process per run.
         .target(
             name: "EngineProtocol",
-            dependencies: ["SimulationCore", "Traces", "Geometry", "Device", "Engine", "Scenarios"]
+            dependencies: ["SimulationCore", "Traces", "ConfigJSON", "Geometry", "Device", "Engine", "Scenarios"]
         ),
         // What a team's code imports: Apple's CoreLocation on Apple platforms, the facade
         // elsewhere (or anywhere with -DTRACESIM_FACADE).
@@ -146,7 +146,7 @@ let package = Package(
             name: "EngineProtocolTests",
             dependencies: [
                 "EngineProtocol", "TraceSimCLI", "TraceSimTool", "Scenarios", "Engine", "Device", "Geometry", "Traces",
-                "SimulationCore",
+                "SimulationCore", "ConfigJSON",
             ],
             exclude: ["Engines"]
         ),

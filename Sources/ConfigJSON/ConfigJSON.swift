@@ -1,76 +1,5 @@
 import Traces
 
-/// A small JSON document model for configuration files (scenarios, user scripts, device
-/// setups), built on the same hardened scanner as the trace importers, so every value knows
-/// where it stands and every error can name the line, the column and the JSON path.
-public indirect enum ConfigJSONValue: Sendable, Equatable {
-    case object([(key: String, value: ConfigJSONNode)])
-    case array([ConfigJSONNode])
-    case string(String)
-    case number(Double)
-    case bool(Bool)
-    case null
-
-    public static func == (lhs: ConfigJSONValue, rhs: ConfigJSONValue) -> Bool {
-        switch (lhs, rhs) {
-        case (.object(let left), .object(let right)):
-            left.count == right.count && zip(left, right).allSatisfy { $0.key == $1.key && $0.value == $1.value }
-        case (.array(let left), .array(let right)): left == right
-        case (.string(let left), .string(let right)): left == right
-        case (.number(let left), .number(let right)): left == right
-        case (.bool(let left), .bool(let right)): left == right
-        case (.null, .null): true
-        default: false
-        }
-    }
-}
-
-/// A value with where it stands in the file.
-///
-/// Only the byte offset is kept while parsing; the line and column are counted when asked
-/// for, which happens when an error is reported. Counting them for every node made parsing
-/// quadratic in the file's size.
-public struct ConfigJSONNode: Sendable, Equatable {
-    public var value: ConfigJSONValue
-    /// The 0-based byte offset of the value's first byte, after any byte-order mark.
-    public var offset: Int
-    /// The file's text, shared by every node of one parse, to count lines from.
-    let text: ConfigJSONText?
-
-    /// 1-based line.
-    /// - Complexity: O(offset): meant for error messages.
-    public var line: Int { location.line }
-
-    /// 1-based column, in bytes.
-    /// - Complexity: O(offset): meant for error messages.
-    public var column: Int { location.column }
-
-    private var location: (line: Int, column: Int) { text?.location(ofOffset: offset) ?? (1, offset + 1) }
-
-    /// Compares values and offsets.
-    public static func == (lhs: ConfigJSONNode, rhs: ConfigJSONNode) -> Bool {
-        lhs.value == rhs.value && lhs.offset == rhs.offset
-    }
-}
-
-/// A configuration file's bytes, kept so a node's line and column can be counted on demand.
-final class ConfigJSONText: Sendable {
-    private let bytes: [UInt8]
-    /// Bytes before offset 0: a UTF-8 byte-order mark.
-    private let skipped: Int
-
-    init(bytes: [UInt8], skipped: Int) {
-        self.bytes = bytes
-        self.skipped = skipped
-    }
-
-    func location(ofOffset offset: Int) -> (line: Int, column: Int) {
-        bytes.withUnsafeBufferPointer { buffer in
-            TextSource(file: "", bytes: UnsafeBufferPointer(rebasing: buffer[skipped...])).location(ofOffset: offset)
-        }
-    }
-}
-
 /// Parses configuration JSON.
 public enum ConfigJSON {
     /// Parses a whole file, which must hold one JSON object or array (RFC 8259, strictly:
@@ -78,7 +7,7 @@ public enum ConfigJSON {
     /// - Throws: `ConfigError` naming the file, line and column of the first problem, and
     ///   the JSON path of a number that cannot be read.
     /// - Complexity: O(n) in the file's size.
-    public static func parse(_ bytes: [UInt8], file: String) throws(ConfigError) -> ConfigJSONNode {
+    public static func parse(_ bytes: [UInt8], file: String) throws(ConfigError) -> JSONNode {
         do {
             return try document(bytes, file: file)
         } catch {
@@ -95,13 +24,13 @@ public enum ConfigJSON {
         case value(ConfigError)
     }
 
-    private static func document(_ bytes: [UInt8], file: String) throws(Failure) -> ConfigJSONNode {
+    private static func document(_ bytes: [UInt8], file: String) throws(Failure) -> JSONNode {
         try bytes.withUnsafeBufferPointer { buffer throws(Failure) in
             let source = TextSource(file: file, bytes: buffer)
             do throws(TraceFormatError) { try source.checkIsText() } catch { throw .syntax(error, path: "$") }
             var parser = Parser(
                 scanner: JSONScanner(source: source),
-                text: ConfigJSONText(bytes: bytes, skipped: buffer.count - source.bytes.count))
+                text: JSONSourceText(bytes: bytes, skipped: buffer.count - source.bytes.count))
             let first = parser.scanner.peek()
             guard first == UInt8(ascii: "{") || first == UInt8(ascii: "[") else {
                 throw parser.syntax(
@@ -124,10 +53,10 @@ public enum ConfigJSON {
         }
 
         var scanner: JSONScanner
-        let text: ConfigJSONText
+        let text: JSONSourceText
         var path: [Step] = []
 
-        init(scanner: JSONScanner, text: ConfigJSONText) {
+        init(scanner: JSONScanner, text: JSONSourceText) {
             self.scanner = scanner
             self.text = text
         }
@@ -141,19 +70,19 @@ public enum ConfigJSON {
         /// The scanner's refusal, with the path of the value being read.
         func syntax(_ error: TraceFormatError) -> Failure { .syntax(error, path: renderedPath) }
 
-        mutating func value(depth: Int) throws(Failure) -> ConfigJSONNode {
+        mutating func value(depth: Int) throws(Failure) -> JSONNode {
             guard depth < JSONScanner.maximumDepth else {
                 throw syntax(
                     scanner.source.error(atOffset: scanner.position, .nestingTooDeep(limit: JSONScanner.maximumDepth)))
             }
             let next = scanner.peek()
             let offset = scanner.position
-            func node(_ value: ConfigJSONValue) -> ConfigJSONNode {
-                ConfigJSONNode(value: value, offset: offset, text: text)
+            func node(_ value: JSONValue) -> JSONNode {
+                JSONNode(value: value, offset: offset, text: text)
             }
             switch next {
             case UInt8(ascii: "{")?:
-                var members: [(key: String, value: ConfigJSONNode)] = []
+                var members: [(key: String, value: JSONNode)] = []
                 var object = try scan { (scanner) throws(TraceFormatError) in try scanner.beginObject() }
                 while let token = try scan({ (scanner) throws(TraceFormatError) in try scanner.nextKey(&object) }) {
                     let key = try scan { (scanner) throws(TraceFormatError) in try scanner.text(token) }
@@ -163,7 +92,7 @@ public enum ConfigJSON {
                 }
                 return node(.object(members))
             case UInt8(ascii: "[")?:
-                var elements: [ConfigJSONNode] = []
+                var elements: [JSONNode] = []
                 var array = try scan { (scanner) throws(TraceFormatError) in try scanner.beginArray() }
                 while try scan({ (scanner) throws(TraceFormatError) in try scanner.nextElement(&array) }) {
                     path.append(.index(elements.count))
@@ -189,7 +118,7 @@ public enum ConfigJSON {
         }
 
         /// A number, its errors naming the JSON path.
-        private mutating func number() throws(Failure) -> Double {
+        private mutating func number() throws(Failure) -> JSONNumber {
             let start = scanner.position
             let range: (start: Int, end: Int)
             do {
@@ -202,7 +131,7 @@ public enum ConfigJSON {
                         message: error.problem.message))
             }
             switch NumberParser.double(scanner.source.slice(range.start, range.end)) {
-            case .value(let number): return number
+            case .value(let number): return JSONNumber(checked: number, text: text, start: range.start, end: range.end)
             case .invalid: throw failure(at: start, "not a number")
             case .nonFinite: throw failure(at: start, "not a finite number (beyond the range of a double)")
             }

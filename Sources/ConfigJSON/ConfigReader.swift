@@ -11,18 +11,18 @@ public struct ConfigReader: Sendable {
     public init(file: String) { self.file = file }
 
     /// An error at `node`, naming the JSON path.
-    public func fail(_ node: ConfigJSONNode, _ path: String, _ message: String) -> ConfigError {
+    public func fail(_ node: JSONNode, _ path: String, _ message: String) -> ConfigError {
         ConfigError(file: file, line: node.line, column: node.column, path: path, message: message)
     }
 
     /// An object's members by key; any key outside `allowed` is an error, and `nil` allows any
     /// key (formats with foreign members, such as GeoJSON). A key given twice is always an error.
-    public func object(_ node: ConfigJSONNode, _ path: @autoclosure () -> String, allowed: [String]?)
+    public func object(_ node: JSONNode, _ path: @autoclosure () -> String, allowed: [String]?)
         throws(ConfigError) -> [String:
-        ConfigJSONNode]
+        JSONNode]
     {
         guard case .object(let members) = node.value else { throw fail(node, path(), "expected an object") }
-        var result = [String: ConfigJSONNode](minimumCapacity: members.count)
+        var result = [String: JSONNode](minimumCapacity: members.count)
         for (key, value) in members {
             if let allowed, !allowed.contains(key) {
                 throw fail(
@@ -35,40 +35,42 @@ public struct ConfigReader: Sendable {
     }
 
     /// The elements of an array node.
-    public func array(_ node: ConfigJSONNode, _ path: @autoclosure () -> String) throws(ConfigError)
-        -> [ConfigJSONNode]
+    public func array(_ node: JSONNode, _ path: @autoclosure () -> String) throws(ConfigError)
+        -> [JSONNode]
     {
         guard case .array(let elements) = node.value else { throw fail(node, path(), "expected an array") }
         return elements
     }
 
     /// The array under `key`, or empty when the key is absent.
-    public func optionalArray(_ members: [String: ConfigJSONNode], _ key: String, _ path: @autoclosure () -> String)
+    public func optionalArray(_ members: [String: JSONNode], _ key: String, _ path: @autoclosure () -> String)
         throws(ConfigError)
-        -> [ConfigJSONNode]
+        -> [JSONNode]
     {
         guard let node = members[key] else { return [] }
         return try array(node, "\(path()).\(key)")
     }
 
     /// A string node's text.
-    public func string(_ node: ConfigJSONNode, _ path: @autoclosure () -> String) throws(ConfigError) -> String {
+    public func string(_ node: JSONNode, _ path: @autoclosure () -> String) throws(ConfigError) -> String {
         guard case .string(let text) = node.value else { throw fail(node, path(), "expected a string") }
         return text
     }
 
     /// A boolean node's value.
-    public func bool(_ node: ConfigJSONNode, _ path: @autoclosure () -> String) throws(ConfigError) -> Bool {
+    public func bool(_ node: JSONNode, _ path: @autoclosure () -> String) throws(ConfigError) -> Bool {
         guard case .bool(let flag) = node.value else { throw fail(node, path(), "expected true or false") }
         return flag
     }
 
     /// A number within `range`.
-    public func number(_ node: ConfigJSONNode, _ path: @autoclosure () -> String, in range: ClosedRange<Double>)
+    public func number(_ node: JSONNode, _ path: @autoclosure () -> String, in range: ClosedRange<Double>)
         throws(ConfigError)
         -> Double
     {
-        guard case .number(let value) = node.value else { throw fail(node, path(), "expected a number") }
+        guard case .number(let number) = node.value, let value = number.double else {
+            throw fail(node, path(), "expected a number")
+        }
         guard range.contains(value) else {
             throw fail(node, path(), "must be \(Self.describe(range)), not \(Self.text(value))")
         }
@@ -91,7 +93,7 @@ public struct ConfigReader: Sendable {
     }
 
     /// One of a fixed set of tokens.
-    public func token<T>(_ node: ConfigJSONNode, _ path: @autoclosure () -> String, _ choices: [(String, T)])
+    public func token<T>(_ node: JSONNode, _ path: @autoclosure () -> String, _ choices: [(String, T)])
         throws(ConfigError) -> T
     {
         let text = try string(node, path())
@@ -102,9 +104,9 @@ public struct ConfigReader: Sendable {
 
     /// The member under `key`; its absence is an error at `node`.
     public func required(
-        _ members: [String: ConfigJSONNode], _ key: String, in node: ConfigJSONNode, _ path: @autoclosure () -> String
+        _ members: [String: JSONNode], _ key: String, in node: JSONNode, _ path: @autoclosure () -> String
     )
-        throws(ConfigError) -> ConfigJSONNode
+        throws(ConfigError) -> JSONNode
     {
         guard let value = members[key] else { throw fail(node, path(), "missing required key '\(key)'") }
         return value

@@ -85,7 +85,10 @@ public enum GeofenceLoader {
         if let id = members["id"] {
             switch id.value {
             case .string(let text): identifier = text
-            case .number(let number) where number == number.rounded() && abs(number) < 1e15:
+            case .number(let written):
+                guard let number = written.double, number == number.rounded(), abs(number) < 1e15 else {
+                    throw reader.fail(id, "\(path).id", "expected a string or an integer")
+                }
                 identifier = String(Int64(number))
             default: throw reader.fail(id, "\(path).id", "expected a string or an integer")
             }

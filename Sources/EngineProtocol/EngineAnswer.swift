@@ -1,3 +1,4 @@
+import ConfigJSON
 import Device
 import Engine
 import Geometry
@@ -180,7 +181,7 @@ package enum EngineAnswer: Sendable, Equatable {
     }
 
     /// Reads an answer line whose `type` is `type`. `nil` when `type` is not an answer.
-    package static func parse(_ value: ProtocolJSON, type: String) throws(ProtocolMessageError) -> EngineAnswer? {
+    package static func parse(_ value: JSONValue, type: String) throws(ProtocolMessageError) -> EngineAnswer? {
         var fields: MessageFields
         let answer: EngineAnswer
         switch type {
@@ -226,7 +227,7 @@ package enum EngineAnswer: Sendable, Equatable {
         guard fields.has("capabilities") else { return nil }
         var names: [String] = []
         for element in try fields.array("capabilities") {
-            guard case .string(let name) = element else {
+            guard case .string(let name) = element.value else {
                 throw ProtocolMessageError("hello: \"capabilities\" must be an array of strings")
             }
             names.append(name)

@@ -1,3 +1,4 @@
+import ConfigJSON
 import Device
 import SimulationCore
 import Traces
@@ -107,7 +108,7 @@ package enum EngineEvent: Sendable, Equatable {
     }
 
     /// Reads an event line (the serving side). `nil` when `type` is not an event.
-    package static func parse(_ value: ProtocolJSON, type: String) throws(ProtocolMessageError) -> (
+    package static func parse(_ value: JSONValue, type: String) throws(ProtocolMessageError) -> (
         event: EngineEvent, now: SimInstant
     )? {
         guard types.contains(type) else { return nil }
@@ -127,7 +128,7 @@ package enum EngineEvent: Sendable, Equatable {
         case "didUpdateLocations":
             var deliveries: [LocationDelivery] = []
             for (index, element) in try fields.array("locations").enumerated() {
-                let read = try ProtocolValues.fix(element, context: "\(type): locations[\(index)]")
+                let read = try ProtocolValues.fix(element.value, context: "\(type): locations[\(index)]")
                 guard let time = read.deliveredAt else {
                     throw ProtocolMessageError("\(type): locations[\(index)]: \"deliveredAt\" is missing")
                 }

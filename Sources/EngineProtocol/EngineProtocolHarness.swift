@@ -1,3 +1,4 @@
+import ConfigJSON
 import Engine
 import Scenarios
 import Traces
@@ -49,7 +50,7 @@ public enum EngineProtocolHarness {
 
     /// Whether `line` is one protocol message: a JSON object with a string `type`.
     public static func isMessage(_ line: String) -> Bool {
-        guard let value = try? ProtocolJSON.parse(Array(line.utf8)), case .string? = value["type"] else {
+        guard let value = try? JSONValue.parse(protocolLine: Array(line.utf8)), case .string? = value["type"] else {
             return false
         }
         return true

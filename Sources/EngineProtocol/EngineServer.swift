@@ -1,3 +1,4 @@
+import ConfigJSON
 import Device
 import Engine
 import Geometry
@@ -46,7 +47,7 @@ package struct EngineServer {
     /// Answers one line from TraceSim: the text to write (lines ending in newlines).
     /// - Throws: `ProtocolMessageError` for a line that is not a message at this point.
     package mutating func answer(_ line: ArraySlice<UInt8>) throws(ProtocolMessageError) -> String {
-        let (value, type) = try ProtocolJSON.message(line)
+        let (value, type) = try JSONValue.message(line)
         if type == "hello" {
             var fields = try MessageFields(value, context: "hello")
             _ = try fields.string("type")

@@ -1,3 +1,4 @@
+import ConfigJSON
 import Engine
 import Traces
 
@@ -38,16 +39,16 @@ struct Exchange {
     }
 
     /// Parses a line into a JSON object and its `type`.
-    func message(_ line: ArraySlice<UInt8>) throws(EngineFailure) -> (ProtocolJSON, String) {
+    func message(_ line: ArraySlice<UInt8>) throws(EngineFailure) -> (JSONValue, String) {
         do {
-            return try ProtocolJSON.message(line)
+            return try JSONValue.message(line)
         } catch {
             throw failure("\(error.message): \(Self.excerpt(line))")
         }
     }
 
     /// Reads an answer; unknown types and malformed members fail.
-    func answer(_ value: ProtocolJSON, type: String) throws(EngineFailure) -> EngineAnswer {
+    func answer(_ value: JSONValue, type: String) throws(EngineFailure) -> EngineAnswer {
         do {
             guard let answer = try EngineAnswer.parse(value, type: type) else {
                 if EngineEvent.types.contains(type) || type == "reset" {

@@ -1,3 +1,4 @@
+import ConfigJSON
 import Device
 import SimulationCore
 import Traces
@@ -8,13 +9,13 @@ package struct ProtocolMessageError: Error, Sendable, Equatable {
     package init(_ message: String) { self.message = message }
 }
 
-extension ProtocolJSON {
+extension JSONValue {
     /// A line as a protocol message, for both sides of the protocol: a JSON object and its
     /// string `type`.
-    package static func message(_ line: ArraySlice<UInt8>) throws(ProtocolMessageError) -> (ProtocolJSON, String) {
-        let value: ProtocolJSON
+    package static func message(_ line: ArraySlice<UInt8>) throws(ProtocolMessageError) -> (JSONValue, String) {
+        let value: JSONValue
         do {
-            value = try ProtocolJSON.parse(line)
+            value = try JSONValue.parse(protocolLine: line)
         } catch {
             throw ProtocolMessageError("not JSON (\(error.message) at byte \(error.offset + 1))")
         }
@@ -28,20 +29,20 @@ extension ProtocolJSON {
 /// The members of one message object, read by name with a clear error for each mistake;
 /// `finish` rejects members nobody read (a misspelt option must not be silently ignored).
 package struct MessageFields {
-    private let members: [(key: String, value: ProtocolJSON)]
+    private let members: [(key: String, value: JSONNode)]
     private var read: [String] = []
     /// How errors name the message, e.g. `request startMonitoring`.
     package let context: String
 
-    package init(_ value: ProtocolJSON, context: String) throws(ProtocolMessageError) {
+    package init(_ value: JSONValue, context: String) throws(ProtocolMessageError) {
         guard case .object(let members) = value else { throw ProtocolMessageError("\(context): not a JSON object") }
         self.members = members
         self.context = context
     }
 
-    private mutating func value(_ key: String) -> ProtocolJSON? {
+    private mutating func value(_ key: String) -> JSONValue? {
         read.append(key)
-        return members.first { $0.key == key }?.value
+        return members.first { $0.key == key }?.value.value
     }
 
     private func fail(_ key: String, _ expected: String) -> ProtocolMessageError {
@@ -85,8 +86,8 @@ package struct MessageFields {
     package mutating func optionalDouble(_ key: String) throws(ProtocolMessageError) -> Double? {
         switch value(key) {
         case nil, .null?: return nil
-        case .number(let text)?:
-            guard let number = Double(text), number.isFinite else { throw fail(key, "a finite number") }
+        case .number(let number)?:
+            guard let number = Double(number.text), number.isFinite else { throw fail(key, "a finite number") }
             return number
         default: throw fail(key, "a number")
         }
@@ -100,8 +101,8 @@ package struct MessageFields {
     package mutating func optionalFloat(_ key: String) throws(ProtocolMessageError) -> Float? {
         switch value(key) {
         case nil, .null?: return nil
-        case .number(let text)?:
-            guard let number = Float(text), number.isFinite else {
+        case .number(let number)?:
+            guard let number = Float(number.text), number.isFinite else {
                 throw fail(key, "a number within the range of a 32-bit float")
             }
             return number
@@ -112,8 +113,8 @@ package struct MessageFields {
     package mutating func optionalInteger(_ key: String) throws(ProtocolMessageError) -> Int64? {
         switch value(key) {
         case nil, .null?: return nil
-        case .number(let text)?:
-            guard let number = Int64(text) else { throw fail(key, "a whole number (64-bit)") }
+        case .number(let number)?:
+            guard let number = Int64(number.text) else { throw fail(key, "a whole number (64-bit)") }
             return number
         default: throw fail(key, "a whole number")
         }
@@ -127,8 +128,8 @@ package struct MessageFields {
     package mutating func unsigned(_ key: String) throws(ProtocolMessageError) -> UInt64 {
         switch value(key) {
         case nil, .null?: throw missing(key)
-        case .number(let text)?:
-            guard let number = UInt64(text) else { throw fail(key, "a whole number from 0 to 2^64-1") }
+        case .number(let number)?:
+            guard let number = UInt64(number.text) else { throw fail(key, "a whole number from 0 to 2^64-1") }
             return number
         default: throw fail(key, "a whole number")
         }
@@ -154,7 +155,7 @@ package struct MessageFields {
         return match.1
     }
 
-    package mutating func array(_ key: String) throws(ProtocolMessageError) -> [ProtocolJSON] {
+    package mutating func array(_ key: String) throws(ProtocolMessageError) -> [JSONNode] {
         switch value(key) {
         case nil, .null?: throw missing(key)
         case .array(let elements)?: return elements
@@ -162,7 +163,7 @@ package struct MessageFields {
         }
     }
 
-    package mutating func object(_ key: String) throws(ProtocolMessageError) -> ProtocolJSON {
+    package mutating func object(_ key: String) throws(ProtocolMessageError) -> JSONValue {
         switch value(key) {
         case nil, .null?: throw missing(key)
         case let object? where { if case .object = object { true } else { false } }(): return object

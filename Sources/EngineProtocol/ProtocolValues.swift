@@ -1,3 +1,4 @@
+import ConfigJSON
 import Device
 import Engine
 import Geometry
@@ -67,7 +68,7 @@ package enum ProtocolValues {
     }
 
     /// Reads what `fix(_:deliveredAt:)` wrote.
-    package static func fix(_ value: ProtocolJSON, context: String) throws(ProtocolMessageError) -> (
+    package static func fix(_ value: JSONValue, context: String) throws(ProtocolMessageError) -> (
         fix: Fix, deliveredAt: SimInstant?
     ) {
         var fields = try MessageFields(value, context: context)
@@ -112,12 +113,12 @@ package enum ProtocolValues {
         return line.line
     }
 
-    package static func motion(_ value: ProtocolJSON, context: String) throws(ProtocolMessageError) -> MotionSample {
+    package static func motion(_ value: JSONValue, context: String) throws(ProtocolMessageError) -> MotionSample {
         var fields = try MessageFields(value, context: context)
         let timestamp = try fields.instant("timestamp")
         var activity = MotionActivity()
         for element in try fields.array("activities") {
-            guard case .string(let name) = element, let flag = MotionActivity(name: name) else {
+            guard case .string(let name) = element.value, let flag = MotionActivity(name: name) else {
                 throw ProtocolMessageError("\(context): \"activities\" holds an unknown activity")
             }
             activity.insert(flag)
@@ -140,7 +141,7 @@ package enum ProtocolValues {
         return line.line
     }
 
-    package static func visit(_ value: ProtocolJSON, context: String) throws(ProtocolMessageError) -> VisitEvent {
+    package static func visit(_ value: JSONValue, context: String) throws(ProtocolMessageError) -> VisitEvent {
         var fields = try MessageFields(value, context: context)
         let visit = VisitEvent(
             kind: try fields.token("kind", visitKinds),

@@ -1,3 +1,4 @@
+import ConfigJSON
 import Engine
 import Geometry
 import Scenarios
@@ -57,7 +58,7 @@ package enum RunMessages {
         package var fences: [Geofence]
     }
 
-    package static func reset(_ value: ProtocolJSON) throws(ProtocolMessageError) -> Reset {
+    package static func reset(_ value: JSONValue) throws(ProtocolMessageError) -> Reset {
         var fields = try MessageFields(value, context: "reset")
         _ = try fields.string("type")
         let reset = Reset(
@@ -65,7 +66,7 @@ package enum RunMessages {
             seed: try fields.unsigned("seed"), expectedFixCount: try expectedFixCount(&fields),
             configuration: try settings(try fields.object("engine")),
             fences: try fields.array("fences").enumerated().map { (index, element) throws(ProtocolMessageError) in
-                try fence(element, context: "reset: fences[\(index)]")
+                try fence(element.value, context: "reset: fences[\(index)]")
             })
         try fields.finish()
         return reset
@@ -138,7 +139,7 @@ package enum RunMessages {
         return line.line
     }
 
-    package static func settings(_ value: ProtocolJSON) throws(ProtocolMessageError) -> EngineConfiguration {
+    package static func settings(_ value: JSONValue) throws(ProtocolMessageError) -> EngineConfiguration {
         var fields = try MessageFields(value, context: "reset: engine")
         var engine = EngineConfiguration()
         engine.startsMoving = try fields.bool("startsMoving")
@@ -232,19 +233,20 @@ package enum RunMessages {
             .joined(separator: ",") + "]"
     }
 
-    private static func ring(_ value: ProtocolJSON, context: String) throws(ProtocolMessageError) -> [Coordinate] {
+    private static func ring(_ value: JSONValue, context: String) throws(ProtocolMessageError) -> [Coordinate] {
         guard case .array(let points) = value else { throw ProtocolMessageError("\(context): not an array") }
         var ring: [Coordinate] = []
         for point in points {
-            guard case .array(let pair) = point, pair.count == 2, case .number(let longitude) = pair[0],
-                case .number(let latitude) = pair[1], let lon = Double(longitude), let lat = Double(latitude)
+            guard case .array(let pair) = point.value, pair.count == 2, case .number(let longitude) = pair[0].value,
+                case .number(let latitude) = pair[1].value, let lon = Double(longitude.text),
+                let lat = Double(latitude.text)
             else { throw ProtocolMessageError("\(context): a point is not [longitude, latitude]") }
             ring.append(Coordinate(latitude: lat, longitude: lon))
         }
         return ring
     }
 
-    package static func fence(_ value: ProtocolJSON, context: String) throws(ProtocolMessageError) -> Geofence {
+    package static func fence(_ value: JSONValue, context: String) throws(ProtocolMessageError) -> Geofence {
         var fields = try MessageFields(value, context: context)
         let identifier = try fields.string("identifier")
         let notifyOnDwell = try fields.bool("notifyOnDwell")
@@ -261,7 +263,7 @@ package enum RunMessages {
             let exterior = try ring(try polygon.array("exterior").asJSON, context: "\(context).polygon.exterior")
             var holes: [[Coordinate]] = []
             for hole in try polygon.array("holes") {
-                holes.append(try ring(hole, context: "\(context).polygon.holes"))
+                holes.append(try ring(hole.value, context: "\(context).polygon.holes"))
             }
             try polygon.finish()
             shape = .polygon(PolygonShape(exterior: exterior, holes: holes))
@@ -272,6 +274,6 @@ package enum RunMessages {
     }
 }
 
-extension [ProtocolJSON] {
-    fileprivate var asJSON: ProtocolJSON { .array(self) }
+extension [JSONNode] {
+    fileprivate var asJSON: JSONValue { .array(self) }
 }

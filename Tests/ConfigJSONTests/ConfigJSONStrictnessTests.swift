@@ -44,7 +44,10 @@ struct ConfigJSONStrictnessTests {
             Issue.record("not an array")
             return
         }
-        #expect(values.map(\.value) == [0, -0.0, 10, 1.5, -225, 100, 0.001].map { ConfigJSONValue.number($0) })
+        let numbers = values.map { node -> JSONNumber? in if case .number(let number) = node.value { number } else { nil } }
+        #expect(numbers.map { $0?.text } == ["0", "-0", "10", "1.5", "-2.25e2", "1E+2", "0.001"])
+        #expect(numbers.map { $0?.double } == [0, -0.0, 10, 1.5, -225, 100, 0.001])
+        #expect(numbers.map { $0?.double?.sign } == [.plus, .minus, .plus, .plus, .minus, .plus, .plus])
     }
 
     @Test("a file that is not JSON says so instead of 'number is not a number'")

@@ -1,3 +1,4 @@
+import ConfigJSON
 import Device
 import Engine
 @testable import EngineProtocol
@@ -416,7 +417,7 @@ struct EngineMessageTests {
         ]
         for event in events {
             let line = event.line(now: now)
-            let parsed = try #require(try EngineEvent.parse(try ProtocolJSON.parse(Array(line.utf8)), type: event.type))
+            let parsed = try #require(try EngineEvent.parse(try JSONValue.parse(protocolLine: Array(line.utf8)), type: event.type))
             #expect(parsed.event == event, "\(line)")
             #expect(parsed.now == now)
         }
@@ -449,14 +450,14 @@ struct EngineMessageTests {
         ]
         for request in requests {
             let line = EngineAnswer.request(request).line
-            #expect(try EngineAnswer.parse(try ProtocolJSON.parse(Array(line.utf8)), type: "request") == .request(request))
+            #expect(try EngineAnswer.parse(try JSONValue.parse(protocolLine: Array(line.utf8)), type: "request") == .request(request))
         }
         #expect(Set(requests.map(EngineAnswer.call)) == Set(EngineAnswer.calls))
     }
 
     @Test("startUpdatingLocation without options takes Core Location's defaults")
     func startUpdatingDefaults() throws {
-        let value = try ProtocolJSON.parse(Array(#"{"type":"request","call":"startUpdatingLocation"}"#.utf8))
+        let value = try JSONValue.parse(protocolLine: Array(#"{"type":"request","call":"startUpdatingLocation"}"#.utf8))
         #expect(try EngineAnswer.parse(value, type: "request") == .request(.startedLocationUpdates(LocationUpdateOptions())))
     }
 
@@ -464,7 +465,7 @@ struct EngineMessageTests {
     func settingsRoundTrip() throws {
         for scenario in Scenario.presets {
             let line = RunMessages.settings(scenario.engine)
-            let back = try RunMessages.settings(try ProtocolJSON.parse(Array(line.utf8)))
+            let back = try RunMessages.settings(try JSONValue.parse(protocolLine: Array(line.utf8)))
             #expect(RunMessages.settings(back) == line, "\(scenario.name)")
             #expect(String(describing: back) == String(describing: scenario.engine), "\(scenario.name)")
         }
@@ -479,7 +480,7 @@ struct EngineMessageTests {
             ("[1,2] x", "text after the JSON value", 6),
         ]
         for (text, message, offset) in cases {
-            #expect(throws: ProtocolJSONError(offset: offset, message)) { try ProtocolJSON.parse(Array(text.utf8)) }
+            #expect(throws: ProtocolJSONError(offset: offset, message)) { try JSONValue.parse(protocolLine: Array(text.utf8)) }
         }
     }
 }

@@ -1,41 +1,13 @@
+import ConfigJSON
 import Traces
 
-/// One JSON value of a protocol line.
-///
-/// Numbers keep their text: a fix's speed is a `Float` and its latitude a `Double`, and each is
-/// read from the digits the other side wrote, never through a wider or narrower type first, so
-/// a value survives the round trip bit for bit. Object members keep the order they were written
-/// in (the protocol never depends on it, but errors name the first problem in reading order).
-package indirect enum ProtocolJSON: Sendable, Equatable {
-    case object([(key: String, value: ProtocolJSON)])
-    case array([ProtocolJSON])
-    case string(String)
-    case number(String)
-    case bool(Bool)
-    case null
-
-    package static func == (lhs: ProtocolJSON, rhs: ProtocolJSON) -> Bool {
-        switch (lhs, rhs) {
-        case (.object(let left), .object(let right)):
-            left.count == right.count && zip(left, right).allSatisfy { $0.key == $1.key && $0.value == $1.value }
-        case (.array(let left), .array(let right)): left == right
-        case (.string(let left), .string(let right)): left == right
-        case (.number(let left), .number(let right)): left == right
-        case (.bool(let left), .bool(let right)): left == right
-        case (.null, .null): true
-        case (.object, _), (.array, _), (.string, _), (.number, _), (.bool, _), (.null, _): false
-        }
-    }
-
-    /// The member named `key` of an object.
-    package subscript(key: String) -> ProtocolJSON? {
-        guard case .object(let members) = self else { return nil }
-        return members.first { $0.key == key }?.value
-    }
-
-    /// Parses one line (without its newline).
+extension JSONValue {
+    /// Parses one line of the engine protocol (without its newline) into the shared JSON tree.
+    ///
+    /// Numbers keep their text, so a fix's `Float` speed and `Double` latitude are each read from
+    /// the digits the other side wrote. Nodes carry their byte offset in the line.
     /// - Throws: `ProtocolJSONError` saying what is wrong and where.
-    package static func parse(_ bytes: some Collection<UInt8>) throws(ProtocolJSONError) -> ProtocolJSON {
+    package static func parse(protocolLine bytes: some Collection<UInt8>) throws(ProtocolJSONError) -> JSONValue {
         var parser = Parser(bytes: Array(bytes))
         parser.skipSpace()
         let value = try parser.value(depth: 0)
@@ -54,7 +26,12 @@ package indirect enum ProtocolJSON: Sendable, Equatable {
             while position < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[position]) { position += 1 }
         }
 
-        mutating func value(depth: Int) throws(ProtocolJSONError) -> ProtocolJSON {
+        mutating func node(depth: Int) throws(ProtocolJSONError) -> JSONNode {
+            let offset = position
+            return JSONNode(value: try value(depth: depth), offset: offset)
+        }
+
+        mutating func value(depth: Int) throws(ProtocolJSONError) -> JSONValue {
             guard depth < 64 else { throw ProtocolJSONError(offset: position, "nested deeper than 64 levels") }
             guard position < bytes.count else { throw ProtocolJSONError(offset: position, "the line ends early") }
             switch bytes[position] {
@@ -69,7 +46,7 @@ package indirect enum ProtocolJSON: Sendable, Equatable {
             }
         }
 
-        mutating func literal(_ word: String, _ value: ProtocolJSON) throws(ProtocolJSONError) -> ProtocolJSON {
+        mutating func literal(_ word: String, _ value: JSONValue) throws(ProtocolJSONError) -> JSONValue {
             let utf8 = Array(word.utf8)
             guard position + utf8.count <= bytes.count, Array(bytes[position..<position + utf8.count]) == utf8 else {
                 throw ProtocolJSONError(offset: position, "unexpected character")
@@ -78,9 +55,9 @@ package indirect enum ProtocolJSON: Sendable, Equatable {
             return value
         }
 
-        mutating func object(depth: Int) throws(ProtocolJSONError) -> ProtocolJSON {
+        mutating func object(depth: Int) throws(ProtocolJSONError) -> JSONValue {
             position += 1
-            var members: [(key: String, value: ProtocolJSON)] = []
+            var members: [(key: String, value: JSONNode)] = []
             skipSpace()
             if position < bytes.count, bytes[position] == UInt8(ascii: "}") {
                 position += 1
@@ -101,7 +78,7 @@ package indirect enum ProtocolJSON: Sendable, Equatable {
                 }
                 position += 1
                 skipSpace()
-                members.append((key, try value(depth: depth + 1)))
+                members.append((key, try node(depth: depth + 1)))
                 skipSpace()
                 guard position < bytes.count else { throw ProtocolJSONError(offset: position, "the line ends early") }
                 if bytes[position] == UInt8(ascii: ",") {
@@ -115,9 +92,9 @@ package indirect enum ProtocolJSON: Sendable, Equatable {
             }
         }
 
-        mutating func array(depth: Int) throws(ProtocolJSONError) -> ProtocolJSON {
+        mutating func array(depth: Int) throws(ProtocolJSONError) -> JSONValue {
             position += 1
-            var elements: [ProtocolJSON] = []
+            var elements: [JSONNode] = []
             skipSpace()
             if position < bytes.count, bytes[position] == UInt8(ascii: "]") {
                 position += 1
@@ -125,7 +102,7 @@ package indirect enum ProtocolJSON: Sendable, Equatable {
             }
             while true {
                 skipSpace()
-                elements.append(try value(depth: depth + 1))
+                elements.append(try node(depth: depth + 1))
                 skipSpace()
                 guard position < bytes.count else { throw ProtocolJSONError(offset: position, "the line ends early") }
                 if bytes[position] == UInt8(ascii: ",") {
@@ -139,7 +116,7 @@ package indirect enum ProtocolJSON: Sendable, Equatable {
             }
         }
 
-        mutating func number() throws(ProtocolJSONError) -> ProtocolJSON {
+        mutating func number() throws(ProtocolJSONError) -> JSONValue {
             let start = position
             if bytes[position] == UInt8(ascii: "-") { position += 1 }
             let integerStart = position
@@ -164,7 +141,7 @@ package indirect enum ProtocolJSON: Sendable, Equatable {
                 skipDigits()
                 guard position > exponentStart else { throw ProtocolJSONError(offset: start, "not a JSON number") }
             }
-            return .number(String(decoding: bytes[start..<position], as: UTF8.self))
+            return .number(JSONNumber(text: String(decoding: bytes[start..<position], as: UTF8.self)))
         }
 
         mutating func skipDigits() {
