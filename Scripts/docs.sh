@@ -6,17 +6,21 @@
 # each module on its own (links across catalogues would warn) and merges the archives.
 # Any DocC warning fails it. View the result with any static file server, for example
 # `python3 -m http.server -d .build/docs/TraceSim.doccarchive` and /documentation/tracesim.
+# TRACESIM_DOCS_CONFIGURATION=release reads the modules of a release build instead (CI's slow
+# tier has one already); the default is debug, which the fast tier builds.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . Scripts/bootstrap.sh
+command -v python3 >/dev/null 2>&1 || tracesim_apt_install python3
+configuration=${TRACESIM_DOCS_CONFIGURATION:-debug}
 
 started=$SECONDS
 out=.build/docs
 rm -rf "$out"
 mkdir -p "$out/symbol-graphs" "$out/archives" "$out/logs"
 
-swift build 2>&1 | tail -n 3
-bin=$(swift build --show-bin-path)
+swift build -c "$configuration" 2>&1 | tail -n 3
+bin=$(swift build -c "$configuration" --show-bin-path)
 modules_dir=$bin/Modules
 [ -d "$modules_dir" ] || modules_dir=$bin
 
