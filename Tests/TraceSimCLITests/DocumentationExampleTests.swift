@@ -9,10 +9,11 @@ struct DocumentationExampleTests {
     @Test("the README and the articles mark every output they quote, and the marks are found")
     func marksFound() throws {
         let quoted = try DocumentationFiles.quotedOutputs()
-        // The quotes when the README moved to DocC: inspect (text and JSON), rules, permissions
-        // (compare and population) and track. A lost marker would silently unpin its output.
-        #expect(quoted.count >= 6)
-        #expect(Set(quoted.map(\.file)).count >= 4)
+        // The quotes when the README moved to DocC: inspect (text, JSON, tracks, untimed runs,
+        // a skipped record), two errors, rules, permissions (compare and population), track and
+        // noise. A lost marker would silently unpin its output.
+        #expect(quoted.count >= 13)
+        #expect(Set(quoted.map(\.file)).count >= 6)
         for example in quoted {
             #expect(example.arguments != nil, "\(example.file):\(example.line): a quote starts with `$ tracesim `")
             #expect(!example.lines.isEmpty, "\(example.file):\(example.line): a quote holds output")
@@ -23,19 +24,34 @@ struct DocumentationExampleTests {
     func quotedOutput(_ example: QuotedOutput) throws {
         let arguments = try #require(example.arguments)
         let result = try runBinary(arguments)
-        #expect(result.exitCode == 0, "\(result.error)")
-        if example.isExcerpt {
+        let quoted = example.lines.joined(separator: "\n") + "\n"
+        switch example.kind {
+        case .exact:
+            #expect(result.exitCode == 0, "\(result.error)")
+            #expect(result.output == quoted)
+        case .excerpt:
+            #expect(result.exitCode == 0, "\(result.error)")
             #expect(example.isExcerpt(of: result.output), "\(example.file):\(example.line)")
-        } else {
-            #expect(result.output == example.lines.joined(separator: "\n") + "\n")
+        case .error(let exitCode):
+            #expect(result.exitCode == exitCode)
+            #expect(result.error == quoted)
         }
+    }
+
+    @Test("markers name their kind; an error marker carries its exit status")
+    func markerKinds() {
+        #expect(QuotedOutput.Kind(marker: "<!-- output: exact -->") == .exact)
+        #expect(QuotedOutput.Kind(marker: "<!-- output: excerpt -->") == .excerpt)
+        #expect(QuotedOutput.Kind(marker: "<!-- output: error 65 -->") == .error(exitCode: 65))
+        #expect(QuotedOutput.Kind(marker: "<!-- output: error -->") == nil)
+        #expect(QuotedOutput.Kind(marker: "<!-- README example: x -->") == nil)
     }
 
     @Test("an excerpt matches runs of lines in order, and fails on a changed or reordered line")
     func excerptMatching() {
         let output = "a\nb\nc\nd\n"
         func excerpt(_ lines: [String]) -> QuotedOutput {
-            QuotedOutput(file: "x.md", line: 1, isExcerpt: true, command: "$ tracesim x", lines: lines)
+            QuotedOutput(file: "x.md", line: 1, kind: .excerpt, command: "$ tracesim x", lines: lines)
         }
         #expect(excerpt(["a", "b", "...", "d"]).isExcerpt(of: output))
         #expect(excerpt(["b", "c"]).isExcerpt(of: output))

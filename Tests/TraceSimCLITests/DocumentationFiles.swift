@@ -41,17 +41,34 @@ enum DocumentationFiles {
 }
 
 /// A command's output quoted in the documentation: a fenced block right after an
-/// `<!-- output: exact -->` or `<!-- output: excerpt -->` comment, whose first line is
-/// `$ tracesim ARGUMENTS` (split at spaces). An exact block is the whole standard output. An
-/// excerpt is runs of lines, separated by `...` lines, that the output holds in that order.
+/// `<!-- output: exact -->`, `<!-- output: excerpt -->` or `<!-- output: error N -->` comment,
+/// whose first line is `$ tracesim ARGUMENTS` (split at spaces). An exact block is the whole
+/// standard output of a command that succeeds. An excerpt is runs of lines, separated by `...`
+/// lines, that the output holds in that order. An error block is the whole standard error of a
+/// command that exits with status N.
 struct QuotedOutput: CustomTestStringConvertible, Sendable {
-    static let exactMarker = "<!-- output: exact -->"
-    static let excerptMarker = "<!-- output: excerpt -->"
+    enum Kind: Equatable, Sendable {
+        case exact
+        case excerpt
+        case error(exitCode: Int32)
+
+        init?(marker: String) {
+            switch marker {
+            case "<!-- output: exact -->": self = .exact
+            case "<!-- output: excerpt -->": self = .excerpt
+            default:
+                guard let match = marker.wholeMatch(of: /<!-- output: error ([0-9]{1,3}) -->/),
+                    let code = Int32(match.1)
+                else { return nil }
+                self = .error(exitCode: code)
+            }
+        }
+    }
 
     var file: String
     /// The marker's line, counted from 1.
     var line: Int
-    var isExcerpt: Bool
+    var kind: Kind
     var command: String
     var lines: [String]
 
@@ -68,8 +85,7 @@ struct QuotedOutput: CustomTestStringConvertible, Sendable {
         var found: [QuotedOutput] = []
         var index = 0
         while index < lines.count {
-            let marker = lines[index].trimmingCharacters(in: .whitespaces)
-            guard marker == exactMarker || marker == excerptMarker else {
+            guard let kind = Kind(marker: lines[index].trimmingCharacters(in: .whitespaces)) else {
                 index += 1
                 continue
             }
@@ -84,7 +100,7 @@ struct QuotedOutput: CustomTestStringConvertible, Sendable {
             }
             found.append(
                 QuotedOutput(
-                    file: file, line: markerLine, isExcerpt: marker == excerptMarker, command: body.first ?? "",
+                    file: file, line: markerLine, kind: kind, command: body.first ?? "",
                     lines: Array(body.dropFirst())))
         }
         return found
