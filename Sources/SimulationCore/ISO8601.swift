@@ -74,9 +74,11 @@ public enum ISO8601 {
 
     /// Formats an instant as `YYYY-MM-DDThh:mm:ss[.fff|.ffffff|.fffffffff]Z`.
     ///
-    /// - Parameter minimumFractionDigits: 3 gives the millisecond form the JSON contract
-    ///   promises; 0 omits a zero fraction. More digits are written only when the instant
-    ///   has them, so formatting and parsing round-trip exactly.
+    /// - Parameters:
+    ///   - instant: the instant to format, in UTC.
+    ///   - minimumFractionDigits: 3 gives the millisecond form the JSON contract
+    ///     promises; 0 omits a zero fraction. More digits are written only when the instant
+    ///     has them, so formatting and parsing round-trip exactly.
     public static func format(_ instant: SimInstant, minimumFractionDigits: Int = 3) -> String {
         let nanosPerDay: Int64 = 86_400 * 1_000_000_000
         var days = instant.nanosecondsSinceEpoch / nanosPerDay

@@ -12,7 +12,7 @@ struct TuneCommandTests {
         try #require(JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
     }
 
-    @Test("the README question: no distance filter keeps 95 % under the lock cutoff; with a session 20 m does")
+    @Test("the Tuning article's question: no distance filter keeps 95 % under the lock cutoff; with a session 20 m does")
     func readmeQuestion() throws {
         let result = runCommand([
             "tune", Self.drive, "--scenario", "wheninuse-locked", "--scenario", "wheninuse-background-session",
@@ -57,7 +57,7 @@ struct TuneCommandTests {
         #expect(plain.exitCode == 64, "\(plain.error)")
     }
 
-    @Test("the README's tune table is what the command prints today, line for line")
+    @Test("the Tuning article's table is what the command prints today, line for line")
     func readmeTable() throws {
         let result = runCommand([
             "tune", Self.drive, "--scenario", "wheninuse-locked", "--scenario", "wheninuse-background-session",
@@ -65,12 +65,12 @@ struct TuneCommandTests {
             "gpsOnSeconds:min", "--objective", "recordedFixes:min",
         ])
         #expect(result.exitCode == 0, "\(result.error)")
-        let readme = try String(contentsOf: repositoryRoot.appendingPathComponent("README.md"), encoding: .utf8)
+        let article = try DocumentationFiles.text(DocumentationFiles.catalogue + "/Tuning.md")
         let table = result.output.split(separator: "\n").prefix(16).map { line in
             String(line.reversed().drop { $0 == " " }.reversed())
         }
         #expect(table.count == 16)
-        #expect(readme.contains(table.joined(separator: "\n")))
+        #expect(article.contains(table.joined(separator: "\n")))
     }
 
     @Test("text: a row per combination, the footer names what the front minimises and the chosen row")

@@ -32,6 +32,7 @@ extension Matrix {
     /// engine are.
     /// - Parameters:
     ///   - inputs: how many inputs there are.
+    ///   - jobs: at most this many replays at a time; `nil` for one per core.
     ///   - load: the traces of an input; an empty array for an input that could not be read (the
     ///     loader reports why), which still gets its turn to `emit`, with no cells.
     ///   - progress: after each replay (every trace of an input through one run), the replays

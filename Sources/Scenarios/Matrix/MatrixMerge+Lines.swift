@@ -43,8 +43,10 @@ extension Matrix {
         }
 
         /// Checks that `parts` are shards 1...N of one run, each once (or one whole run alone).
-        /// - Parameter allowsPartial: hand over the runs of parts that are not whole (open them
-        ///   with `allowsPartial` too), saying what they leave out in `shortfalls`.
+        /// - Parameters:
+        ///   - parts: the parts to merge, in any order.
+        ///   - allowsPartial: hand over the runs of parts that are not whole (open them
+        ///     with `allowsPartial` too), saying what they leave out in `shortfalls`.
         /// - Throws: `MergeRefusal` naming the first problem.
         /// - Complexity: O(parts + inputs): no run is read yet.
         public init(_ parts: [RunLines], allowsPartial: Bool = false) throws(MergeRefusal) {

@@ -110,6 +110,7 @@ public final class RunLines {
 
     /// Opens `path` (`-` for standard input) and reads its header.
     /// - Parameters:
+    ///   - path: the file's path, or `-` for standard input.
     ///   - allowsPartial: read a file that ends without its closing record to its end (see
     ///     `unfinished`) instead of refusing it.
     ///   - keepsOpen: hold the file open between reads; when false, a regular file is opened
