@@ -112,7 +112,7 @@ public enum CheckReport {
         for verdict in verdicts {
             let cells = [
                 verdict.passed ? "✅" : "❌", MarkdownText.name(verdict.trace), MarkdownText.name(verdict.scenario),
-                verdict.threshold.metric, value(verdict), bound(verdict.threshold),
+                verdict.threshold.metric.name, value(verdict), bound(verdict.threshold),
             ].map { VisibleText.escapingControls($0).replacingOccurrences(of: "|", with: "\\|") }
             text += "| " + cells.joined(separator: " | ") + " |\n"
         }
