@@ -141,9 +141,29 @@ public enum RunReport {
         return ([rendered[0], alignment] + rendered.dropFirst()).joined(separator: "\n")
     }
 
+    /// A run as a line of the CSV names it.
+    public struct Row: Sendable {
+        /// The trace's name.
+        public var trace: String
+        /// The scenario's name.
+        public var scenario: String
+        /// The seed the run used.
+        public var seed: UInt64
+        /// The run against its ideal run.
+        public var metrics: Metrics
+
+        /// A row.
+        public init(trace: String, scenario: String, seed: UInt64, metrics: Metrics) {
+            self.trace = trace
+            self.scenario = scenario
+            self.seed = seed
+            self.metrics = metrics
+        }
+    }
+
     /// One CSV row per trace and scenario with every measure (`MetricDefinition.measures`);
     /// empty cells are `null`s.
-    public static func csv(_ rows: [(trace: String, scenario: String, seed: UInt64, metrics: Metrics)]) -> String {
+    public static func csv(_ rows: [Row]) -> String {
         let measures = MetricDefinition.measures
         var lines = [(["trace", "scenario", "seed"] + measures.map(\.name)).joined(separator: ",")]
         for row in rows {

@@ -45,7 +45,7 @@ enum InspectCommand: Command {
         let options = try ImportArguments.options(from: parsed, command: name)
 
         var exitCode = ExitCode.success
-        var rows: [(file: String, summary: TraceSummary)] = []
+        var rows: [InspectReport.Row] = []
         for (index, path) in parsed.positionals.enumerated() {
             // Every file is reported: a failure is printed, and the first one's code kept.
             switch Result(catching: { () throws(CommandFailure) in
@@ -64,7 +64,7 @@ enum InspectCommand: Command {
                     case "json":
                         console.print(InspectReport.json(file: name, summary: summary))
                     case "table":
-                        rows.append((name, summary))
+                        rows.append(InspectReport.Row(file: name, summary: summary))
                     default:
                         if index > 0 || piece > 0 { console.print("") }
                         console.print(InspectReport.text(file: name, summary: summary, options: options))

@@ -90,10 +90,14 @@ enum PermissionsCommand: Command {
         if parsed.flag("compare") {
             if let populationPath = parsed.value("population") {
                 let population = try ConfigFiles.load(populationPath, console, Population.parse)
-                let rows = PermissionLayer.allCases.map {
-                    ($0, $0.share(of: population, setup: setup, options: options))
+                let shares = PermissionLayer.allCases.map { layer in
+                    let share = layer.share(of: population, setup: setup, options: options)
+                    return PermissionsReport.PopulationShare(
+                        layer: layer, share: share.share, combinations: share.combinations)
                 }
-                console.print(PermissionsReport.population(rows, json: format == "json"))
+                console.print(
+                    format == "json"
+                        ? PermissionsReport.json(population: shares) : PermissionsReport.text(population: shares))
                 return .success
             }
             guard let userPath = parsed.value("user") else {
@@ -103,7 +107,8 @@ enum PermissionsCommand: Command {
             let runs = PermissionLayer.allCases.map {
                 $0.run(setup: setup, user: script.user, lifecycle: script.lifecycle, options: options)
             }
-            console.print(PermissionsReport.compare(runs, json: format == "json"))
+            console.print(
+                format == "json" ? PermissionsReport.json(comparing: runs) : PermissionsReport.text(comparing: runs))
             return .success
         }
 
