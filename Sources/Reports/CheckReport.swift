@@ -3,18 +3,6 @@ import SimulationCore
 
 /// The renderings of `tracesim check`: a log line per violation, JUnit XML and Markdown.
 public enum CheckReport {
-    /// What the engine under test reported in the checked runs, a line per message (empty for
-    /// the built-in engine): printed under the verdicts, since a check that passes on an engine
-    /// whose callbacks never reached a handler has not checked that engine.
-    public static func engineDiagnostics(_ runs: [ScenarioRun]) -> [String] { DiagnosticsReport.summaryLines(runs) }
-
-    /// What TraceSim noticed about the checked runs (authorization that never settled), a line
-    /// per note with how many runs it was noted in: a threshold on such a run measures a phone
-    /// that never allowed collection.
-    public static func notes(_ runs: [ScenarioRun]) -> [String] {
-        RunNotesReport.summaryLines(runs.map { $0.notes.map(\.message) })
-    }
-
     /// A threshold's bound in words: `≥ 0.9`, `≤ 120`, `0.5 ≤ x ≤ 1`.
     static func bound(_ threshold: Expectations.Threshold) -> String {
         switch (threshold.minimum, threshold.maximum) {
@@ -34,12 +22,18 @@ public enum CheckReport {
     }
 
     /// What `check` prints: `FAIL` and the verdict for each failure, then the count of checks
-    /// and failures.
-    public static func text(_ verdicts: [Expectations.Verdict]) -> String {
+    /// and failures. Under them, a line per note TraceSim made on the checked `runs`
+    /// (authorization that never settled, with how many runs it was noted in: a threshold on
+    /// such a run measures a phone that never allowed collection), then a line per message the
+    /// engine under test reported (none for the built-in engine: a check that passes on an
+    /// engine whose callbacks never reached a handler has not checked that engine).
+    public static func text(_ verdicts: [Expectations.Verdict], runs: [ScenarioRun] = []) -> String {
         let failures = verdicts.filter { !$0.passed }
         return
             (failures.map { "FAIL " + line($0) }
-            + ["\(verdicts.count) check\(verdicts.count == 1 ? "" : "s"), \(failures.count) failed"])
+            + ["\(verdicts.count) check\(verdicts.count == 1 ? "" : "s"), \(failures.count) failed"]
+            + RunNotesReport.summaryLines(runs.map { $0.notes.map(\.message) })
+            + DiagnosticsReport.summaryLines(runs))
             .joined(separator: "\n")
     }
 
@@ -112,7 +106,7 @@ public enum CheckReport {
         for verdict in verdicts {
             let cells = [
                 verdict.passed ? "✅" : "❌", MarkdownText.name(verdict.trace), MarkdownText.name(verdict.scenario),
-                verdict.threshold.metric, value(verdict), bound(verdict.threshold),
+                verdict.threshold.metric.name, value(verdict), bound(verdict.threshold),
             ].map { VisibleText.escapingControls($0).replacingOccurrences(of: "|", with: "\\|") }
             text += "| " + cells.joined(separator: " | ") + " |\n"
         }

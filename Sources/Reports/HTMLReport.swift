@@ -41,7 +41,7 @@ public enum HTMLReport {
     /// the metrics of its runs pooled over every trace) against metrics, a heatmap per trace when
     /// `perTrace` has some, and the `footer` lines (the ideal totals and the formulas).
     static func matrix(
-        rows: [ScenarioMetrics], traceCount: Int, perTrace: [(trace: String, rows: [ScenarioMetrics])] = [],
+        rows: [ScenarioMetrics], traceCount: Int, perTrace: [MatrixTable.TraceMetrics] = [],
         footer: [String] = []
     ) -> String {
         let traces = perTrace.map { "<h2>\(escape($0.trace))</h2>\n" + heatmap($0.rows) }.joined(separator: "\n")

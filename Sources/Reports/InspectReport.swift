@@ -119,14 +119,29 @@ public enum InspectReport {
         return rows.isEmpty ? file : file + "\n" + table.rendered
     }
 
+    /// A file (or one track of it, `FILE#N`) and what it holds: a row of `table`.
+    public struct Row: Sendable {
+        /// The name the row gives.
+        public var file: String
+        /// What the file holds.
+        public var summary: TraceSummary
+
+        /// A row.
+        public init(file: String, summary: TraceSummary) {
+            self.file = file
+            self.summary = summary
+        }
+    }
+
     /// One row per file, aligned, for comparing many traces at a glance.
-    public static func table(_ rows: [(file: String, summary: TraceSummary)]) -> String {
+    public static func table(_ rows: [Row]) -> String {
         let header = [
             "file", "format", "fixes", "providers", "duration", "interval", "accuracy", "skipped",
             "merged", "untimed", "motion",
         ]
         var cells: [[String]] = [header]
-        for (file, summary) in rows {
+        for row in rows {
+            let (file, summary) = (row.file, row.summary)
             let diagnostics = summary.diagnostics
             let skipped = diagnostics.sortedSkips.map { "\($0.tally.count) \($0.reason.rawValue)" }.joined(
                 separator: ", ")

@@ -23,7 +23,7 @@ public enum MatrixReport {
             + RunReport.table(table.idealMetrics + table.metricsByScenario)
         if perTrace {
             for trace in table.metricsByTrace {
-                text += "\n\n" + trace.trace + "\n" + RunReport.table(trace.ideal + trace.scenarios)
+                text += "\n\n" + trace.trace + "\n" + RunReport.table(trace.rows)
             }
         }
         return text + "\n\n" + footer(table).joined(separator: "\n")
@@ -42,7 +42,7 @@ public enum MatrixReport {
             for trace in table.metricsByTrace {
                 text +=
                     "\n\n**\(MarkdownText.name(trace.trace))**\n\n"
-                    + RunReport.markdownTable(trace.ideal + trace.scenarios)
+                    + RunReport.markdownTable(trace.rows)
             }
         }
         // The engine's messages and the notes in code spans, so none renders as Markdown.
@@ -60,7 +60,7 @@ public enum MatrixReport {
     public static func html(_ table: MatrixTable, perTrace: Bool = false) -> String {
         HTMLReport.matrix(
             rows: table.idealMetrics + table.metricsByScenario, traceCount: table.traces.count,
-            perTrace: perTrace ? table.metricsByTrace.map { ($0.trace, $0.ideal + $0.scenarios) } : [],
+            perTrace: perTrace ? table.metricsByTrace : [],
             footer: footer(table))
     }
 
@@ -93,7 +93,11 @@ public enum MatrixReport {
 
     /// `csv` from a table filled as runs streamed past, or from saved runs.
     public static func csv(_ table: MatrixTable) -> String {
-        RunReport.csv(table.rows.map { ($0.trace, table.scenarios[$0.scenarioIndex], $0.seed, $0.metrics) })
+        RunReport.csv(
+            table.rows.map {
+                RunReport.Row(
+                    trace: $0.trace, scenario: table.scenarios[$0.scenarioIndex], seed: $0.seed, metrics: $0.metrics)
+            })
     }
 
     /// `{"schemaVersion", "seed", "runs": [...]}` with one object per run, traces in order and
@@ -181,7 +185,8 @@ public enum MatrixReport {
     }
 
     /// Exactly the JSON the unsharded run prints, from its merged parts (without a final newline).
-    public static func json(_ merged: Matrix.Merged) -> [UInt8] {
+    /// - Complexity: O(the parts' length): the runs' bytes are joined once and read as UTF-8 once.
+    public static func json(_ merged: Matrix.Merged) -> String {
         var output: [UInt8] = []
         output.reserveCapacity(merged.runs.reduce(64) { $0 + $1.count + 1 })
         output += Array("{\"schemaVersion\":\(merged.schemaVersion),\"seed\":".utf8)
@@ -192,7 +197,7 @@ public enum MatrixReport {
             output += run
         }
         output += Array("]}".utf8)
-        return output
+        return String(decoding: output, as: UTF8.self)
     }
 
     /// The matrix JSON's `"seed"`: a part's is checked against its identity the same way

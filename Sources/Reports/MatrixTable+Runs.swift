@@ -99,61 +99,41 @@ extension MatrixTable.Row {
         return result
     }
 
-    private typealias Field<Value> = (key: String, path: WritableKeyPath<Metrics, Value>)
-
-    // Computed: key paths are not Sendable, so they cannot be stored statically.
-    private static var counts: [Field<Int>] {
-        [
-            ("recordedFixes", \.recordedFixes), ("deliveredFixes", \.deliveredFixes),
-            ("acceptedFixes", \.acceptedFixes),
-            ("geofenceEvents", \.geofenceEvents), ("geofenceMissed", \.geofenceMissed),
-            ("geofenceSpurious", \.geofenceSpurious), ("missedStops", \.missedStops),
-            ("idealAcceptedFixes", \.idealAcceptedFixes),
-        ]
-    }
-
-    // Computed: key paths are not Sendable, so they cannot be stored statically.
-    private static var numbers: [Field<Double>] {
-        [
-            ("timeCoverage", \.timeCoverage), ("maxGapSeconds", \.maxGapSeconds),
-            ("maxGapStartSeconds", \.maxGapStartSeconds), ("distanceMeters", \.distanceMeters),
-            ("geofenceMeanDelaySeconds", \.geofenceMeanDelaySeconds),
-            ("geofenceMaxDelaySeconds", \.geofenceMaxDelaySeconds), ("gpsOnSeconds", \.gpsOnSeconds),
-            ("coveredSeconds", \.coveredSeconds), ("idealCoveredSeconds", \.idealCoveredSeconds),
-            ("idealDistanceMeters", \.idealDistanceMeters), ("idealGpsOnSeconds", \.idealGpsOnSeconds),
-        ]
-    }
-
-    // Computed: key paths are not Sendable, so they cannot be stored statically.
-    private static var optionalNumbers: [Field<Double?>] {
-        [
-            ("collectionRatio", \.collectionRatio), ("distanceRatio", \.distanceRatio),
-            ("departureDelaySeconds", \.departureDelaySeconds), ("arrivalDelaySeconds", \.arrivalDelaySeconds),
-            ("positionErrorMedianMeters", \.positionErrorMedianMeters),
-            ("positionErrorP95Meters", \.positionErrorP95Meters),
-        ]
-    }
-
     private static let anyNumber = -Double.greatestFiniteMagnitude...Double.greatestFiniteMagnitude
 
+    /// The run's numeric metrics as a saved run is read: counts, then numbers, then the numbers
+    /// that may be null. The order the keys have always been checked and listed in, so an error
+    /// names the same key as before.
+    private static let metricsInReadOrder: [MetricDefinition] = {
+        func rank(_ metric: MetricDefinition) -> Int? {
+            switch metric.field {
+            case .count: 0
+            case .number: 1
+            case .optionalNumber: 2
+            case .countsByReason, .pooledOnly: nil
+            }
+        }
+        return [0, 1, 2].flatMap { group in MetricDefinition.run.filter { rank($0) == group } }
+    }()
+
     private static func metrics(_ node: ConfigJSONNode, _ reader: ConfigReader) throws(ConfigError) -> Metrics {
-        let keys = counts.map(\.key) + numbers.map(\.key) + optionalNumbers.map(\.key) + ["rejectedByReason"]
+        let keys = metricsInReadOrder.map(\.name) + [MetricDefinition.rejectedByReason.name]
         let members = try reader.object(node, "$.metrics", allowed: keys)
         func required(_ key: String) throws(ConfigError) -> ConfigJSONNode {
             try reader.required(members, key, in: node, "$.metrics")
         }
         var metrics = Metrics()
-        for field in counts {
-            metrics[keyPath: field.path] = try count(try required(field.key), "$.metrics.\(field.key)", reader)
-        }
-        for field in numbers {
-            metrics[keyPath: field.path] = try reader.number(
-                try required(field.key), "$.metrics.\(field.key)", in: anyNumber)
-        }
-        for field in optionalNumbers {
-            let value = try required(field.key)
-            if case .null = value.value { continue }
-            metrics[keyPath: field.path] = try reader.number(value, "$.metrics.\(field.key)", in: anyNumber)
+        for metric in metricsInReadOrder {
+            let value = try required(metric.name)
+            let path = "$.metrics.\(metric.name)"
+            switch metric.field {
+            case .count(let field): metrics[keyPath: field] = try count(value, path, reader)
+            case .number(let field): metrics[keyPath: field] = try reader.number(value, path, in: anyNumber)
+            case .optionalNumber(let field):
+                if case .null = value.value { continue }
+                metrics[keyPath: field] = try reader.number(value, path, in: anyNumber)
+            case .countsByReason, .pooledOnly: break
+            }
         }
         let reasonsNode = try required("rejectedByReason")
         guard case .object(let reasons) = reasonsNode.value else {

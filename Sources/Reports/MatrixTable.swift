@@ -137,22 +137,34 @@ public struct MatrixTable: Sendable {
         return found.map { ScenarioMetrics(scenario: found.count == 1 ? "ideal" : $0.name, metrics: $0.metrics) }
     }
 
-    /// Each trace with a row per scenario holding that trace's run alone (`--per-trace`), and its
-    /// reference rows first.
-    public var metricsByTrace: [(trace: String, ideal: [ScenarioMetrics], scenarios: [ScenarioMetrics])] {
+    /// One trace's table (`--per-trace`): its reference rows, then a row per scenario holding
+    /// that trace's run alone.
+    public struct TraceMetrics: Sendable {
+        /// The trace's name.
+        public var trace: String
+        /// The reference rows, as `idealMetrics` for this trace alone.
+        public var ideal: [ScenarioMetrics]
+        /// A row per scenario.
+        public var scenarios: [ScenarioMetrics]
+
+        /// The table's rows: the reference rows first.
+        public var rows: [ScenarioMetrics] { ideal + scenarios }
+    }
+
+    /// Each trace's table, in trace order.
+    public var metricsByTrace: [TraceMetrics] {
         let ideal = idealMetrics
         let ends = traceStarts.dropFirst() + [rows.count]
         return traces.enumerated().map { offset, trace in
-            (
-                trace,
-                ideal.compactMap { row in
+            TraceMetrics(
+                trace: trace,
+                ideal: ideal.compactMap { row in
                     row.metrics.indices.contains(offset)
                         ? ScenarioMetrics(scenario: row.scenario, metrics: [row.metrics[offset]]) : nil
                 },
-                rows[traceStarts[offset]..<ends[ends.startIndex + offset]].map {
+                scenarios: rows[traceStarts[offset]..<ends[ends.startIndex + offset]].map {
                     ScenarioMetrics(scenario: scenarios[$0.scenarioIndex], metrics: [$0.metrics])
-                }
-            )
+                })
         }
     }
 

@@ -181,25 +181,8 @@ public enum PermissionsReport {
         return lines.joined(separator: "\n")
     }
 
-    /// Several SDKs' flows side by side (`permissions --compare`): a row per SDK, or a JSON
-    /// array when `json`.
-    public static func compare(_ runs: [PermissionLayer.Run], json: Bool) -> String {
-        if json {
-            return JSONText.array(
-                runs.map { run in
-                    let state = run.session.device.authorization.state
-                    return .object([
-                        ("sdk", .string(run.layer.rawValue)),
-                        ("location", .string(state.status.name)),
-                        ("accuracy", .string(state.accuracy.name)),
-                        ("motion", .string(motionName(state.motionStatus))),
-                        ("promptsShown", .array(run.session.promptsShown.map { .string($0.name) })),
-                        ("secondsTaken", .number(run.secondsTaken)),
-                        ("backgroundCollectionPossible", .bool(run.isBackgroundCollectionPossible)),
-                    ])
-                }
-            ).rendered
-        }
+    /// Several SDKs' flows side by side (`permissions --compare`), a row per SDK.
+    public static func text(comparing runs: [PermissionLayer.Run]) -> String {
         var cells = [["sdk", "location", "accuracy", "motion", "prompts shown", "time", "background"]]
         for run in runs {
             let state = run.session.device.authorization.state
@@ -212,26 +195,61 @@ public enum PermissionsReport {
         return table(cells)
     }
 
-    /// The share of a population each SDK ends with Always, Precise and Motion
-    /// (`permissions --compare --population`): a row per SDK, or a JSON array when `json`.
-    public static func population(_ rows: [(PermissionLayer, (share: Double, combinations: Int))], json: Bool)
-        -> String
-    {
-        if json {
-            return JSONText.array(
-                rows.map { layer, value in
-                    .object([
-                        ("sdk", .string(layer.rawValue)), ("alwaysPreciseMotionShare", .number(value.share)),
-                        ("combinations", .integer(value.combinations)),
-                    ])
-                }
-            ).rendered
+    /// `text(comparing:)` as a JSON array, an object per SDK.
+    public static func json(comparing runs: [PermissionLayer.Run]) -> String {
+        JSONText.array(
+            runs.map { run in
+                let state = run.session.device.authorization.state
+                return .object([
+                    ("sdk", .string(run.layer.rawValue)),
+                    ("location", .string(state.status.name)),
+                    ("accuracy", .string(state.accuracy.name)),
+                    ("motion", .string(motionName(state.motionStatus))),
+                    ("promptsShown", .array(run.session.promptsShown.map { .string($0.name) })),
+                    ("secondsTaken", .number(run.secondsTaken)),
+                    ("backgroundCollectionPossible", .bool(run.isBackgroundCollectionPossible)),
+                ])
+            }
+        ).rendered
+    }
+
+    /// The share of a population one SDK ends with Always, Precise and Motion.
+    public struct PopulationShare: Sendable, Equatable {
+        /// The SDK.
+        public var layer: PermissionLayer
+        /// The share of the population, 0...1.
+        public var share: Double
+        /// How many answer combinations were enumerated for it.
+        public var combinations: Int
+
+        /// An SDK's share.
+        public init(layer: PermissionLayer, share: Double, combinations: Int) {
+            self.layer = layer
+            self.share = share
+            self.combinations = combinations
         }
+    }
+
+    /// The share of a population each SDK ends with Always, Precise and Motion
+    /// (`permissions --compare --population`), a row per SDK.
+    public static func text(population shares: [PopulationShare]) -> String {
         var cells = [["sdk", "Always + Precise + Motion", "answer combinations"]]
-        for (layer, value) in rows {
-            cells.append([layer.rawValue, String(format: "%.4f%%", value.share * 100), String(value.combinations)])
+        for row in shares {
+            cells.append([row.layer.rawValue, String(format: "%.4f%%", row.share * 100), String(row.combinations)])
         }
         return table(cells)
+    }
+
+    /// `text(population:)` as a JSON array, an object per SDK.
+    public static func json(population shares: [PopulationShare]) -> String {
+        JSONText.array(
+            shares.map { row in
+                .object([
+                    ("sdk", .string(row.layer.rawValue)), ("alwaysPreciseMotionShare", .number(row.share)),
+                    ("combinations", .integer(row.combinations)),
+                ])
+            }
+        ).rendered
     }
 
     private static func table(_ cells: [[String]]) -> String {

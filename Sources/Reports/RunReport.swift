@@ -27,35 +27,7 @@ public enum RunReport {
         let start = run.traceStart
         func seconds(_ instant: SimInstant) -> JSONText { .number(rounded(instant.seconds(since: start), 3)) }
         let metrics = roundedAsWritten(unrounded)
-        func optional(_ value: Double?) -> JSONText { value.map { .number($0) } ?? .null }
-        let metricsObject: JSONText = .object([
-            ("recordedFixes", .integer(metrics.recordedFixes)),
-            ("deliveredFixes", .integer(metrics.deliveredFixes)),
-            ("acceptedFixes", .integer(metrics.acceptedFixes)),
-            ("collectionRatio", optional(metrics.collectionRatio)),
-            ("timeCoverage", .number(metrics.timeCoverage)),
-            ("maxGapSeconds", .number(metrics.maxGapSeconds)),
-            ("maxGapStartSeconds", .number(metrics.maxGapStartSeconds)),
-            ("distanceMeters", .number(metrics.distanceMeters)),
-            ("distanceRatio", optional(metrics.distanceRatio)),
-            ("rejectedByReason", .object(metrics.rejectedByReason.map { ($0.reason, .integer($0.count)) })),
-            ("geofenceEvents", .integer(metrics.geofenceEvents)),
-            ("geofenceMissed", .integer(metrics.geofenceMissed)),
-            ("geofenceSpurious", .integer(metrics.geofenceSpurious)),
-            ("geofenceMeanDelaySeconds", .number(metrics.geofenceMeanDelaySeconds)),
-            ("geofenceMaxDelaySeconds", .number(metrics.geofenceMaxDelaySeconds)),
-            ("departureDelaySeconds", optional(metrics.departureDelaySeconds)),
-            ("arrivalDelaySeconds", optional(metrics.arrivalDelaySeconds)),
-            ("missedStops", .integer(metrics.missedStops)),
-            ("gpsOnSeconds", .number(metrics.gpsOnSeconds)),
-            ("positionErrorMedianMeters", optional(metrics.positionErrorMedianMeters)),
-            ("positionErrorP95Meters", optional(metrics.positionErrorP95Meters)),
-            ("idealAcceptedFixes", .integer(metrics.idealAcceptedFixes)),
-            ("coveredSeconds", .number(metrics.coveredSeconds)),
-            ("idealCoveredSeconds", .number(metrics.idealCoveredSeconds)),
-            ("idealDistanceMeters", .number(metrics.idealDistanceMeters)),
-            ("idealGpsOnSeconds", .number(metrics.idealGpsOnSeconds)),
-        ])
+        let metricsObject: JSONText = .object(MetricDefinition.run.map { ($0.name, $0.json(in: metrics)) })
         // A matrix run also says what its ideal run measured, so saved runs alone can print
         // the tables' ideal rows (`tracesim summarize`).
         let referenceMember: [(String, JSONText)] =
@@ -100,28 +72,12 @@ public enum RunReport {
             ] + RunNotesReport.jsonMember(run) + DiagnosticsReport.jsonMember(run))
     }
 
-    /// `metrics` with every value rounded as the run JSON writes it (seconds to the
-    /// millisecond, metres to the centimetre, ratios to four places), so what a table computes
+    /// `metrics` with every value rounded as the run JSON writes it (each metric to its
+    /// `MetricDefinition.writtenDigits`), so what a table computes
     /// from a run in memory and from its saved JSON is the same.
     package static func roundedAsWritten(_ metrics: Metrics) -> Metrics {
         var metrics = metrics
-        metrics.collectionRatio = metrics.collectionRatio.map { rounded($0, 4) }
-        metrics.timeCoverage = rounded(metrics.timeCoverage, 4)
-        metrics.maxGapSeconds = rounded(metrics.maxGapSeconds, 3)
-        metrics.maxGapStartSeconds = rounded(metrics.maxGapStartSeconds, 3)
-        metrics.distanceMeters = rounded(metrics.distanceMeters, 2)
-        metrics.distanceRatio = metrics.distanceRatio.map { rounded($0, 4) }
-        metrics.geofenceMeanDelaySeconds = rounded(metrics.geofenceMeanDelaySeconds, 3)
-        metrics.geofenceMaxDelaySeconds = rounded(metrics.geofenceMaxDelaySeconds, 3)
-        metrics.departureDelaySeconds = metrics.departureDelaySeconds.map { rounded($0, 3) }
-        metrics.arrivalDelaySeconds = metrics.arrivalDelaySeconds.map { rounded($0, 3) }
-        metrics.gpsOnSeconds = rounded(metrics.gpsOnSeconds, 3)
-        metrics.positionErrorMedianMeters = metrics.positionErrorMedianMeters.map { rounded($0, 3) }
-        metrics.positionErrorP95Meters = metrics.positionErrorP95Meters.map { rounded($0, 3) }
-        metrics.coveredSeconds = rounded(metrics.coveredSeconds, 3)
-        metrics.idealCoveredSeconds = rounded(metrics.idealCoveredSeconds, 3)
-        metrics.idealDistanceMeters = rounded(metrics.idealDistanceMeters, 2)
-        metrics.idealGpsOnSeconds = rounded(metrics.idealGpsOnSeconds, 3)
+        for metric in MetricDefinition.run { metric.roundAsWritten(&metrics) }
         return metrics
     }
 
@@ -185,13 +141,34 @@ public enum RunReport {
         return ([rendered[0], alignment] + rendered.dropFirst()).joined(separator: "\n")
     }
 
-    /// One CSV row per trace and scenario with every numeric metric; empty cells are `null`s.
-    public static func csv(_ rows: [(trace: String, scenario: String, seed: UInt64, metrics: Metrics)]) -> String {
-        let keys = Metrics.numericKeyNames
-        var lines = [(["trace", "scenario", "seed"] + keys).joined(separator: ",")]
+    /// A run as a line of the CSV names it.
+    public struct Row: Sendable {
+        /// The trace's name.
+        public var trace: String
+        /// The scenario's name.
+        public var scenario: String
+        /// The seed the run used.
+        public var seed: UInt64
+        /// The run against its ideal run.
+        public var metrics: Metrics
+
+        /// A row.
+        public init(trace: String, scenario: String, seed: UInt64, metrics: Metrics) {
+            self.trace = trace
+            self.scenario = scenario
+            self.seed = seed
+            self.metrics = metrics
+        }
+    }
+
+    /// One CSV row per trace and scenario with every measure (`MetricDefinition.measures`);
+    /// empty cells are `null`s.
+    public static func csv(_ rows: [Row]) -> String {
+        let measures = MetricDefinition.measures
+        var lines = [(["trace", "scenario", "seed"] + measures.map(\.name)).joined(separator: ",")]
         for row in rows {
-            let values = keys.map { key in
-                row.metrics.value(of: key).map { JSONText.number(rounded($0, 6)).rendered } ?? ""
+            let values = measures.map { metric in
+                metric.value(in: row.metrics).map { JSONText.number(rounded($0, 6)).rendered } ?? ""
             }
             lines.append(([quoted(row.trace), quoted(row.scenario), String(row.seed)] + values).joined(separator: ","))
         }

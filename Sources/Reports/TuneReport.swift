@@ -90,10 +90,10 @@ public enum TuneReport {
     /// metres to 1; `-` when absent.
     static func format(_ value: Double?, _ metric: Tuning.Metric) -> String {
         guard let value else { return "-" }
-        switch metric.unit {
-        case "count": return Formatting.fixed(value, 0)
-        case "ratio": return Formatting.fixed(value, 3)
-        default: return Formatting.fixed(value, 1)
+        switch metric.definition.unit {
+        case .count: return Formatting.fixed(value, 0)
+        case .ratio: return Formatting.fixed(value, 3)
+        case .seconds, .meters: return Formatting.fixed(value, 1)
         }
     }
 

@@ -24,8 +24,8 @@ public struct Expectations: Sendable {
         public var scenario: String
         /// A suffix of the trace path, or `nil` for every trace.
         public var trace: String?
-        /// A metric key from the run JSON.
-        public var metric: String
+        /// The metric bounded: one of `MetricDefinition.measures`, named by its run JSON key.
+        public var metric: MetricDefinition
         /// The smallest value allowed.
         public var minimum: Double?
         /// The largest value allowed.
@@ -81,9 +81,6 @@ public struct Expectations: Sendable {
     /// The file they were read from, for errors about them.
     public var file = ""
 
-    /// The metric keys a threshold may name.
-    public static let metricNames = Metrics.numericKeys.map(\.key)
-
     /// Parses `bytes` from `file`.
     /// - Throws: `ConfigError` for the first problem.
     public static func parse(_ bytes: [UInt8], file: String) throws(ConfigError) -> Expectations {
@@ -106,7 +103,8 @@ public struct Expectations: Sendable {
                 try reader.string(value, "\(path).trace")
             }
             let metric = try reader.token(
-                try reader.required(fields, "metric", in: node, path), "\(path).metric", metricNames.map { ($0, $0) })
+                try reader.required(fields, "metric", in: node, path), "\(path).metric",
+                MetricDefinition.measures.map { ($0.name, $0) })
             let range = -1e15...1e15
             let minimum = try fields["min"].map { (value) throws(ConfigError) in
                 try reader.number(value, "\(path).min", in: range)
@@ -176,45 +174,7 @@ public struct Expectations: Sendable {
         thresholds.compactMap { threshold in
             guard threshold.applies(trace: trace, scenario: scenario, givenAs: givenAs) else { return nil }
             return Verdict(
-                trace: trace, scenario: scenario, threshold: threshold, value: metrics.value(of: threshold.metric))
+                trace: trace, scenario: scenario, threshold: threshold, value: threshold.metric.value(in: metrics))
         }
-    }
-}
-
-extension Metrics {
-    /// The numeric metrics by their JSON key, in report order.
-    static let numericKeys: [(key: String, value: @Sendable (Metrics) -> Double?)] = [
-        ("recordedFixes", { Double($0.recordedFixes) }),
-        ("deliveredFixes", { Double($0.deliveredFixes) }),
-        ("acceptedFixes", { Double($0.acceptedFixes) }),
-        ("collectionRatio", { $0.collectionRatio }),
-        ("timeCoverage", { $0.timeCoverage }),
-        ("maxGapSeconds", { $0.maxGapSeconds }),
-        ("distanceMeters", { $0.distanceMeters }),
-        ("distanceRatio", { $0.distanceRatio }),
-        ("geofenceEvents", { Double($0.geofenceEvents) }),
-        ("geofenceMissed", { Double($0.geofenceMissed) }),
-        ("geofenceSpurious", { Double($0.geofenceSpurious) }),
-        ("geofenceMeanDelaySeconds", { $0.geofenceMeanDelaySeconds }),
-        ("geofenceMaxDelaySeconds", { $0.geofenceMaxDelaySeconds }),
-        ("departureDelaySeconds", { $0.departureDelaySeconds }),
-        ("arrivalDelaySeconds", { $0.arrivalDelaySeconds }),
-        ("missedStops", { Double($0.missedStops) }),
-        ("gpsOnSeconds", { $0.gpsOnSeconds }),
-        ("positionErrorMedianMeters", { $0.positionErrorMedianMeters }),
-        ("positionErrorP95Meters", { $0.positionErrorP95Meters }),
-        ("idealAcceptedFixes", { Double($0.idealAcceptedFixes) }),
-        ("coveredSeconds", { $0.coveredSeconds }),
-        ("idealCoveredSeconds", { $0.idealCoveredSeconds }),
-        ("idealDistanceMeters", { $0.idealDistanceMeters }),
-        ("idealGpsOnSeconds", { $0.idealGpsOnSeconds }),
-    ]
-
-    /// The numeric metric keys, in report order.
-    public static var numericKeyNames: [String] { numericKeys.map(\.key) }
-
-    /// The value of the metric with this JSON key.
-    public func value(of key: String) -> Double? {
-        Self.numericKeys.first { $0.key == key }?.value(self)
     }
 }

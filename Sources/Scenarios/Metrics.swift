@@ -3,32 +3,36 @@ import SimulationCore
 import Traces
 
 /// A run measured against the ideal run of the same trace and seed.
+///
+/// Each field is declared once in `MetricDefinition.run` (its name, unit, direction, pooling
+/// and precision), which every report, `check` and `tune` read; a new metric is a field here,
+/// its computation in `init(_:ideal:)`, and its declaration there.
 public struct Metrics: Sendable, Equatable {
     /// Fixes the distance filter kept (what the SDK would upload).
-    public var recordedFixes: Int
+    public var recordedFixes: Int = 0
     /// Fixes the phone delivered.
-    public var deliveredFixes: Int
+    public var deliveredFixes: Int = 0
     /// Fixes the gate accepted.
-    public var acceptedFixes: Int
+    public var acceptedFixes: Int = 0
     /// The ideal run's accepted fixes: the denominator a pooled table sums.
-    public var idealAcceptedFixes: Int
+    public var idealAcceptedFixes: Int = 0
     /// Accepted ÷ the ideal run's accepted; `nil` when the ideal accepted none (nothing to lose).
     public var collectionRatio: Double?
     /// Share of the trace's time within 30 s of an accepted fix.
-    public var timeCoverage: Double
+    public var timeCoverage: Double = 0
     /// Seconds of the trace within 30 s of an accepted fix (`timeCoverage` × the trace's span).
-    public var coveredSeconds: Double
+    public var coveredSeconds: Double = 0
     /// The ideal run's covered seconds, the denominator of pooled coverage.
-    public var idealCoveredSeconds: Double
+    public var idealCoveredSeconds: Double = 0
     /// The longest stretch of the trace without an accepted fix, and where it starts (seconds
     /// from the first fix).
-    public var maxGapSeconds: Double
+    public var maxGapSeconds: Double = 0
     /// Where the longest gap starts.
-    public var maxGapStartSeconds: Double
+    public var maxGapStartSeconds: Double = 0
     /// Odometer distance.
-    public var distanceMeters: Double
+    public var distanceMeters: Double = 0
     /// The ideal run's odometer distance.
-    public var idealDistanceMeters: Double
+    public var idealDistanceMeters: Double = 0
     /// Distance ÷ the ideal run's distance; `nil` when the ideal moved none.
     public var distanceRatio: Double?
     /// A rejection reason code and how often it occurred.
@@ -46,17 +50,17 @@ public struct Metrics: Sendable, Equatable {
     }
 
     /// Rejections by reason code, in code order.
-    public var rejectedByReason: [ReasonCount]
+    public var rejectedByReason: [ReasonCount] = []
     /// Geofence events reported.
-    public var geofenceEvents: Int
+    public var geofenceEvents: Int = 0
     /// Ideal events with no matching event (same fence and action) here.
-    public var geofenceMissed: Int
+    public var geofenceMissed: Int = 0
     /// Events here with no match in the ideal run.
-    public var geofenceSpurious: Int
+    public var geofenceSpurious: Int = 0
     /// Mean and maximum delay of matched geofence events, seconds.
-    public var geofenceMeanDelaySeconds: Double
+    public var geofenceMeanDelaySeconds: Double = 0
     /// The largest delay of a matched event.
-    public var geofenceMaxDelaySeconds: Double
+    public var geofenceMaxDelaySeconds: Double = 0
     /// Departure here minus the ideal run's; `nil` when either never departed. A departure is
     /// what the app could know: the first fix recorded in the moving state
     /// (`Metrics.departure(in:)`), so an app that receives no location never departs.
@@ -66,11 +70,11 @@ public struct Metrics: Sendable, Equatable {
     public var arrivalDelaySeconds: Double?
     /// Stops of the ideal run this run never detected (`Metrics.missedStops(_:reference:)`): a
     /// delivery stop an SDK merged into the drive, so no arrival was reported there.
-    public var missedStops: Int
+    public var missedStops: Int = 0
     /// Seconds the phone ran GPS for the app.
-    public var gpsOnSeconds: Double
+    public var gpsOnSeconds: Double = 0
     /// The ideal run's GPS seconds, for a battery ratio.
-    public var idealGpsOnSeconds: Double
+    public var idealGpsOnSeconds: Double = 0
     /// Median distance of accepted fixes from a ground-truth recording, when one was given.
     public var positionErrorMedianMeters: Double?
     /// The 95th percentile of that distance.
@@ -85,28 +89,7 @@ public struct Metrics: Sendable, Equatable {
 
     /// Metrics of nothing: every count and length zero, every ratio and delay absent. Saved runs
     /// are read into one field by field.
-    package init() {
-        recordedFixes = 0
-        deliveredFixes = 0
-        acceptedFixes = 0
-        idealAcceptedFixes = 0
-        timeCoverage = 0
-        coveredSeconds = 0
-        idealCoveredSeconds = 0
-        maxGapSeconds = 0
-        maxGapStartSeconds = 0
-        distanceMeters = 0
-        idealDistanceMeters = 0
-        rejectedByReason = []
-        geofenceEvents = 0
-        geofenceMissed = 0
-        geofenceSpurious = 0
-        geofenceMeanDelaySeconds = 0
-        geofenceMaxDelaySeconds = 0
-        missedStops = 0
-        gpsOnSeconds = 0
-        idealGpsOnSeconds = 0
-    }
+    package init() {}
 
     /// Compares `run` with `ideal`.
     public init(_ run: ScenarioRun, ideal: ScenarioRun) {

@@ -24,7 +24,9 @@ struct GoldenReportTests {
         Golden.check(RunReport.text(trace: Fixture.name, run: cell.run, metrics: measured), "run-truth.txt")
         Golden.check(RunReport.markdownTable([ScenarioMetrics(scenario: cell.run.scenario, metrics: [cell.metrics])]), "run.md")
         Golden.check(
-            RunReport.csv([(Fixture.name, cell.run.scenario, cell.run.seed, cell.metrics)]), "run.csv")
+            RunReport.csv([
+                RunReport.Row(trace: Fixture.name, scenario: cell.run.scenario, seed: cell.run.seed, metrics: cell.metrics)
+            ]), "run.csv")
         Golden.check(
             HTMLReport.run(
                 cell.run, ideal: cell.ideal, metrics: cell.metrics, trace: Fixture.trace, named: Fixture.name, fences: try Fixture.fences()),
@@ -91,7 +93,11 @@ struct GoldenReportTests {
         let summary = TraceSummary(Fixture.trace)
         Golden.check(InspectReport.text(file: Fixture.name, summary: summary, options: ImportOptions()), "inspect.txt")
         Golden.check(InspectReport.json(file: Fixture.name, summary: summary), "inspect.json")
-        Golden.check(InspectReport.table([(Fixture.name, summary), ("again.csv", summary)]), "inspect-table.txt")
+        Golden.check(
+            InspectReport.table([
+                InspectReport.Row(file: Fixture.name, summary: summary),
+                InspectReport.Row(file: "again.csv", summary: summary),
+            ]), "inspect-table.txt")
     }
 
     @Test("permissions: each SDK in text and JSON, the comparison and the population")
@@ -104,12 +110,16 @@ struct GoldenReportTests {
             Golden.check(PermissionsReport.json(run), "permissions-\(layer.rawValue).json")
         }
         let runs = PermissionLayer.allCases.map { $0.run(setup: DeviceSetup(), user: user.user) }
-        Golden.check(PermissionsReport.compare(runs, json: false), "permissions-compare.txt")
-        Golden.check(PermissionsReport.compare(runs, json: true), "permissions-compare.json")
+        Golden.check(PermissionsReport.text(comparing: runs), "permissions-compare.txt")
+        Golden.check(PermissionsReport.json(comparing: runs), "permissions-compare.json")
         let population = try Population.parse(Fixture.example("population.json"), file: "population.json")
-        let rows = PermissionLayer.allCases.map { ($0, $0.share(of: population, setup: DeviceSetup())) }
-        Golden.check(PermissionsReport.population(rows, json: false), "permissions-population.txt")
-        Golden.check(PermissionsReport.population(rows, json: true), "permissions-population.json")
+        let shares = PermissionLayer.allCases.map { layer in
+            let share = layer.share(of: population, setup: DeviceSetup())
+            return PermissionsReport.PopulationShare(
+                layer: layer, share: share.share, combinations: share.combinations)
+        }
+        Golden.check(PermissionsReport.text(population: shares), "permissions-population.txt")
+        Golden.check(PermissionsReport.json(population: shares), "permissions-population.json")
     }
 
     @Test("check: failure lines, JUnit XML and Markdown")

@@ -25,7 +25,7 @@ struct RunLineBoundTests {
         let errors = Sink()
         let console = Console(output: { written.append($0) }, error: { errors.append($0) })
         return (
-            MatrixOutput(format: "jsonl", scenarios: ["denied"], console: console, maximumRunLineBytes: bound),
+            MatrixOutput(format: .jsonl, scenarios: ["denied"], console: console, maximumRunLineBytes: bound),
             written, errors
         )
     }

@@ -50,7 +50,7 @@ enum MergeSuite {
         let parts = try paths.map { path in
             try MatrixPart(Array(try Data(contentsOf: URL(fileURLWithPath: path))), path)
         }
-        return String(decoding: MatrixReport.json(try Matrix.merge(parts)), as: UTF8.self) + "\n"
+        return MatrixReport.json(try Matrix.merge(parts)) + "\n"
     }
 
     static func path(_ index: Int) -> String { "traces/trace-\(index).gpx" }

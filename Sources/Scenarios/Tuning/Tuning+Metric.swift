@@ -1,55 +1,56 @@
 import SimulationCore
 
 extension Tuning {
-    /// A measure of a row that objectives and constraints name, spelled as the run JSON's
-    /// metric key (`tracesim replay --format json`).
-    public enum Metric: String, Sendable, CaseIterable {
+    /// A measure of a row that objectives and constraints name: a run metric that tune pools
+    /// (`Pool.value(of:)`), or one only a pool has. Its name, unit, direction and pooling are
+    /// its `definition`'s, so they are the run JSON's (`tracesim replay --format json`).
+    public enum Metric: Sendable, CaseIterable, RawRepresentable {
         case recordedFixes, acceptedFixes, deliveredFixes, collectionRatio, timeCoverage, maxGapSeconds
         case positionErrorMedianMeters, positionErrorP95Meters, distanceRatio, recordedDistanceRatio, gpsOnSeconds
         case departureDelaySeconds, arrivalDelaySeconds, geofenceMissed, geofenceSpurious, missedStops
 
-        /// Which way is better when an objective names no direction.
-        public var defaultDirection: Direction {
+        /// The declaration of the metric.
+        public var definition: MetricDefinition {
             switch self {
-            case .recordedFixes, .acceptedFixes, .deliveredFixes, .collectionRatio, .timeCoverage, .distanceRatio,
-                .recordedDistanceRatio:
-                .max
-            case .maxGapSeconds, .positionErrorMedianMeters, .positionErrorP95Meters, .gpsOnSeconds,
-                .departureDelaySeconds, .arrivalDelaySeconds, .geofenceMissed, .geofenceSpurious, .missedStops:
-                .min
+            case .recordedFixes: .recordedFixes
+            case .acceptedFixes: .acceptedFixes
+            case .deliveredFixes: .deliveredFixes
+            case .collectionRatio: .collectionRatio
+            case .timeCoverage: .timeCoverage
+            case .maxGapSeconds: .maxGapSeconds
+            case .positionErrorMedianMeters: .positionErrorMedianMeters
+            case .positionErrorP95Meters: .positionErrorP95Meters
+            case .distanceRatio: .distanceRatio
+            case .recordedDistanceRatio: .recordedDistanceRatio
+            case .gpsOnSeconds: .gpsOnSeconds
+            case .departureDelaySeconds: .departureDelaySeconds
+            case .arrivalDelaySeconds: .arrivalDelaySeconds
+            case .geofenceMissed: .geofenceMissed
+            case .geofenceSpurious: .geofenceSpurious
+            case .missedStops: .missedStops
             }
         }
+
+        /// The metric's name.
+        public var rawValue: String { definition.name }
+
+        /// The metric of this name.
+        public init?(rawValue: String) {
+            guard let metric = Self.allCases.first(where: { $0.rawValue == rawValue }) else { return nil }
+            self = metric
+        }
+
+        /// Which way is better when an objective names no direction.
+        public var defaultDirection: Direction { definition.direction == .lowerIsBetter ? .min : .max }
 
         /// Whether it is measured against a ground truth (`--truth`), and so absent without one.
-        public var needsTruth: Bool { self == .positionErrorMedianMeters || self == .positionErrorP95Meters }
+        public var needsTruth: Bool { definition.needsTruth }
 
-        /// The unit shown beside values ("" for counts and ratios).
-        public var unit: String {
-            switch self {
-            case .maxGapSeconds, .gpsOnSeconds, .departureDelaySeconds, .arrivalDelaySeconds: "s"
-            case .positionErrorMedianMeters, .positionErrorP95Meters: "m"
-            case .collectionRatio, .timeCoverage, .distanceRatio, .recordedDistanceRatio: "ratio"
-            default: "count"
-            }
-        }
+        /// The unit shown beside values (`count`, `ratio`, `s` or `m`).
+        public var unit: String { definition.unit.symbol }
 
         /// How a row pools it over traces, for `--help` and the documentation.
-        public var pooling: String {
-            switch self {
-            case .recordedFixes, .acceptedFixes, .deliveredFixes, .geofenceMissed, .geofenceSpurious, .missedStops,
-                .gpsOnSeconds:
-                "Σ over traces"
-            case .collectionRatio: "Σ accepted ÷ Σ reference accepted"
-            case .timeCoverage: "Σ seconds within 30 s of an accepted fix ÷ Σ trace seconds"
-            case .maxGapSeconds: "the longest over traces"
-            case .positionErrorMedianMeters, .positionErrorP95Meters: "over every accepted fix of every trace"
-            case .distanceRatio: "Σ odometer ÷ Σ reference distance (the truth's path with --truth)"
-            case .recordedDistanceRatio:
-                "Σ length through the recorded fixes ÷ Σ length through the reference's accepted fixes "
-                    + "(the truth's path with --truth)"
-            case .departureDelaySeconds, .arrivalDelaySeconds: "mean over traces where both runs have one"
-            }
-        }
+        public var pooling: String { definition.pooling.description }
     }
 
     /// Which way an objective or a front prefers a metric.
@@ -148,4 +149,15 @@ extension Substring {
     fileprivate func trimmingCharacters(in set: Character) -> String {
         String(drop { $0 == set }.reversed().drop { $0 == set }.reversed())
     }
+}
+
+extension MetricDefinition {
+    /// The length of the recorded route against the reference's: what an SDK uploads, measured
+    /// only over a pool of runs (`Tuning.Pool`), which keeps the routes.
+    public static let recordedDistanceRatio = MetricDefinition(
+        "recordedDistanceRatio", .ratio, .higherIsBetter,
+        pooled: .sumOverSum(
+            "Σ length through the recorded fixes ÷ Σ length through the reference's accepted fixes "
+                + "(the truth's path with --truth)"),
+        field: .pooledOnly)
 }

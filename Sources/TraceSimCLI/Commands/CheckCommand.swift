@@ -109,8 +109,7 @@ enum CheckCommand: Command {
                 trace: traces[cell.traceIndex].path, scenario: cell.run.scenario, givenAs: names[cell.scenarioIndex],
                 metrics: cell.metrics)
         }
-        let diagnostics = CheckReport.notes(cells.map(\.run)) + CheckReport.engineDiagnostics(cells.map(\.run))
-        console.print(CheckReport.text(verdicts) + diagnostics.map { "\n" + $0 }.joined())
+        console.print(CheckReport.text(verdicts, runs: cells.map(\.run)))
         if let code = writeReports(
             junit: CheckReport.junit(verdicts), markdown: CheckReport.markdown(verdicts), parsed, console)
         {

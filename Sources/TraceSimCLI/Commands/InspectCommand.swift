@@ -4,7 +4,16 @@ import Traces
 
 /// `tracesim inspect TRACE... [--format text|json]`: what each file holds and what the
 /// importer skipped, merged or sorted on the way.
-enum InspectCommand: Command {
+enum InspectCommand: ReportingCommand {
+    /// The formats `--format` takes.
+    static let formats = ReportFormat.Option(
+        [.text, .json, .table],
+        help: """
+            text (default): a block per file for people; table: one row per
+            file; json: one object per file per line, with the keys documented
+            in the README.
+            """)
+
     static let declaration = CommandDeclaration(
         name: "inspect",
         overview: """
@@ -23,13 +32,7 @@ enum InspectCommand: Command {
                     """, isRepeated: true)
         ],
         options: [
-            .choice(
-                "format", ["text", "json", "table"],
-                help: """
-                    text (default): a block per file for people; table: one row per
-                    file; json: one object per file per line, with the keys documented
-                    in the README.
-                    """)
+            formats.declared
         ] + ImportArguments.declared,
         exitStatus: """
             0 every file was read; 64 usage error; 65 a file's content is invalid; 66 a file is
@@ -37,7 +40,7 @@ enum InspectCommand: Command {
             """)
 
     static func run(_ parsed: ParsedArguments, console: Console) throws -> ExitCode {
-        let format = try parsed.choice("format")
+        let format = try formats.parse(parsed)
         guard !parsed.positionals.isEmpty else {
             throw UsageError("inspect needs at least one trace file", command: name)
         }
@@ -45,7 +48,7 @@ enum InspectCommand: Command {
         let options = try ImportArguments.options(from: parsed, command: name)
 
         var exitCode = ExitCode.success
-        var rows: [(file: String, summary: TraceSummary)] = []
+        var rows: [InspectReport.Row] = []
         for (index, path) in parsed.positionals.enumerated() {
             // Every file is reported: a failure is printed, and the first one's code kept.
             switch Result(catching: { () throws(CommandFailure) in
@@ -61,10 +64,10 @@ enum InspectCommand: Command {
                 ).enumerated() {
                     let summary = TraceSummary(part)
                     switch format {
-                    case "json":
+                    case .json:
                         console.print(InspectReport.json(file: name, summary: summary))
-                    case "table":
-                        rows.append((name, summary))
+                    case .table:
+                        rows.append(InspectReport.Row(file: name, summary: summary))
                     default:
                         if index > 0 || piece > 0 { console.print("") }
                         console.print(InspectReport.text(file: name, summary: summary, options: options))
@@ -72,7 +75,7 @@ enum InspectCommand: Command {
                 }
             }
         }
-        if format == "table" && !rows.isEmpty { console.print(InspectReport.table(rows)) }
+        if format == .table && !rows.isEmpty { console.print(InspectReport.table(rows)) }
         return exitCode
     }
 }

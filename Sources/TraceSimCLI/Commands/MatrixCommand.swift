@@ -8,7 +8,26 @@ import Traces
 
 /// `tracesim matrix TRACE... [--scenarios all|a,b]`: every trace through every scenario,
 /// compared with the ideal run: the degradation table.
-enum MatrixCommand: Command {
+enum MatrixCommand: ReportingCommand {
+    /// The formats `--format` takes.
+    static let formats = ReportFormat.Option(
+        [.text, .json, .jsonl, .csv, .markdown, .html], value: "<format>",
+        help: """
+            text (default): the degradation table, the ideal row and a row per
+            scenario with metrics pooled over traces (sums over sums; the formulas
+            are printed under it); markdown: the same table in Markdown;
+            csv: a row per trace and scenario with every numeric metric;
+            html: a self-contained page with the table as a heatmap;
+            json: {"schemaVersion", "seed", "runs": [...]} with one object per
+            trace and scenario, traces in the order given, scenarios in order;
+            jsonl: JSON Lines, a header line ({"kind": "tracesim-runs",
+            "schemaVersion", "identity", "seed"}), one run per line in the
+            json's run shape, written as soon as the order allows, and a closing
+            record ({"kind": "tracesim-runs-end", "inputs", "read", "traces",
+            "skipped", "failed"}) once every input is accounted for ('tracesim
+            summarize' prints the tables from it; DuckDB or pandas read it).
+            """)
+
     static let declaration = CommandDeclaration(
         name: "matrix",
         overview: """
@@ -44,23 +63,7 @@ enum MatrixCommand: Command {
                     Seeds every run's phone (default: each scenario's own seed; presets
                     use 0). The matrix JSON's "seed" is null without it.
                     """),
-            .choice(
-                "format", ["text", "json", "jsonl", "csv", "markdown", "html"], value: "<format>",
-                help: """
-                    text (default): the degradation table, the ideal row and a row per
-                    scenario with metrics pooled over traces (sums over sums; the formulas
-                    are printed under it); markdown: the same table in Markdown;
-                    csv: a row per trace and scenario with every numeric metric;
-                    html: a self-contained page with the table as a heatmap;
-                    json: {"schemaVersion", "seed", "runs": [...]} with one object per
-                    trace and scenario, traces in the order given, scenarios in order;
-                    jsonl: JSON Lines, a header line ({"kind": "tracesim-runs",
-                    "schemaVersion", "identity", "seed"}), one run per line in the
-                    json's run shape, written as soon as the order allows, and a closing
-                    record ({"kind": "tracesim-runs-end", "inputs", "read", "traces",
-                    "skipped", "failed"}) once every input is accounted for ('tracesim
-                    summarize' prints the tables from it; DuckDB or pandas read it).
-                    """),
+            formats.declared,
             .flag(
                 "per-trace",
                 help: """
@@ -111,14 +114,14 @@ enum MatrixCommand: Command {
         guard !parsed.positionals.isEmpty || !parsed.values("traces-from").isEmpty else {
             throw UsageError("matrix needs at least one trace file, directory or --traces-from list", command: name)
         }
-        let format = try parsed.choice("format")
+        let format = try formats.parse(parsed)
         let shard = try parsed.value("shard").map { (text) throws(UsageError) in try Shard(text, command: name) }
-        if shard != nil && format != "json" && format != "jsonl" {
+        if shard != nil && format != .json && format != .jsonl {
             throw UsageError(
                 "--shard writes a part for 'tracesim merge'; add --format jsonl (or json)", command: name)
         }
         let perTrace = parsed.flag("per-trace")
-        if perTrace && (format == "json" || format == "jsonl" || format == "csv") {
+        if perTrace && (format == .json || format == .jsonl || format == .csv) {
             throw UsageError(
                 "--per-trace is for text, markdown and html; \(format) already has one entry per run", command: name)
         }
@@ -145,7 +148,7 @@ enum MatrixCommand: Command {
         matrix.engine = parsed.engine
         let held = inputs.indices.filter { shard?.holds($0) ?? true }
         let output = MatrixOutput(format: format, scenarios: scenarios.map(\.scenario.name), console: console)
-        if format == "jsonl" || shard != nil {
+        if format == .jsonl || shard != nil {
             let identity = RunIdentity(
                 version: TraceSimCommandLine.version, traces: fingerprints(inputs, held: held, jobs: jobs),
                 scenarios: scenarios.map(\.identity), seed: seed, fences: fencesInput, date: parsed.value("date"),

@@ -9,7 +9,7 @@ import Traces
 /// and rendering happen on the workers; `emit` and the rest on the command's thread, in input
 /// order, so the output never depends on the number of jobs.
 final class MatrixOutput: Sendable {
-    private let format: String
+    private let format: ReportFormat
     private let console: Console
     private let table: Mutex<MatrixTable>
     private let runsWritten = Atomic<Int>(0)
@@ -36,7 +36,8 @@ final class MatrixOutput: Sendable {
     /// - Parameter maximumRunLineBytes: the longest run line written under `--format jsonl`
     ///   (`RunLines.maximumLineBytes`; lowered by tests).
     init(
-        format: String, scenarios: [String], console: Console, maximumRunLineBytes: Int = RunLines.maximumLineBytes
+        format: ReportFormat, scenarios: [String], console: Console,
+        maximumRunLineBytes: Int = RunLines.maximumLineBytes
     ) {
         self.format = format
         self.console = console
@@ -44,13 +45,13 @@ final class MatrixOutput: Sendable {
         table = Mutex(MatrixTable(scenarios: scenarios))
     }
 
-    private var writesRuns: Bool { format == "json" || format == "jsonl" }
+    private var writesRuns: Bool { format == .json || format == .jsonl }
 
     /// Writes what comes before the runs: the JSON's head, or the JSON Lines' header line.
     func begin(identity: RunIdentity?, seed: UInt64?, shard: Shard?) {
         switch format {
-        case "json": console.output(MatrixReport.jsonHead(identity: identity, seed: seed, shard: shard))
-        case "jsonl":
+        case .json: console.output(MatrixReport.jsonHead(identity: identity, seed: seed, shard: shard))
+        case .jsonl:
             if let identity {
                 console.output(MatrixReport.jsonLinesHeader(identity: identity, seed: seed, shard: shard) + "\n")
             }
@@ -113,8 +114,8 @@ final class MatrixOutput: Sendable {
     /// One run as the format writes it.
     func render(_ cell: Matrix.Cell, trace: String) -> RenderedRun {
         switch format {
-        case "json": .text(MatrixReport.jsonRun(cell, trace: trace))
-        case "jsonl": .text(MatrixReport.jsonRun(cell, trace: trace) + "\n")
+        case .json: .text(MatrixReport.jsonRun(cell, trace: trace))
+        case .jsonl: .text(MatrixReport.jsonRun(cell, trace: trace) + "\n")
         default: .row(MatrixTable.Row(cell, trace: trace))
         }
     }
@@ -165,8 +166,8 @@ final class MatrixOutput: Sendable {
             }
         }
         if !texts.isEmpty {
-            let separator = format == "json" ? "," : ""
-            let lead = format == "json" && runsWritten.load(ordering: .relaxed) > 0 ? "," : ""
+            let separator = format == .json ? "," : ""
+            let lead = format == .json && runsWritten.load(ordering: .relaxed) > 0 ? "," : ""
             console.output(lead + texts.joined(separator: separator))
             runsWritten.add(texts.count, ordering: .relaxed)
         }
@@ -181,7 +182,7 @@ final class MatrixOutput: Sendable {
     /// The length of the first run line in `outputs` longer than `maximumRunLineBytes` (its
     /// newline aside), or `nil`: only JSON Lines are read back a line at a time.
     private func tooLongRunLine(_ outputs: [RenderedRun]) -> Int? {
-        guard format == "jsonl" else { return nil }
+        guard format == .jsonl else { return nil }
         for case .text(let line) in outputs where line.utf8.count - 1 > maximumRunLineBytes {
             return line.utf8.count - 1
         }
@@ -203,11 +204,11 @@ final class MatrixOutput: Sendable {
         let table = table.withLock { $0 }
         let record = closing.withLock { $0 }
         switch format {
-        case "json": console.print(isPart ? MatrixReport.jsonPartTail(record) : MatrixReport.jsonTail)
-        case "jsonl": console.print(MatrixReport.jsonLinesClosing(record))
-        case "csv": console.print(MatrixReport.csv(table))
-        case "markdown": console.print(MatrixReport.markdown(table, perTrace: perTrace))
-        case "html": console.print(MatrixReport.html(table, perTrace: perTrace))
+        case .json: console.print(isPart ? MatrixReport.jsonPartTail(record) : MatrixReport.jsonTail)
+        case .jsonl: console.print(MatrixReport.jsonLinesClosing(record))
+        case .csv: console.print(MatrixReport.csv(table))
+        case .markdown: console.print(MatrixReport.markdown(table, perTrace: perTrace))
+        case .html: console.print(MatrixReport.html(table, perTrace: perTrace))
         default: if !table.traces.isEmpty { console.print(MatrixReport.text(table, perTrace: perTrace)) }
         }
     }

@@ -82,7 +82,7 @@ enum MergeCommand: Command {
         do throws(Matrix.MergeRefusal) {
             let merged = try Matrix.merge(parts, allowsPartial: allowsPartial)
             SummarizeCommand.warn(merged.shortfalls, console: console)
-            console.print(String(decoding: MatrixReport.json(merged), as: UTF8.self))
+            console.print(MatrixReport.json(merged))
             return .success
         } catch {
             throw CommandFailure(.dataError, "error: \(error.message)")

@@ -6,7 +6,11 @@ import Traces
 
 /// `tracesim permissions`: run a simulated person through one SDK permission layer, or
 /// compare all four on the same person or on a whole population.
-enum PermissionsCommand: Command {
+enum PermissionsCommand: ReportingCommand {
+    /// The formats `--format` takes.
+    static let formats = ReportFormat.Option(
+        [.text, .json], help: "text (default) or json (documented in the README).")
+
     static let declaration = CommandDeclaration(
         name: "permissions",
         overview: """
@@ -48,7 +52,7 @@ enum PermissionsCommand: Command {
                     With --compare: probabilities of each answer at each prompt; reports the
                     exact share ending with Always + Precise + Motion, by enumeration.
                     """),
-            .choice("format", ["text", "json"], help: "text (default) or json (documented in the README)."),
+            formats.declared,
         ],
         synopses: [
             """
@@ -67,7 +71,7 @@ enum PermissionsCommand: Command {
         guard parsed.positionals.isEmpty else {
             throw UsageError("unexpected argument '\(parsed.positionals[0])'", command: name)
         }
-        let format = try parsed.choice("format")
+        let format = try formats.parse(parsed)
         var options = PermissionLayer.Options()
         if let list = parsed.value("request") {
             options.whitelist = []
@@ -90,10 +94,14 @@ enum PermissionsCommand: Command {
         if parsed.flag("compare") {
             if let populationPath = parsed.value("population") {
                 let population = try ConfigFiles.load(populationPath, console, Population.parse)
-                let rows = PermissionLayer.allCases.map {
-                    ($0, $0.share(of: population, setup: setup, options: options))
+                let shares = PermissionLayer.allCases.map { layer in
+                    let share = layer.share(of: population, setup: setup, options: options)
+                    return PermissionsReport.PopulationShare(
+                        layer: layer, share: share.share, combinations: share.combinations)
                 }
-                console.print(PermissionsReport.population(rows, json: format == "json"))
+                console.print(
+                    format == .json
+                        ? PermissionsReport.json(population: shares) : PermissionsReport.text(population: shares))
                 return .success
             }
             guard let userPath = parsed.value("user") else {
@@ -103,7 +111,8 @@ enum PermissionsCommand: Command {
             let runs = PermissionLayer.allCases.map {
                 $0.run(setup: setup, user: script.user, lifecycle: script.lifecycle, options: options)
             }
-            console.print(PermissionsReport.compare(runs, json: format == "json"))
+            console.print(
+                format == .json ? PermissionsReport.json(comparing: runs) : PermissionsReport.text(comparing: runs))
             return .success
         }
 
@@ -117,7 +126,7 @@ enum PermissionsCommand: Command {
         }
         let script = try ConfigFiles.load(userPath, console, UserScript.parse)
         let run = layer.run(setup: setup, user: script.user, lifecycle: script.lifecycle, options: options)
-        console.print(format == "json" ? PermissionsReport.json(run) : PermissionsReport.text(run))
+        console.print(format == .json ? PermissionsReport.json(run) : PermissionsReport.text(run))
         return .success
     }
 }

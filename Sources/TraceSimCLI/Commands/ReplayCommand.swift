@@ -5,7 +5,20 @@ import Scenarios
 import Traces
 
 /// `tracesim replay TRACE --scenario NAME`: one scenario on one trace, against its ideal run.
-enum ReplayCommand: Command {
+enum ReplayCommand: ReportingCommand {
+    /// The formats `--format` takes.
+    static let formats = ReportFormat.Option(
+        [.text, .json, .html],
+        help: """
+            text (default); json: one object with the keys in the README; html:
+            one self-contained page with the track map (accepted, rejected and
+            never-delivered fixes, geofences) and timeline bands (app state,
+            lock, motion, GPS, deliveries, authorization, the When-In-Use cutoff)
+            against the ideal run.
+            With --tracks each, one report per track: text blocks in turn, or
+            one JSON object per line; html refuses a file of several tracks.
+            """)
+
     static let declaration = CommandDeclaration(
         name: "replay",
         overview: """
@@ -32,17 +45,7 @@ enum ReplayCommand: Command {
             .init(
                 name: "seed", value: "<n>",
                 help: "Seeds the phone (default: the scenario's own seed; presets use 0)."),
-            .choice(
-                "format", ["text", "json", "html"],
-                help: """
-                    text (default); json: one object with the keys in the README; html:
-                    one self-contained page with the track map (accepted, rejected and
-                    never-delivered fixes, geofences) and timeline bands (app state,
-                    lock, motion, GPS, deliveries, authorization, the When-In-Use cutoff)
-                    against the ideal run.
-                    With --tracks each, one report per track: text blocks in turn, or
-                    one JSON object per line; html refuses a file of several tracks.
-                    """),
+            formats.declared,
             NoiseArguments.declared,
         ] + EngineArguments.declared + ImportArguments.declared,
         exitStatus: """
@@ -61,7 +64,7 @@ enum ReplayCommand: Command {
         }
         guard !scenarioName.contains(",") else { throw UsageError("--scenario takes one name or file", command: name) }
         let scenarios = try ReplayArguments.scenarios(scenarioName, command: name, console: console)
-        let format = try parsed.choice("format")
+        let format = try formats.parse(parsed)
         let seed = try ReplayArguments.seed(parsed, command: name)
         let noise = try NoiseArguments.noise(parsed, command: name)
         let options = try ImportArguments.options(from: parsed, command: name)
@@ -76,7 +79,7 @@ enum ReplayCommand: Command {
         // Under --tracks each, one report per track: text blocks one after another, JSON one
         // object per line; an HTML page holds one run.
         let pieces = TrackArguments.pieces(of: loaded, path: path, options: options, console: console)
-        if pieces.count > 1 && format == "html" {
+        if pieces.count > 1 && format == .html {
             throw UsageError(
                 "--tracks each gives \(pieces.count) traces for '\(path)' and an HTML page holds one: "
                     + "use --format text or json, or --tracks time or file", command: name)
@@ -94,9 +97,9 @@ enum ReplayCommand: Command {
                 let reference = truthTracks?.reference(for: trace) ?? truth
                 metrics.measureError(of: run, against: reference)
             }
-            if format == "json" {
+            if format == .json {
                 console.print(RunReport.json(trace: label, run: run, metrics: metrics))
-            } else if format == "html" {
+            } else if format == .html {
                 console.print(
                     HTMLReport.run(
                         run, ideal: ideal, metrics: metrics, trace: trace, named: label,

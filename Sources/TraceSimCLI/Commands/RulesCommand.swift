@@ -4,7 +4,15 @@ import Reports
 
 /// `tracesim rules [--format text|json|markdown]`: every device rule and parameter, printed
 /// from the code that applies them (`DeviceRule`, `DeviceParameters`), never a hand-kept copy.
-enum RulesCommand: Command {
+enum RulesCommand: ReportingCommand {
+    /// The formats `--format` takes.
+    static let formats = ReportFormat.Option(
+        [.text, .json, .markdown],
+        help: """
+            text (default); json (one object with "rules" and "parameters");
+            markdown (two tables, for documentation).
+            """)
+
     static let declaration = CommandDeclaration(
         name: "rules",
         overview: """
@@ -12,12 +20,7 @@ enum RulesCommand: Command {
             source, and every parameter with its default, unit and source.
             """,
         options: [
-            .choice(
-                "format", ["text", "json", "markdown"],
-                help: """
-                    text (default); json (one object with "rules" and "parameters");
-                    markdown (two tables, for documentation).
-                    """)
+            formats.declared
         ],
         discussion: """
             Evidence labels: A Apple documentation, A-arch Apple's archived guide, A-WWDC a WWDC
@@ -30,11 +33,11 @@ enum RulesCommand: Command {
             throw UsageError("rules takes no arguments, got '\(parsed.positionals[0])'", command: name)
         }
         let parameters = DeviceParameters().catalogue
-        switch try parsed.choice("format") {
-        case "text": console.print(RulesReport.text(parameters))
-        case "json": console.print(RulesReport.json(parameters))
-        case "markdown": console.print(RulesReport.markdown(parameters))
-        default: break  // `choice` accepts only the declared formats
+        switch try formats.parse(parsed) {
+        case .text: console.print(RulesReport.text(parameters))
+        case .json: console.print(RulesReport.json(parameters))
+        case .markdown: console.print(RulesReport.markdown(parameters))
+        default: break  // `formats.parse` returns only the declared formats
         }
         return .success
     }

@@ -12,7 +12,15 @@ import Traces
 
 /// `tracesim summarize RUNS.jsonl...`: the tables `matrix` prints, from the runs it saved as
 /// JSON Lines, read as a stream.
-enum SummarizeCommand: Command {
+enum SummarizeCommand: ReportingCommand {
+    /// The formats `--format` takes.
+    static let formats = ReportFormat.Option(
+        [.text, .markdown, .csv, .html], value: "<format>",
+        help: """
+            text (default), markdown, csv or html: the same output as 'tracesim
+            matrix --format <format>' of the same run, byte for byte.
+            """)
+
     static let declaration = CommandDeclaration(
         name: "summarize",
         overview: """
@@ -29,12 +37,7 @@ enum SummarizeCommand: Command {
                     """, isRepeated: true)
         ],
         options: [
-            .choice(
-                "format", ["text", "markdown", "csv", "html"], value: "<format>",
-                help: """
-                    text (default), markdown, csv or html: the same output as 'tracesim
-                    matrix --format <format>' of the same run, byte for byte.
-                    """),
+            formats.declared,
             .flag(
                 "per-trace",
                 help: """
@@ -75,9 +78,9 @@ enum SummarizeCommand: Command {
         guard !parsed.positionals.isEmpty else {
             throw UsageError("summarize needs the runs: a JSON Lines file, or the parts of one run", command: name)
         }
-        let format = try parsed.choice("format")
+        let format = try formats.parse(parsed)
         let perTrace = parsed.flag("per-trace")
-        if perTrace && format == "csv" {
+        if perTrace && format == .csv {
             throw UsageError(
                 "--per-trace is for text, markdown and html; csv already has one row per run", command: name)
         }
@@ -99,9 +102,9 @@ enum SummarizeCommand: Command {
         warn(merge.shortfalls, console: console)
         // As 'matrix' ends its output.
         switch format {
-        case "csv": console.print(MatrixReport.csv(table))
-        case "markdown": console.print(MatrixReport.markdown(table, perTrace: perTrace))
-        case "html": console.print(MatrixReport.html(table, perTrace: perTrace))
+        case .csv: console.print(MatrixReport.csv(table))
+        case .markdown: console.print(MatrixReport.markdown(table, perTrace: perTrace))
+        case .html: console.print(MatrixReport.html(table, perTrace: perTrace))
         default: if !table.traces.isEmpty { console.print(MatrixReport.text(table, perTrace: perTrace)) }
         }
         noteSkipped(merge.closing, hasTraces: !table.traces.isEmpty, console: console)

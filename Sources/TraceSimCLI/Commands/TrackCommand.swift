@@ -11,7 +11,16 @@ import Traces
 
 /// `tracesim track TRACE [--device DEVICE.json] [--user USER.json] [--fences FILE] ...`: one
 /// trace through the simulated iPhone and the tracking engine.
-enum TrackCommand: Command {
+enum TrackCommand: ReportingCommand {
+    /// The formats `--format` takes.
+    static let formats = ReportFormat.Option(
+        [.text, .json],
+        help: """
+            text (default) or one JSON object with the keys in the README.
+            With --tracks each, one report per track: text blocks in turn, or
+            one JSON object per line.
+            """)
+
     static let declaration = CommandDeclaration(
         name: "track",
         overview: """
@@ -54,13 +63,7 @@ enum TrackCommand: Command {
                 "smoothing", ["pass-through", "adjust", "conservative"], value: "<policy>",
                 help: "pass-through (default), adjust (Kalman) or conservative."),
             .init(name: "seed", value: "<n>", help: "Seeds the phone's randomness (default 0)."),
-            .choice(
-                "format", ["text", "json"],
-                help: """
-                    text (default) or one JSON object with the keys in the README.
-                    With --tracks each, one report per track: text blocks in turn, or
-                    one JSON object per line.
-                    """),
+            formats.declared,
             NoiseArguments.declared,
         ] + ImportArguments.declared,
         exitStatus: """
@@ -84,7 +87,7 @@ enum TrackCommand: Command {
             throw UsageError(
                 parsed.positionals.isEmpty ? "track needs one trace file" : "track takes one trace file", command: name)
         }
-        let format = try parsed.choice("format")
+        let format = try formats.parse(parsed)
         let configuration = try engineConfiguration(parsed)
         let seed = try ReplayArguments.seed(parsed, command: name) ?? 0
         let noise = try NoiseArguments.noise(parsed, command: name)
@@ -136,8 +139,8 @@ enum TrackCommand: Command {
             let report = TrackReport(
                 file: label, trace: trace, engine: engine, gpsOn: replay.gpsOn, fenceCount: fences.count,
                 notes: unsettled.map { [$0] } ?? [])
-            if index > 0 && format == "text" { console.print("") }
-            console.print(format == "json" ? report.json : report.text)
+            if index > 0 && format == .text { console.print("") }
+            console.print(format == .json ? report.json : report.text)
         }
         return .success
     }

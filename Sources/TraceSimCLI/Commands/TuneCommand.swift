@@ -10,9 +10,19 @@ import Traces
 /// [--require "M>=X"] [--truth TRACE]`: rows of (scenario, swept engine settings) measured
 /// against a fixed reference, the Pareto front over the objectives among the rows meeting the
 /// constraints, and the chosen row as a scenario file.
-enum TuneCommand: Command {
+enum TuneCommand: ReportingCommand {
     /// The most rows one run may have.
     static let maximumRows = 10_000
+
+    /// The formats `--format` takes.
+    static let formats = ReportFormat.Option(
+        [.text, .json, .csv, .html],
+        help: """
+            text (default): the table, what the front optimises, the chosen row
+            and its scenario file; json: one object (Documentation/Tuning.md);
+            csv: a line per row with every metric; html: a page with a Pareto plot
+            of the first two objectives and the table.
+            """)
 
     static let declaration = CommandDeclaration(
         name: "tune",
@@ -77,14 +87,7 @@ enum TuneCommand: Command {
                     default engine settings, run on each trace.
                     """),
             .init(name: "fences", value: "<file>", help: "Geofences for every run (GeoJSON or TraceSim JSON)."),
-            .choice(
-                "format", ["text", "json", "csv", "html"],
-                help: """
-                    text (default): the table, what the front optimises, the chosen row
-                    and its scenario file; json: one object (Documentation/Tuning.md);
-                    csv: a line per row with every metric; html: a page with a Pareto plot
-                    of the first two objectives and the table.
-                    """),
+            formats.declared,
             .init(
                 name: "write-scenario", value: "<file>",
                 help: """
@@ -137,7 +140,7 @@ enum TuneCommand: Command {
         guard !parsed.positionals.isEmpty || !parsed.values("traces-from").isEmpty else {
             throw UsageError("tune needs at least one trace file, directory or --traces-from list", command: name)
         }
-        let format = try parsed.choice("format")
+        let format = try formats.parse(parsed)
         let truthPath = parsed.value("truth")
         let noise = try NoiseArguments.noise(parsed, command: name)
         let seed = try ReplayArguments.seed(parsed, command: name)
@@ -199,9 +202,9 @@ enum TuneCommand: Command {
         let outcome = Tuning.Outcome(
             study: study, pools: pools, objectives: objectives, constraints: constraints, hasTruth: hasTruth)
         switch format {
-        case "json": console.print(TuneReport.json(outcome))
-        case "csv": console.print(TuneReport.csv(outcome))
-        case "html": console.print(TuneReport.html(outcome))
+        case .json: console.print(TuneReport.json(outcome))
+        case .csv: console.print(TuneReport.csv(outcome))
+        case .html: console.print(TuneReport.html(outcome))
         default: console.print(TuneReport.text(outcome))
         }
         if let scenarioPath {
