@@ -11,12 +11,12 @@ struct SuspensionRuleTests {
     static let backgroundUpdates = LocationUpdateOptions(allowsBackgroundLocationUpdates: true)
 
     static func region(_ identifier: String) -> MonitoredRegion {
-        MonitoredRegion(identifier: identifier, center: DeviceTimeline.origin, radiusMeters: 100)
+        MonitoredRegion(identifier: identifier, center: DeviceRun.origin, radiusMeters: 100)
     }
 
     @Test("backgroundAppSuspendedAfterGrace: an idle app is running 4.9 s after leaving the foreground, suspended at 5 s")
     func backgroundAppSuspendedAfterGrace() {
-        var idle = DeviceTimeline(Setup.authorized(.authorizedAlways))
+        var idle = DeviceRun.testing(Setup.authorized(.authorizedAlways))
         idle.at(0, .user(.launchedApp))
         idle.at(10, .user(.movedAppToBackground))
         idle.advance(to: 14.9)
@@ -28,7 +28,7 @@ struct SuspensionRuleTests {
         // cutoff), then it is suspended; the grace is a parameter.
         var parameters = DeviceParameters()
         parameters.backgroundSuspensionGraceSeconds = 30
-        var updating = DeviceTimeline(Setup.authorized(.authorizedAlways, parameters: parameters))
+        var updating = DeviceRun.testing(Setup.authorized(.authorizedAlways, parameters: parameters))
         updating.at(0, .user(.launchedApp))
         updating.at(1, .app(.startedLocationUpdates(LocationUpdateOptions())))
         updating.at(10, .user(.lockedScreen))
@@ -38,7 +38,7 @@ struct SuspensionRuleTests {
         #expect(updating.device.lifecycle.phase == .suspended)
 
         // Stopping the updates later in the background starts the (longer) grace from then.
-        var stopping = DeviceTimeline(Setup.authorized(.authorizedAlways, parameters: parameters))
+        var stopping = DeviceRun.testing(Setup.authorized(.authorizedAlways, parameters: parameters))
         stopping.at(0, .user(.launchedApp))
         stopping.at(1, .app(.startedLocationUpdates(LocationUpdateOptions())))
         stopping.at(10, .user(.lockedScreen))
@@ -49,13 +49,13 @@ struct SuspensionRuleTests {
         #expect(stopping.device.lifecycle.phase == .suspended)
 
         // Background updates under Always, or a When-In-Use session, keep it running.
-        var kept = DeviceTimeline(Setup.authorized(.authorizedAlways))
+        var kept = DeviceRun.testing(Setup.authorized(.authorizedAlways))
         kept.at(0, .user(.launchedApp))
         kept.at(1, .app(.startedLocationUpdates(Self.backgroundUpdates)))
         kept.at(10, .user(.lockedScreen))
         kept.advance(to: 3600)
         #expect(kept.device.lifecycle.phase == .background)
-        var session = DeviceTimeline(Setup.authorized(.authorizedWhenInUse))
+        var session = DeviceRun.testing(Setup.authorized(.authorizedWhenInUse))
         session.at(0, .user(.launchedApp))
         session.at(1, .app(.startedBackgroundSession))
         session.at(10, .user(.lockedScreen))
@@ -100,7 +100,7 @@ struct SuspensionRuleTests {
 
     @Test("suspendedAppGetsNoMotionOrTimers: motion reaches the app until the suspension, not after")
     func suspendedAppGetsNoMotionOrTimers() {
-        var timeline = DeviceTimeline(Setup.authorized(.authorizedAlways))
+        var timeline = DeviceRun.testing(Setup.authorized(.authorizedAlways))
         timeline.at(0, .user(.launchedApp))
         timeline.at(1, .app(.startedMotionUpdates))
         timeline.at(10, .user(.lockedScreen))
@@ -118,8 +118,8 @@ struct SuspensionRuleTests {
 
     @Test("wokenAppSuspendedAfterWakeWindow: an app that left the foreground is suspended again 10 s after a wake")
     func wokenAppSuspendedAfterWakeWindow() {
-        func woken(startsUpdates: Bool) -> (DeviceTimeline, Double) {
-            var timeline = DeviceTimeline(Setup.authorized(.authorizedAlways, parameters: Setup.immediateRegions))
+        func woken(startsUpdates: Bool) -> (DeviceRun, Double) {
+            var timeline = DeviceRun.testing(Setup.authorized(.authorizedAlways, parameters: Setup.immediateRegions))
             timeline.at(0, .user(.launchedApp))
             timeline.at(1, .app(.startedMonitoring(Self.region("depot"))))
             timeline.record(2)
@@ -155,10 +155,10 @@ struct SuspensionRuleTests {
 
     @Test("suspendedAppUpdatesQueued: fixes of a suspended Always app are queued and handed over when it runs again")
     func suspendedAppUpdatesQueued() {
-        func run(limit: Int) -> (DeviceTimeline, [DeviceAction]) {
+        func run(limit: Int) -> (DeviceRun, [DeviceAction]) {
             var parameters = DeviceParameters()
             parameters.suspendedLocationQueueLimit = limit
-            var timeline = DeviceTimeline(Setup.authorized(.authorizedAlways, parameters: parameters))
+            var timeline = DeviceRun.testing(Setup.authorized(.authorizedAlways, parameters: parameters))
             timeline.at(0, .user(.launchedApp))
             timeline.at(1, .app(.startedLocationUpdates(LocationUpdateOptions())))
             timeline.at(10, .user(.lockedScreen))
@@ -174,7 +174,7 @@ struct SuspensionRuleTests {
         #expect(trimmed.deliveries.map { $0.timestamp } == [83, 84].map { short.time($0) })
 
         // Under When-In-Use the queue holds only what came while the app was in use.
-        var whenInUse = DeviceTimeline(Setup.authorized(.authorizedWhenInUse))
+        var whenInUse = DeviceRun.testing(Setup.authorized(.authorizedWhenInUse))
         whenInUse.at(0, .user(.launchedApp))
         whenInUse.at(1, .app(.startedLocationUpdates(LocationUpdateOptions())))
         whenInUse.at(10, .user(.lockedScreen))
@@ -186,7 +186,7 @@ struct SuspensionRuleTests {
 
     @Test("receiverRunsOnlyForRunningUpdates: GPS runs for queued updates of a suspended app, not when paused or ended")
     func receiverRunsOnlyForRunningUpdates() {
-        var timeline = DeviceTimeline(Setup.authorized(.authorizedAlways))
+        var timeline = DeviceRun.testing(Setup.authorized(.authorizedAlways))
         timeline.at(0, .user(.launchedApp))
         timeline.at(1, .app(.startedLocationUpdates(LocationUpdateOptions())))
         timeline.at(10, .user(.lockedScreen))
@@ -199,7 +199,7 @@ struct SuspensionRuleTests {
         // Provisional Always delivers as When-In-Use: no GPS once not in use.
         var provisional = Setup.authorized(.authorizedAlways)
         provisional.authorization.isProvisionalAlways = true
-        var asWhenInUse = DeviceTimeline(provisional)
+        var asWhenInUse = DeviceRun.testing(provisional)
         asWhenInUse.at(0, .user(.launchedApp))
         asWhenInUse.at(1, .app(.startedLocationUpdates(LocationUpdateOptions())))
         asWhenInUse.at(10, .user(.lockedScreen))
@@ -207,7 +207,7 @@ struct SuspensionRuleTests {
         #expect(!asWhenInUse.device.isReceiverRunning(at: asWhenInUse.time(80)))
 
         // Paused updates power the hardware down (a4 #7).
-        var paused = DeviceTimeline(Setup.authorized(.authorizedAlways))
+        var paused = DeviceRun.testing(Setup.authorized(.authorizedAlways))
         paused.at(0, .user(.launchedApp))
         paused.at(1, .app(.startedLocationUpdates(Self.backgroundUpdates)))
         #expect(paused.record(2).deliveries.count == 1)
@@ -219,8 +219,8 @@ struct SuspensionRuleTests {
 
     @Test("backgroundSessionFormsWhileInUse: background updates started 69.9 s after the lock keep When-In-Use, at 70 s they fail")
     func backgroundSessionFormsWhileInUse() {
-        func run(startAt seconds: Double) -> DeviceTimeline {
-            var timeline = DeviceTimeline(Setup.authorized(.authorizedWhenInUse))
+        func run(startAt seconds: Double) -> DeviceRun {
+            var timeline = DeviceRun.testing(Setup.authorized(.authorizedWhenInUse))
             timeline.at(0, .user(.launchedApp))
             // Plain updates keep the app running while in use, so it can still act at the edge.
             timeline.at(1, .app(.startedLocationUpdates(LocationUpdateOptions())))

@@ -23,7 +23,7 @@ extension DoorstepAI {
     ) -> DoorstepPermissionRequestResult {
         var result = DoorstepPermissionRequestResult()
         let whitelist = DoorstepPermission.allCases.filter { permissions.contains($0) }
-        if let inFlight = session.layerState.doorstepInFlight {
+        if let inFlight = session[memory: Memory.self].inFlight {
             // Refused, not interleaved: nothing is asked, every bucket says why.
             let running = inFlight.whitelist.map(\.rawValue).joined(separator: ", ")
             let since = session.now.seconds(since: inFlight.since)
@@ -41,7 +41,7 @@ extension DoorstepAI {
             completion?(result)
             return result
         }
-        session.layerState.doorstepInFlight = (session.now, whitelist)
+        session[memory: Memory.self].inFlight = (session.now, whitelist)
 
         // One location ask per call: Always, when whitelisted, is the ask and absorbs When-In-Use.
         var asks = whitelist
@@ -56,7 +56,7 @@ extension DoorstepAI {
         for permission in asks {
             ask(permission, in: &session, forced: !onlyIfNotDetermined, timeout: timeout, into: &result)
         }
-        session.layerState.doorstepInFlight = nil
+        session[memory: Memory.self].inFlight = nil
         result.statuses = checkPermissions(session, whitelist)
         completion?(result)
         return result
@@ -121,29 +121,24 @@ extension DoorstepAI {
             case .motionFitness: .app(.startedMotionUpdates)
             case .bluetooth: .app(.createdCentralManager)
             }
-        let actions = session.perform(event)
-        for action in actions {
-            switch action {
-            case .promptShown:
+        // The first prompt, or the first reason the request went unanswered, decides; the
+        // device's other actions (callbacks, timers) say neither.
+        for action in session.perform(event) {
+            if case .promptShown = action {
                 result.requested.append(permission)
                 let wait = status.state == .whenInUseOnly ? min(timeout, forcedReaskTimeoutSeconds) : timeout
                 session.wait(atMost: wait) { $0.authorization.state.promptOnScreen == nil }
                 return
-            case .promptSuppressed(_, let rule):
+            }
+            if case .promptSuppressed(_, let rule) = action {
                 let reason = reason(for: rule)
                 skip(reason.code, reason.message)
                 return
-            case .appTerminated(let rule):
+            }
+            if case .appTerminated(let rule) = action {
                 let reason = reason(for: rule)
                 skip(reason.code, reason.message)
                 return
-            case .deliverLocation, .dropLocation, .locationUpdatesFailed, .locationUpdatesPaused,
-                .authorizationChanged, .temporaryFullAccuracyCompleted, .motionAuthorizationChanged,
-                .bluetoothAuthorizationChanged, .regionEvent, .regionEventDropped, .regionMonitoringFailed,
-                .significantChange, .significantChangeDropped, .visit, .visitDropped, .deliverMotion, .dropMotion,
-                .appLaunched, .schedule:
-                // Neither a prompt nor a reason the request went unanswered.
-                continue
             }
         }
         skip("noPrompt", "iOS showed no prompt")

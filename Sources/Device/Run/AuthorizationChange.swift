@@ -1,4 +1,3 @@
-import Device
 import SimulationCore
 
 /// One row of a run's authorization timeline: what the app was allowed, and whether it could
@@ -65,7 +64,7 @@ public struct AuthorizationChange: Sendable, Equatable {
     }
 
     /// The background event among one step's actions that woke the app.
-    private static func wakeReason(in actions: [DeviceAction]) -> LaunchReason? {
+    private static func wakeReason(in actions: ArraySlice<DeviceAction>) -> LaunchReason? {
         for action in actions {
             if case .regionEvent = action { return .regionEvent }
             if case .significantChange = action { return .significantChange }
@@ -80,7 +79,8 @@ public struct AuthorizationChange: Sendable, Equatable {
     /// no status the app is told. Cheap when nothing relevant happened (a fix delivered), since
     /// it runs for every event of a replay.
     @inline(__always) static func record(
-        _ actions: [DeviceAction], since before: Snapshot, phase: AppPhase, state: AuthorizationStateMachine.State,
+        _ actions: ArraySlice<DeviceAction>, since before: Snapshot, phase: AppPhase,
+        state: AuthorizationStateMachine.State,
         at time: SimInstant, into timeline: inout [AuthorizationChange]
     ) {
         let after = Snapshot(phase, state)
