@@ -227,7 +227,7 @@ public struct DeviceRun: Sendable {
         let before = AuthorizationChange.Snapshot(device.lifecycle.phase, device.authorization.state)
         let first = actions.endIndex
         device.handle(event, at: time, into: &actions)
-        carryOut(actions[first...], since: before, at: time)
+        carryOut(actions, from: first, since: before, at: time)
     }
 
     /// `send` for a recorded fix, the most frequent step of a replay, without wrapping it in an
@@ -238,7 +238,7 @@ public struct DeviceRun: Sendable {
         let before = AuthorizationChange.Snapshot(device.lifecycle.phase, device.authorization.state)
         let first = actions.endIndex
         device.handleRecordedFix(fix, at: time, into: &actions)
-        carryOut(actions[first...], since: before, at: time)
+        carryOut(actions, from: first, since: before, at: time)
     }
 
     /// What follows one device step on the run's side: the timelines, the GPS clock, the log,
@@ -246,10 +246,11 @@ public struct DeviceRun: Sendable {
     /// phone; the app's share is the driver's.
     @inline(__always)
     private mutating func carryOut(
-        _ actions: ArraySlice<DeviceAction>, since before: AuthorizationChange.Snapshot, at time: SimInstant
+        _ actions: [DeviceAction], from first: Int, since before: AuthorizationChange.Snapshot, at time: SimInstant
     ) {
         AuthorizationChange.record(
-            actions, since: before, phase: device.lifecycle.phase, state: device.authorization.state, at: time,
+            actions, from: first, since: before, phase: device.lifecycle.phase, state: device.authorization.state,
+            at: time,
             into: &authorizationTimeline)
         if isMeasuringGPS {
             let running = device.isReceiverRunning(at: time)
@@ -260,13 +261,13 @@ public struct DeviceRun: Sendable {
         }
         lifecycleTimeline.record(device.lifecycle.phase, isScreenLocked: device.lifecycle.isScreenLocked, at: time)
         if keepsLog {
-            for action in actions {
+            for action in actions[first...] {
                 log.append(TimedDeviceAction(time: time, action: action, appPhase: device.lifecycle.phase))
             }
         }
         // Nearly every step of a replay: one fix delivered, nothing for the run to do.
-        if actions.count == 1, case .deliverLocation = actions[actions.startIndex] { return }
-        for action in actions {
+        if actions.count == first + 1, case .deliverLocation = actions[first] { return }
+        for action in actions[first...] {
             switch action {
             case .schedule(let timer, let due):
                 queue.push(.timer(timer), at: due, priority: Priority.followUp)
