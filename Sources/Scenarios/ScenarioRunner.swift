@@ -34,9 +34,9 @@ public struct ScenarioRun: Sendable {
     public var authorization: [AuthorizationChange] = []
     /// The wizard's steps, when the permission flow was the wizard.
     public var wizardSteps: [PermissionsWizard.Step]?
-    /// The device's When-In-Use cutoff after a lock (`DeviceParameters`), so a report draws the
-    /// cutoff this run had.
-    public var whenInUseLockCutoffSeconds = DeviceParameters().whenInUseLockCutoffSeconds
+    /// The phone this run had (its Info.plist, starting permissions, parameters and seed), so a
+    /// report reads any device parameter from the run itself (the cutoff it draws after a lock).
+    public var device = Device.Configuration()
     /// What the engine under test reported beside its record (callbacks without a handler,
     /// protocol warnings); the built-in engine reports none. TraceSim's own word on the run is
     /// in `notes`.
@@ -118,7 +118,7 @@ public enum ScenarioRunner {
             odometerMeters: client.odometerMeters, deliveryTimes: played.replay.deliveryTimes,
             lifecycle: played.lifecycle, promptLog: played.replay.device.promptLog,
             authorization: played.authorizationTimeline, wizardSteps: played.wizardSteps,
-            whenInUseLockCutoffSeconds: played.whenInUseLockCutoffSeconds)
+            device: played.deviceConfiguration)
         run.diagnostics = client.diagnostics
         run.droppedDiagnostics = client.droppedDiagnostics
         if let unsettled = UnsettledAuthorization.note(
@@ -175,7 +175,7 @@ public enum ScenarioRunner {
         replay.run(trace, script: script, from: trackingStart)
         return ScenarioReplay(
             replay: replay, traceStart: start, traceEnd: end, flowSeconds: trackingStart.seconds(since: start),
-            wizardSteps: wizardSteps, whenInUseLockCutoffSeconds: configuration.parameters.whenInUseLockCutoffSeconds,
+            wizardSteps: wizardSteps, deviceConfiguration: configuration,
             authorizationTimeline: replay.authorizationTimeline, lifecycle: replay.lifecycleTimeline)
     }
 }
@@ -193,8 +193,8 @@ public struct ScenarioReplay<Client: LocationClient> {
     public var flowSeconds: Double
     /// The wizard's steps, when the permission flow was the wizard.
     public var wizardSteps: [PermissionsWizard.Step]?
-    /// The phone's When-In-Use cutoff after a lock.
-    public var whenInUseLockCutoffSeconds: Double
+    /// The phone the scenario replayed on, as configured for this trace and seed.
+    public var deviceConfiguration: Device.Configuration
     /// The permission flow's and the replay's authorization timeline together, in time order.
     public var authorizationTimeline: [AuthorizationChange] = []
     /// The app's phase and screen lock as they changed, from the trace's first fix: the
