@@ -142,14 +142,14 @@ struct DeliveryRuleTests {
         #expect(timeline.device.lifecycle.phase == .suspended)
     }
 
-    @Test("noDeliveryWithoutAuthorization: not determined, denied or restricted: nothing delivered")
-    func noDeliveryWithoutAuthorization() {
-        for status in [AuthorizationStatus.notDetermined, .denied, .restricted] {
-            var timeline = DeviceRun.testing(Setup.authorized(status))
-            timeline.at(0, .user(.launchedApp))
-            timeline.at(1, .app(.startedLocationUpdates(LocationUpdateOptions())))
-            #expect(timeline.record(2).drops == [.noDeliveryWithoutAuthorization], "\(status)")
-        }
+    @Test(
+        "noDeliveryWithoutAuthorization: not determined, denied or restricted: nothing delivered",
+        arguments: [AuthorizationStatus.notDetermined, .denied, .restricted])
+    func noDeliveryWithoutAuthorization(status: AuthorizationStatus) {
+        var timeline = DeviceRun.testing(Setup.authorized(status))
+        timeline.at(0, .user(.launchedApp))
+        timeline.at(1, .app(.startedLocationUpdates(LocationUpdateOptions())))
+        #expect(timeline.record(2).drops == [.noDeliveryWithoutAuthorization])
     }
 
     @Test("updatesMustBeRunning: an authorized app that has not started updates gets nothing")

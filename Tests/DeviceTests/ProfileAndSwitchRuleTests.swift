@@ -38,12 +38,10 @@ struct ProfileAndSwitchRuleTests {
         return timeline
     }
 
-    @Test("forceQuitRelaunchOnLocationEvents: up to ios18 an exit or a significant change relaunches a force-quit app")
-    func forceQuitRelaunchOnLocationEvents() {
-        for profile in [OSBehaviourProfile.ios13, .ios14To17, .ios18] { forceQuitRelaunch(on: profile) }
-    }
-
-    private func forceQuitRelaunch(on profile: OSBehaviourProfile) {
+    @Test(
+        "forceQuitRelaunchOnLocationEvents: up to ios18 an exit or a significant change relaunches a force-quit app",
+        arguments: [OSBehaviourProfile.ios13, .ios14To17, .ios18])
+    func forceQuitRelaunchOnLocationEvents(on profile: OSBehaviourProfile) {
         let region = Self.forceQuitDrive(Self.parameters(profile))
         // Not before the 20 s dwell past the cushion, then relaunched by the exit.
         #expect(!region.actions(from: 400, to: 419).contains(.appLaunched(.regionEvent, inBackground: true)))

@@ -80,7 +80,9 @@ struct SuspensionRuleTests {
         ]
     }
 
-    @Test("backgroundAppSuspendedAfterGrace", arguments: SuspensionTimeline.all)
+    @Test(
+        "backgroundAppSuspendedAfterGrace: a background app nothing keeps running is suspended after the grace",
+        arguments: SuspensionTimeline.all)
     func backgroundAppSuspendedAfterGrace(_ scripted: SuspensionTimeline) {
         var timeline = DeviceRun.testing(scripted.configuration)
         for (seconds, event) in scripted.steps { timeline.at(seconds, event) }
