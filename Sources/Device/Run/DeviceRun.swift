@@ -72,8 +72,9 @@ public struct DeviceRun: Sendable {
     private var isOpen = false
     private var isMeasuringGPS = false
     private var isReceiverRunning = false
-    /// Answers and app work still queued: what a permission flow waits for before it settles.
+    /// The person's answers still queued: a permission flow waits for them before it settles.
     public private(set) var pendingAnswers = 0
+    /// The driver's app work still queued: a permission flow runs it before it settles.
     public private(set) var pendingAppWork = 0
     /// Scripted launches still queued, so a replay does not launch the app a second time.
     public private(set) var pendingScriptedLaunches = 0
