@@ -77,7 +77,7 @@ extension HTMLReport {
                     ], content: SVGWriter.title(kind))
             }
         }
-        let cutoffSeconds = run.whenInUseLockCutoffSeconds
+        let cutoffSeconds = run.device.parameters.whenInUseLockCutoffSeconds
         for lock in run.lifecycle.enumerated()
         where lock.element.isScreenLocked
             && (lock.offset == 0 || !run.lifecycle[lock.offset - 1].isScreenLocked)

@@ -34,9 +34,9 @@ public struct ScenarioRun: Sendable {
     public var authorization: [AuthorizationChange] = []
     /// The wizard's steps, when the permission flow was the wizard.
     public var wizardSteps: [PermissionsWizard.Step]?
-    /// The device's When-In-Use cutoff after a lock (`DeviceParameters`), so a report draws the
-    /// cutoff this run had.
-    public var whenInUseLockCutoffSeconds = DeviceParameters().whenInUseLockCutoffSeconds
+    /// The phone this run had (its Info.plist, starting permissions, parameters and seed), so a
+    /// report reads any device parameter from the run itself (the cutoff it draws after a lock).
+    public var device = Device.Configuration()
     /// What the engine under test reported beside its record (callbacks without a handler,
     /// protocol warnings); the built-in engine reports none. TraceSim's own word on the run is
     /// in `notes`.
@@ -118,7 +118,7 @@ public enum ScenarioRunner {
             odometerMeters: client.odometerMeters, deliveryTimes: played.replay.deliveryTimes,
             lifecycle: played.lifecycle, promptLog: played.replay.device.promptLog,
             authorization: played.authorizationTimeline, wizardSteps: played.wizardSteps,
-            whenInUseLockCutoffSeconds: played.whenInUseLockCutoffSeconds)
+            device: played.deviceConfiguration)
         run.diagnostics = client.diagnostics
         run.droppedDiagnostics = client.droppedDiagnostics
         if let unsettled = UnsettledAuthorization.note(
@@ -134,9 +134,11 @@ public enum ScenarioRunner {
     /// permission flow, its person and its timeline, exactly as `run` does for the built-in
     /// engine. The engine settings of `scenario` are ignored: `client` is the engine.
     ///
-    /// With a flow, the person's timeline and Settings changes happen at their own times:
-    /// those before the flow settles happen during it (the flow's session runs them), and the
-    /// rest are injected into the replay (`FlowSplit`). Tracking starts when the flow settles.
+    /// One phone runs from the trace's first fix to its last. With a flow, the flow runs on
+    /// it first with the person's timeline and Settings changes queued at their own times;
+    /// tracking starts when the flow settles (`PermissionSession.settle()`), and the replay
+    /// goes on with the same phone and queue, so whatever the flow did not reach yet happens
+    /// during the replay.
     public static func replay<Client: LocationClient>(_ trace: Trace, _ scenario: Scenario, client: Client)
         -> ScenarioReplay<Client>
     {
@@ -148,127 +150,33 @@ public enum ScenarioRunner {
         let timeline = scenario.timeline.map {
             ScriptedDeviceEvent(time: $0.when.instant(start: start, end: end), event: $0.event)
         }
-        var device = Device(configuration: configuration)
-        var trackingStart = start
+        var phone: DeviceRun
         var script = timeline
         var wizardSteps: [PermissionsWizard.Step]?
-        var flowAuthorization: [AuthorizationChange] = []
-        var flowLifecycle: [LifecycleChange] = []
         if case .flow(let layer, let user) = scenario.authorization {
             var setup = DeviceSetup()
             setup.configuration = configuration
+            // The session keeps seconds from its start, as a person's file gives them.
             let lifecycle = timeline.map {
                 PermissionSession.ScriptedEvent(atSeconds: $0.time.seconds(since: start), event: $0.event)
             }
-            let flow = layer.run(setup: setup, user: user, lifecycle: lifecycle, start: start)
+            let flow = layer.run(setup: setup, user: user, lifecycle: lifecycle, start: start, ending: .settled)
             wizardSteps = flow.wizard?.transcript
-            let split = FlowSplit(flow, configuration: configuration)
-            device = split.device
-            trackingStart = split.settled
-            script = split.later
-            flowAuthorization = split.authorization
-            flowLifecycle = split.lifecycle
+            phone = flow.session.phone
+            phone.stopLogging()
+            script = []
+        } else {
+            phone = DeviceRun(device: Device(configuration: configuration))
+            phone.open(at: start)
         }
-        // The timeline opens with what the app was allowed before anything changed it.
-        let initial = Device(configuration: configuration).authorization.state
-        flowAuthorization.insert(
-            contentsOf: [
-                AuthorizationChange(
-                    time: start,
-                    kind: .location(initial.status, initial.accuracy, provisional: initial.isProvisionalAlways)),
-                AuthorizationChange(time: start, kind: .motion(initial.motionStatus)),
-            ], at: 0)
-        var replay = Replay(device: device, client: client, user: scenario.user)
+        let trackingStart = phone.now
+        phone.user = scenario.user
+        var replay = Replay(phone: phone, client: client)
         replay.run(trace, script: script, from: trackingStart)
-        // The replay's timeline opens with the state the flow left, already the flow's last row.
-        var lifecycle = flowLifecycle
-        for change in replay.lifecycleTimeline {
-            lifecycle.record(change.phase, isScreenLocked: change.isScreenLocked, at: change.time)
-        }
         return ScenarioReplay(
             replay: replay, traceStart: start, traceEnd: end, flowSeconds: trackingStart.seconds(since: start),
-            wizardSteps: wizardSteps, whenInUseLockCutoffSeconds: configuration.parameters.whenInUseLockCutoffSeconds,
-            authorizationTimeline: flowAuthorization + replay.authorizationTimeline, lifecycle: lifecycle)
-    }
-}
-
-/// A permission flow's session cut where its prompts settle: the phone as it was then, and
-/// what the person and the system do later, for the replay to run at its own time.
-///
-/// The session runs everything queued before it returns (`PermissionLayer.run` drains it),
-/// including a Settings change an hour in. Tracking cannot wait for that: it starts when the
-/// layer's call has returned and every answer to a prompt it raised (and any app code it
-/// scheduled) has run, before the first later Settings change. The phone is rebuilt by
-/// replaying the session's events up to that point (the device is deterministic, so it ends
-/// in the same state), the device timers still pending then are carried into the replay, and
-/// the person's later moves (Settings, lifecycle, answers) happen in the replay at their times.
-struct FlowSplit {
-    /// The phone when the flow settled.
-    var device: Device
-    /// When the flow settled: the tracking start.
-    var settled: SimInstant
-    /// What the flow changed of the app's authorization and process, at its times.
-    var authorization: [AuthorizationChange] = []
-    /// The app's phase and screen lock during the flow, from its start (not running).
-    var lifecycle: [LifecycleChange] = []
-    /// What happens later: the person's and the system's events, and the pending device timers.
-    var later: [ScriptedDeviceEvent]
-
-    init(_ flow: PermissionLayer.Run, configuration: Device.Configuration) {
-        let events = flow.session.events
-        let returned = flow.session.start.advanced(bySeconds: flow.secondsTaken)
-        // Events up to the layer's return are the flow; after it, answers and app code count
-        // until the person first changes Settings on their own.
-        var count = events.firstIndex { $0.time > returned } ?? events.count
-        var index = count
-        while index < events.count {
-            switch events[index].event {
-            case .user(.changedSettings): index = events.count
-            case .user(.answeredPrompt), .app:
-                index += 1
-                count = index
-            case .user, .system, .sensor: index += 1
-            }
-        }
-        let settled = max(returned, count > 0 ? events[count - 1].time : returned)
-        self.settled = settled
-        var device = Device(configuration: configuration)
-        lifecycle.append(
-            LifecycleChange(
-                time: flow.session.start, phase: device.lifecycle.phase, isScreenLocked: device.lifecycle.isScreenLocked
-            ))
-        var actions: [DeviceAction] = []
-        // Device timers scheduled during the flow that had not fired by the settle point.
-        var pending: [(timer: DeviceTimer, due: SimInstant)] = []
-        for (time, event) in events[..<count] {
-            if case .system(.timerFired(let timer)) = event,
-                let fired = pending.firstIndex(where: { $0.timer == timer && $0.due == time })
-            {
-                pending.remove(at: fired)
-            }
-            actions.removeAll(keepingCapacity: true)
-            let before = AuthorizationChange.Snapshot(device.lifecycle.phase, device.authorization.state)
-            device.handle(event, at: time, into: &actions)
-            AuthorizationChange.record(
-                actions, since: before, phase: device.lifecycle.phase, state: device.authorization.state, at: time,
-                into: &authorization)
-            for case .schedule(let timer, let due) in actions { pending.append((timer, due)) }
-            lifecycle.record(device.lifecycle.phase, isScreenLocked: device.lifecycle.isScreenLocked, at: time)
-        }
-        let timers = pending.filter { $0.due >= settled }.map {
-            ScriptedDeviceEvent(time: $0.due, event: .system(.timerFired($0.timer)))
-        }
-        self.device = device
-        // The session ran its own timers and the app's code; the replay's phone and client make
-        // theirs again.
-        later =
-            timers
-            + events[count...].compactMap { time, event in
-                switch event {
-                case .app, .system(.timerFired): nil
-                case .user, .system, .sensor: ScriptedDeviceEvent(time: time, event: event)
-                }
-            }
+            wizardSteps: wizardSteps, deviceConfiguration: configuration,
+            authorizationTimeline: replay.authorizationTimeline, lifecycle: replay.lifecycleTimeline)
     }
 }
 
@@ -285,8 +193,8 @@ public struct ScenarioReplay<Client: LocationClient> {
     public var flowSeconds: Double
     /// The wizard's steps, when the permission flow was the wizard.
     public var wizardSteps: [PermissionsWizard.Step]?
-    /// The phone's When-In-Use cutoff after a lock.
-    public var whenInUseLockCutoffSeconds: Double
+    /// The phone the scenario replayed on, as configured for this trace and seed.
+    public var deviceConfiguration: Device.Configuration
     /// The permission flow's and the replay's authorization timeline together, in time order.
     public var authorizationTimeline: [AuthorizationChange] = []
     /// The app's phase and screen lock as they changed, from the trace's first fix: the

@@ -6,7 +6,7 @@ import Testing
 struct AuthorizationRuleTests {
     @Test("servicesOffReportsDenied: Location Services off reads denied and drops fixes")
     func servicesOffReportsDenied() {
-        var timeline = DeviceTimeline(Setup.authorized(.authorizedAlways))
+        var timeline = DeviceRun.testing(Setup.authorized(.authorizedAlways))
         timeline.at(0, .user(.launchedApp))
         timeline.at(0, .app(.startedLocationUpdates(LocationUpdateOptions())))
         let actions = timeline.at(1, .user(.changedSettings(.setLocationServices(false))))
@@ -17,7 +17,7 @@ struct AuthorizationRuleTests {
 
     @Test("servicesOnRestoresPreviousState: switching Location Services back on restores the app's grant")
     func servicesOnRestoresPreviousState() {
-        var timeline = DeviceTimeline(Setup.authorized(.authorizedAlways))
+        var timeline = DeviceRun.testing(Setup.authorized(.authorizedAlways))
         timeline.at(0, .user(.launchedApp))
         timeline.at(1, .user(.changedSettings(.setLocationServices(false))))
         let actions = timeline.at(2, .user(.changedSettings(.setLocationServices(true))))
@@ -26,7 +26,7 @@ struct AuthorizationRuleTests {
 
     @Test("restrictedCannotChange: no request or Settings change moves restricted")
     func restrictedCannotChange() {
-        var timeline = DeviceTimeline(Setup.authorized(.restricted))
+        var timeline = DeviceRun.testing(Setup.authorized(.restricted))
         timeline.at(0, .user(.launchedApp))
         #expect(timeline.at(1, .app(.requestedWhenInUse)) == [.promptSuppressed(.location, .restrictedCannotChange)])
         #expect(timeline.at(2, .app(.requestedAlways)) == [.promptSuppressed(.locationForAlways, .restrictedCannotChange)])
@@ -36,7 +36,7 @@ struct AuthorizationRuleTests {
 
     @Test("promptsOnlyInForeground: a request from the background shows nothing")
     func promptsOnlyInForeground() {
-        var timeline = DeviceTimeline()
+        var timeline = DeviceRun.testing()
         timeline.at(0, .user(.launchedApp))
         timeline.at(1, .user(.movedAppToBackground))
         #expect(timeline.at(2, .app(.requestedWhenInUse)) == [.promptSuppressed(.location, .promptsOnlyInForeground)])
@@ -45,7 +45,7 @@ struct AuthorizationRuleTests {
 
     @Test("onePromptAtATime: a second request while a prompt is on screen shows nothing")
     func onePromptAtATime() {
-        var timeline = DeviceTimeline(user: Setup.user([:]))
+        var timeline = DeviceRun.testing(user: Setup.user([:]))
         timeline.at(0, .user(.launchedApp))
         #expect(timeline.at(1, .app(.requestedWhenInUse)) == [.promptShown(.location)])
         #expect(timeline.at(2, .app(.startedMotionUpdates)) == [.promptSuppressed(.motion, .onePromptAtATime)])
@@ -57,13 +57,13 @@ struct AuthorizationRuleTests {
         plist.hasWhenInUseUsageDescription = false
         var configuration = Device.Configuration()
         configuration.infoPlist = plist
-        var timeline = DeviceTimeline(configuration)
+        var timeline = DeviceRun.testing(configuration)
         timeline.at(0, .user(.launchedApp))
         #expect(timeline.at(1, .app(.requestedWhenInUse)) == [.promptSuppressed(.location, .missingUsageKeyIgnoresRequest)])
         var alwaysOnly = InfoPlist()
         alwaysOnly.hasAlwaysAndWhenInUseUsageDescription = false
         configuration.infoPlist = alwaysOnly
-        var second = DeviceTimeline(configuration)
+        var second = DeviceRun.testing(configuration)
         second.at(0, .user(.launchedApp))
         #expect(second.at(1, .app(.requestedAlways)) == [.promptSuppressed(.locationForAlways, .missingUsageKeyIgnoresRequest)])
         #expect(second.device.authorization.state.status == .notDetermined)
@@ -71,7 +71,7 @@ struct AuthorizationRuleTests {
 
     @Test("whenInUseRequestOnlyFromNotDetermined: a When-In-Use request after a grant does nothing")
     func whenInUseRequestOnlyFromNotDetermined() {
-        var timeline = DeviceTimeline(Setup.authorized(.authorizedWhenInUse))
+        var timeline = DeviceRun.testing(Setup.authorized(.authorizedWhenInUse))
         timeline.at(0, .user(.launchedApp))
         #expect(
             timeline.at(1, .app(.requestedWhenInUse)) == [
@@ -81,7 +81,7 @@ struct AuthorizationRuleTests {
 
     @Test("dontAllowIsFinal: after Don't Allow no request prompts again")
     func dontAllowIsFinal() {
-        var timeline = DeviceTimeline(user: Setup.user([.location: [.answer(.dontAllow, afterSeconds: 1)]]))
+        var timeline = DeviceRun.testing(user: Setup.user([.location: [.answer(.dontAllow, afterSeconds: 1)]]))
         timeline.at(0, .user(.launchedApp))
         timeline.at(0, .app(.requestedWhenInUse))
         timeline.advance(to: 1)
@@ -92,7 +92,7 @@ struct AuthorizationRuleTests {
 
     @Test("alwaysRequestOncePerInstall: the Always prompt is never shown twice")
     func alwaysRequestOncePerInstall() {
-        var timeline = DeviceTimeline(
+        var timeline = DeviceRun.testing(
             Setup.authorized(.authorizedWhenInUse),
             user: Setup.user([.upgrade: [.answer(.keepWhileUsing, afterSeconds: 1)]]))
         timeline.at(0, .user(.launchedApp))
@@ -105,11 +105,11 @@ struct AuthorizationRuleTests {
 
     @Test("alwaysUpgradeFromWhenInUse: Change to Always Allow calls back; Keep Only While Using does not")
     func alwaysUpgradeFromWhenInUse() {
-        var upgrade = DeviceTimeline(Setup.authorized(.authorizedWhenInUse), user: Setup.user([:]))
+        var upgrade = DeviceRun.testing(Setup.authorized(.authorizedWhenInUse), user: Setup.user([:]))
         upgrade.at(0, .user(.launchedApp))
         upgrade.at(1, .app(.requestedAlways))
         #expect(upgrade.at(3, .user(.answeredPrompt(.changeToAlways))) == [.authorizationChanged(.authorizedAlways, .fullAccuracy)])
-        var keep = DeviceTimeline(Setup.authorized(.authorizedWhenInUse), user: Setup.user([:]))
+        var keep = DeviceRun.testing(Setup.authorized(.authorizedWhenInUse), user: Setup.user([:]))
         keep.at(0, .user(.launchedApp))
         keep.at(1, .app(.requestedAlways))
         #expect(keep.at(3, .user(.answeredPrompt(.keepWhileUsing))).isEmpty)
@@ -118,7 +118,7 @@ struct AuthorizationRuleTests {
 
     @Test("firstAlwaysRequestFollowsProfile: current iOS settles on While Using; ios13 reports provisional Always")
     func firstAlwaysRequestFollowsProfile() {
-        var current = DeviceTimeline(user: Setup.user([:]))
+        var current = DeviceRun.testing(user: Setup.user([:]))
         current.at(0, .user(.launchedApp))
         #expect(current.at(1, .app(.requestedAlways)) == [.promptShown(.locationForAlways)])
         #expect(
@@ -126,7 +126,7 @@ struct AuthorizationRuleTests {
                 == [.authorizationChanged(.authorizedWhenInUse, .fullAccuracy)])
         var configuration = Device.Configuration()
         configuration.parameters.osProfile = .ios13
-        var ios13 = DeviceTimeline(configuration, user: Setup.user([:]))
+        var ios13 = DeviceRun.testing(configuration, user: Setup.user([:]))
         ios13.at(0, .user(.launchedApp))
         ios13.at(1, .app(.requestedAlways))
         #expect(
@@ -139,13 +139,13 @@ struct AuthorizationRuleTests {
     func deferredUpgradePrompt() {
         var configuration = Device.Configuration()
         configuration.parameters = Setup.immediateRegions
-        var timeline = DeviceTimeline(
+        var timeline = DeviceRun.testing(
             configuration, user: Setup.user([.location: [.answer(.allowWhileUsing(precise: true), afterSeconds: 1)]]))
         timeline.at(0, .user(.launchedApp))
         timeline.at(0, .app(.requestedAlways))
         timeline.advance(to: 2)
         timeline.record(3)
-        timeline.at(4, .app(.startedMonitoring(MonitoredRegion(identifier: "home", center: DeviceTimeline.origin, radiusMeters: 100))))
+        timeline.at(4, .app(.startedMonitoring(MonitoredRegion(identifier: "home", center: DeviceRun.origin, radiusMeters: 100))))
         timeline.record(5)
         // Switched away, screen unlocked: the person can answer at once.
         timeline.at(10, .user(.movedAppToBackground))
@@ -161,7 +161,7 @@ struct AuthorizationRuleTests {
 
     @Test("allowOnceIgnoresAlwaysRequests: Always requests do nothing while Allow Once holds")
     func allowOnceIgnoresAlwaysRequests() {
-        var timeline = DeviceTimeline(user: Setup.user([.location: [.answer(.allowOnce(precise: true), afterSeconds: 1)]]))
+        var timeline = DeviceRun.testing(user: Setup.user([.location: [.answer(.allowOnce(precise: true), afterSeconds: 1)]]))
         timeline.at(0, .user(.launchedApp))
         timeline.at(0, .app(.requestedWhenInUse))
         timeline.advance(to: 2)
@@ -170,7 +170,7 @@ struct AuthorizationRuleTests {
 
     @Test("allowOnceLapsesWhenNotInUse: Allow Once still holds at 69 s after locking and lapses at the cutoff")
     func allowOnceLapsesWhenNotInUse() {
-        var timeline = DeviceTimeline(user: Setup.user([.location: [.answer(.allowOnce(precise: true), afterSeconds: 1)]]))
+        var timeline = DeviceRun.testing(user: Setup.user([.location: [.answer(.allowOnce(precise: true), afterSeconds: 1)]]))
         timeline.at(0, .user(.launchedApp))
         timeline.at(0, .app(.requestedWhenInUse))
         timeline.advance(to: 2)
@@ -181,7 +181,7 @@ struct AuthorizationRuleTests {
         #expect(timeline.device.authorization.state.status == .notDetermined)
         #expect(timeline.actions(from: 80, to: 80) == [.authorizationChanged(.notDetermined, .fullAccuracy)])
         // A force-quit ends the use at once.
-        var quit = DeviceTimeline(user: Setup.user([.location: [.answer(.allowOnce(precise: true), afterSeconds: 1)]]))
+        var quit = DeviceRun.testing(user: Setup.user([.location: [.answer(.allowOnce(precise: true), afterSeconds: 1)]]))
         quit.at(0, .user(.launchedApp))
         quit.at(0, .app(.requestedWhenInUse))
         quit.advance(to: 2)
@@ -197,7 +197,7 @@ struct AuthorizationRuleTests {
         plist.defaultAccuracyReduced = true
         var configuration = Device.Configuration()
         configuration.infoPlist = plist
-        var timeline = DeviceTimeline(
+        var timeline = DeviceRun.testing(
             configuration, user: Setup.user([.location: [.answer(.allowWhileUsing(precise: nil), afterSeconds: 1)]]))
         timeline.at(0, .user(.launchedApp))
         timeline.at(0, .app(.requestedWhenInUse))
@@ -207,7 +207,7 @@ struct AuthorizationRuleTests {
 
     @Test("temporaryFullAccuracyNeedsPurposeKey: an undeclared purpose gets no prompt and no callback")
     func temporaryFullAccuracyNeedsPurposeKey() {
-        var timeline = DeviceTimeline(Setup.authorized(.authorizedWhenInUse, precise: false))
+        var timeline = DeviceRun.testing(Setup.authorized(.authorizedWhenInUse, precise: false))
         timeline.at(0, .user(.launchedApp))
         #expect(
             timeline.at(1, .app(.requestedTemporaryFullAccuracy(purpose: "Delivery"))) == [
@@ -219,7 +219,7 @@ struct AuthorizationRuleTests {
     func temporaryFullAccuracyFailsInBackground() {
         var plist = InfoPlist()
         plist.temporaryFullAccuracyPurposes = ["Delivery"]
-        var timeline = DeviceTimeline(Setup.authorized(.authorizedAlways, precise: false, infoPlist: plist))
+        var timeline = DeviceRun.testing(Setup.authorized(.authorizedAlways, precise: false, infoPlist: plist))
         timeline.at(0, .user(.launchedApp))
         timeline.at(1, .user(.movedAppToBackground))
         timeline.at(2, .app(.startedLocationUpdates(LocationUpdateOptions(allowsBackgroundLocationUpdates: true))))
@@ -234,7 +234,7 @@ struct AuthorizationRuleTests {
     func temporaryFullAccuracyLastsUntilRelaunch() {
         var plist = InfoPlist()
         plist.temporaryFullAccuracyPurposes = ["Delivery"]
-        var timeline = DeviceTimeline(Setup.authorized(.authorizedWhenInUse, precise: false, infoPlist: plist))
+        var timeline = DeviceRun.testing(Setup.authorized(.authorizedWhenInUse, precise: false, infoPlist: plist))
         timeline.at(0, .user(.launchedApp))
         timeline.at(1, .app(.requestedTemporaryFullAccuracy(purpose: "Delivery")))
         timeline.advance(to: 5)
@@ -249,7 +249,7 @@ struct AuthorizationRuleTests {
     func temporaryFullAccuracyNotNeededWhenPrecise() {
         var plist = InfoPlist()
         plist.temporaryFullAccuracyPurposes = ["Delivery"]
-        var timeline = DeviceTimeline(Setup.authorized(.authorizedWhenInUse, infoPlist: plist))
+        var timeline = DeviceRun.testing(Setup.authorized(.authorizedWhenInUse, infoPlist: plist))
         timeline.at(0, .user(.launchedApp))
         #expect(
             timeline.at(1, .app(.requestedTemporaryFullAccuracy(purpose: "Delivery"))) == [
@@ -260,7 +260,7 @@ struct AuthorizationRuleTests {
 
     @Test("motionRequestPrompts: the first motion request prompts; the answer sets the status")
     func motionRequestPrompts() {
-        var timeline = DeviceTimeline(user: Setup.user([.motion: [.answer(.deny, afterSeconds: 2)]]))
+        var timeline = DeviceRun.testing(user: Setup.user([.motion: [.answer(.deny, afterSeconds: 2)]]))
         timeline.at(0, .user(.launchedApp))
         #expect(timeline.at(1, .app(.startedMotionUpdates)) == [.promptShown(.motion)])
         timeline.advance(to: 3)
@@ -274,7 +274,7 @@ struct AuthorizationRuleTests {
         plist.hasMotionUsageDescription = false
         var configuration = Device.Configuration()
         configuration.infoPlist = plist
-        var timeline = DeviceTimeline(configuration)
+        var timeline = DeviceRun.testing(configuration)
         timeline.at(0, .user(.launchedApp))
         #expect(timeline.at(1, .app(.startedMotionUpdates)) == [.appTerminated(.motionMissingUsageKeyCrashes)])
         #expect(timeline.device.lifecycle.phase == .terminatedBySystem)
@@ -284,7 +284,7 @@ struct AuthorizationRuleTests {
     func motionUnavailableWithoutHardware() {
         var configuration = Device.Configuration()
         configuration.authorization.isMotionAvailable = false
-        var timeline = DeviceTimeline(configuration)
+        var timeline = DeviceRun.testing(configuration)
         timeline.at(0, .user(.launchedApp))
         #expect(timeline.at(1, .app(.startedMotionUpdates)) == [.promptSuppressed(.motion, .motionUnavailableWithoutHardware)])
         let sample = MotionSample(timestamp: timeline.time(2), activity: .walking, confidence: .high)
@@ -293,7 +293,7 @@ struct AuthorizationRuleTests {
 
     @Test("bluetoothPromptsOnCentralManager: creating a central manager prompts once")
     func bluetoothPromptsOnCentralManager() {
-        var timeline = DeviceTimeline()
+        var timeline = DeviceRun.testing()
         timeline.at(0, .user(.launchedApp))
         #expect(timeline.at(1, .app(.createdCentralManager)) == [.promptShown(.bluetooth)])
         timeline.advance(to: 5)

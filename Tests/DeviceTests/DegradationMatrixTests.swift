@@ -64,7 +64,7 @@ struct DegradationMatrixTests {
 
     /// Launch at 0 with the row's permissions, start every service, lock at 60 s, drive 2 km
     /// north at 300 s, get terminated by the system at 500 s, drive home at 900 s.
-    static func probe(_ row: Row) -> DeviceTimeline {
+    static func probe(_ row: Row) -> DeviceRun {
         var configuration = Device.Configuration()
         configuration.parameters = Setup.immediateRegions
         configuration.parameters.osProfile = row.profile
@@ -75,7 +75,7 @@ struct DegradationMatrixTests {
         configuration.authorization.isAllowOnce = row.allowOnce
         configuration.authorization.isLocationServicesEnabled = !row.servicesOff
         configuration.authorization.motionStatus = row.motionDenied ? .denied : .authorized
-        var timeline = DeviceTimeline(configuration, user: Setup.user([:]))
+        var timeline = DeviceRun.testing(configuration, user: Setup.user([:]))
         timeline.at(0, .user(.launchedApp))
         timeline.at(
             1,
@@ -83,7 +83,7 @@ struct DegradationMatrixTests {
                 .startedLocationUpdates(
                     LocationUpdateOptions(
                         allowsBackgroundLocationUpdates: row.backgroundUpdates, pausesLocationUpdatesAutomatically: false))))
-        timeline.at(1, .app(.startedMonitoring(MonitoredRegion(identifier: "home", center: DeviceTimeline.origin, radiusMeters: 150))))
+        timeline.at(1, .app(.startedMonitoring(MonitoredRegion(identifier: "home", center: DeviceRun.origin, radiusMeters: 150))))
         timeline.at(1, .app(.startedSignificantChanges))
         timeline.at(1, .app(.startedMotionUpdates))
         for second in stride(from: 2.0, through: 30, by: 1) { timeline.record(second, north: 0, speed: 0) }

@@ -11,8 +11,8 @@ struct DeliveryRuleTests {
     static func lockedTimeline(
         _ status: AuthorizationStatus, options: LocationUpdateOptions = LocationUpdateOptions(),
         configuration: Device.Configuration? = nil
-    ) -> DeviceTimeline {
-        var timeline = DeviceTimeline(configuration ?? Setup.authorized(status))
+    ) -> DeviceRun {
+        var timeline = DeviceRun.testing(configuration ?? Setup.authorized(status))
         timeline.at(0, .user(.launchedApp))
         timeline.at(1, .app(.startedLocationUpdates(options)))
         timeline.at(10, .user(.lockedScreen))
@@ -35,7 +35,7 @@ struct DeliveryRuleTests {
 
     @Test("inUseIncludesCutoffAfterForeground: in use at 69 s after backgrounding, not at 70 s")
     func inUseIncludesCutoffAfterForeground() {
-        var timeline = DeviceTimeline(Setup.authorized(.authorizedWhenInUse))
+        var timeline = DeviceRun.testing(Setup.authorized(.authorizedWhenInUse))
         timeline.at(0, .user(.launchedApp))
         timeline.at(5, .user(.movedAppToBackground))
         #expect(timeline.device.isInUse(at: timeline.time(74)))
@@ -49,7 +49,7 @@ struct DeliveryRuleTests {
         var timeline = Self.lockedTimeline(
             .authorizedWhenInUse, options: LocationUpdateOptions(allowsBackgroundLocationUpdates: true))
         #expect(timeline.record(600, north: 500).deliveries.count == 1)
-        var session = DeviceTimeline(Setup.authorized(.authorizedWhenInUse))
+        var session = DeviceRun.testing(Setup.authorized(.authorizedWhenInUse))
         session.at(0, .user(.launchedApp))
         session.at(1, .app(.startedBackgroundSession))
         session.at(1, .app(.startedLocationUpdates(LocationUpdateOptions())))
@@ -61,7 +61,7 @@ struct DeliveryRuleTests {
 
     @Test("startingUpdatesInBackgroundFails: a When-In-Use app cannot start updates once not in use")
     func startingUpdatesInBackgroundFails() {
-        var timeline = DeviceTimeline(Setup.authorized(.authorizedWhenInUse))
+        var timeline = DeviceRun.testing(Setup.authorized(.authorizedWhenInUse))
         timeline.at(0, .user(.launchedApp))
         // A session keeps the app running past the cutoff; once it ends the app is not in use.
         timeline.at(0, .app(.startedBackgroundSession))
@@ -78,7 +78,7 @@ struct DeliveryRuleTests {
     func backgroundUpdatesWithoutModeCrash() {
         var plist = InfoPlist()
         plist.hasLocationBackgroundMode = false
-        var timeline = DeviceTimeline(Setup.authorized(.authorizedAlways, infoPlist: plist))
+        var timeline = DeviceRun.testing(Setup.authorized(.authorizedAlways, infoPlist: plist))
         timeline.at(0, .user(.launchedApp))
         #expect(
             timeline.at(1, .app(.startedLocationUpdates(LocationUpdateOptions(allowsBackgroundLocationUpdates: true))))
@@ -103,14 +103,14 @@ struct DeliveryRuleTests {
 
     @Test("forceQuitStopsEverything: nothing after a force-quit; a region exit relaunches only if the parameter allows")
     func forceQuitStopsEverything() {
-        func run(relaunch: Bool) -> DeviceTimeline {
+        func run(relaunch: Bool) -> DeviceRun {
             var parameters = Setup.immediateRegions
             parameters.regionRelaunchAfterForceQuit = relaunch
-            var timeline = DeviceTimeline(Setup.authorized(.authorizedAlways, parameters: parameters))
+            var timeline = DeviceRun.testing(Setup.authorized(.authorizedAlways, parameters: parameters))
             timeline.at(0, .user(.launchedApp))
             timeline.at(1, .app(.startedLocationUpdates(LocationUpdateOptions(allowsBackgroundLocationUpdates: true))))
             timeline.at(
-                1, .app(.startedMonitoring(MonitoredRegion(identifier: "stationary", center: DeviceTimeline.origin, radiusMeters: 25))))
+                1, .app(.startedMonitoring(MonitoredRegion(identifier: "stationary", center: DeviceRun.origin, radiusMeters: 25))))
             timeline.record(2)
             timeline.at(5, .user(.forceQuitApp))
             #expect(timeline.record(6).drops == [.forceQuitStopsEverything])
@@ -127,9 +127,9 @@ struct DeliveryRuleTests {
 
     @Test("wakeWindowAfterRelaunch: a relaunched app runs for the wake window, then is suspended")
     func wakeWindowAfterRelaunch() {
-        var timeline = DeviceTimeline(Setup.authorized(.authorizedAlways, parameters: Setup.immediateRegions))
+        var timeline = DeviceRun.testing(Setup.authorized(.authorizedAlways, parameters: Setup.immediateRegions))
         timeline.at(0, .user(.launchedApp))
-        timeline.at(1, .app(.startedMonitoring(MonitoredRegion(identifier: "depot", center: DeviceTimeline.origin, radiusMeters: 100))))
+        timeline.at(1, .app(.startedMonitoring(MonitoredRegion(identifier: "depot", center: DeviceRun.origin, radiusMeters: 100))))
         timeline.record(2)
         timeline.at(5, .system(.terminatedApp))
         for second in stride(from: 100.0, through: 120, by: 1) { timeline.record(second, north: 400) }
@@ -142,19 +142,19 @@ struct DeliveryRuleTests {
         #expect(timeline.device.lifecycle.phase == .suspended)
     }
 
-    @Test("noDeliveryWithoutAuthorization: not determined, denied or restricted: nothing delivered")
-    func noDeliveryWithoutAuthorization() {
-        for status in [AuthorizationStatus.notDetermined, .denied, .restricted] {
-            var timeline = DeviceTimeline(Setup.authorized(status))
-            timeline.at(0, .user(.launchedApp))
-            timeline.at(1, .app(.startedLocationUpdates(LocationUpdateOptions())))
-            #expect(timeline.record(2).drops == [.noDeliveryWithoutAuthorization], "\(status)")
-        }
+    @Test(
+        "noDeliveryWithoutAuthorization: not determined, denied or restricted: nothing delivered",
+        arguments: [AuthorizationStatus.notDetermined, .denied, .restricted])
+    func noDeliveryWithoutAuthorization(status: AuthorizationStatus) {
+        var timeline = DeviceRun.testing(Setup.authorized(status))
+        timeline.at(0, .user(.launchedApp))
+        timeline.at(1, .app(.startedLocationUpdates(LocationUpdateOptions())))
+        #expect(timeline.record(2).drops == [.noDeliveryWithoutAuthorization])
     }
 
     @Test("updatesMustBeRunning: an authorized app that has not started updates gets nothing")
     func updatesMustBeRunning() {
-        var timeline = DeviceTimeline(Setup.authorized(.authorizedAlways))
+        var timeline = DeviceRun.testing(Setup.authorized(.authorizedAlways))
         timeline.at(0, .user(.launchedApp))
         #expect(timeline.record(1).drops == [.updatesMustBeRunning])
         timeline.at(2, .app(.startedLocationUpdates(LocationUpdateOptions())))
@@ -214,7 +214,7 @@ struct DeliveryRuleTests {
         let first = deliveries(seed: 7)
         #expect(first.count == 8)
         for fix in first {
-            let offset = Geodesy.distanceMeters(DeviceTimeline.origin, Coordinate(latitude: fix.latitude, longitude: fix.longitude))
+            let offset = Geodesy.distanceMeters(DeviceRun.origin, Coordinate(latitude: fix.latitude, longitude: fix.longitude))
             #expect((1000...20000).contains(offset))
         }
         #expect(first == deliveries(seed: 7))

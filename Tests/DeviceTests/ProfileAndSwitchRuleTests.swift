@@ -8,7 +8,7 @@ import Traces
 /// One test per OS-profile and switch rule (issue 16 §3), each at the rule's boundary.
 @Suite("Device rules: OS profiles and phone-wide switches")
 struct ProfileAndSwitchRuleTests {
-    static let region = MonitoredRegion(identifier: "stationary", center: DeviceTimeline.origin, radiusMeters: 100)
+    static let region = MonitoredRegion(identifier: "stationary", center: DeviceRun.origin, radiusMeters: 100)
     static let backgroundUpdates = LocationUpdateOptions(allowsBackgroundLocationUpdates: true)
 
     static func parameters(
@@ -24,8 +24,8 @@ struct ProfileAndSwitchRuleTests {
     /// An Always app that monitors a 100 m region and significant changes at the origin, is
     /// force-quit at 5 s, and then the phone drives 600 m north from 400 s: beyond the region's
     /// cushion (exit after the 20 s dwell) and past the significant-change distance.
-    static func forceQuitDrive(_ parameters: DeviceParameters, significantChangesOnly: Bool = false) -> DeviceTimeline {
-        var timeline = DeviceTimeline(Setup.authorized(.authorizedAlways, parameters: parameters))
+    static func forceQuitDrive(_ parameters: DeviceParameters, significantChangesOnly: Bool = false) -> DeviceRun {
+        var timeline = DeviceRun.testing(Setup.authorized(.authorizedAlways, parameters: parameters))
         timeline.at(0, .user(.launchedApp))
         if significantChangesOnly {
             timeline.at(1, .app(.startedSignificantChanges))
@@ -38,12 +38,10 @@ struct ProfileAndSwitchRuleTests {
         return timeline
     }
 
-    @Test("forceQuitRelaunchOnLocationEvents: up to ios18 an exit or a significant change relaunches a force-quit app")
-    func forceQuitRelaunchOnLocationEvents() {
-        for profile in [OSBehaviourProfile.ios13, .ios14To17, .ios18] { forceQuitRelaunch(on: profile) }
-    }
-
-    private func forceQuitRelaunch(on profile: OSBehaviourProfile) {
+    @Test(
+        "forceQuitRelaunchOnLocationEvents: up to ios18 an exit or a significant change relaunches a force-quit app",
+        arguments: [OSBehaviourProfile.ios13, .ios14To17, .ios18])
+    func forceQuitRelaunchOnLocationEvents(on profile: OSBehaviourProfile) {
         let region = Self.forceQuitDrive(Self.parameters(profile))
         // Not before the 20 s dwell past the cushion, then relaunched by the exit.
         #expect(!region.actions(from: 400, to: 419).contains(.appLaunched(.regionEvent, inBackground: true)))
@@ -85,8 +83,8 @@ struct ProfileAndSwitchRuleTests {
     /// An Always app monitoring a 100 m region, moved to the background at 5 s; suspended at
     /// 10 s unless `keepAlive` (background updates keep an Always app running). It drives
     /// 600 m north from 100 s, so the exit is reported at 120 s.
-    static func backgroundExit(_ parameters: DeviceParameters, keepAlive: Bool) -> DeviceTimeline {
-        var timeline = DeviceTimeline(Setup.authorized(.authorizedAlways, parameters: parameters))
+    static func backgroundExit(_ parameters: DeviceParameters, keepAlive: Bool) -> DeviceRun {
+        var timeline = DeviceRun.testing(Setup.authorized(.authorizedAlways, parameters: parameters))
         timeline.at(0, .user(.launchedApp))
         timeline.at(1, .app(.startedMonitoring(region)))
         if keepAlive { timeline.at(1, .app(.startedLocationUpdates(backgroundUpdates))) }
@@ -121,7 +119,7 @@ struct ProfileAndSwitchRuleTests {
         let running = Self.backgroundExit(Self.parameters(.ios26) { $0.lowPowerMode = true }, keepAlive: true)
         #expect(running.actions(from: 120, to: 120).contains(.regionEvent(identifier: "stationary", .exit)))
         // A terminated app is not relaunched either, even by a system kill's usual relaunch.
-        var terminated = DeviceTimeline(
+        var terminated = DeviceRun.testing(
             Setup.authorized(.authorizedAlways, parameters: Self.parameters(.ios18) { $0.lowPowerMode = true }))
         terminated.at(0, .user(.launchedApp))
         terminated.at(1, .app(.startedSignificantChanges))
@@ -134,8 +132,8 @@ struct ProfileAndSwitchRuleTests {
 
     @Test("locationEventsWaitForFirstUnlock: an exit before the first unlock is lost, the next crossing after it is not")
     func locationEventsWaitForFirstUnlock() {
-        func run(unlockAt unlock: Double) -> DeviceTimeline {
-            var timeline = DeviceTimeline(
+        func run(unlockAt unlock: Double) -> DeviceRun {
+            var timeline = DeviceRun.testing(
                 Setup.authorized(.authorizedAlways, parameters: Self.parameters(.ios26) { $0.startsBeforeFirstUnlock = true })
             )
             timeline.at(0, .user(.launchedApp))
@@ -175,8 +173,8 @@ struct ProfileAndSwitchRuleTests {
     /// with `motion`, derived motion draws from the device's generator too.
     static func memoryPressure(
         killsPerHour: Double, lockAt lock: Double? = 10, until end: Double, motion: Bool = false
-    ) -> DeviceTimeline {
-        var timeline = DeviceTimeline(
+    ) -> DeviceRun {
+        var timeline = DeviceRun.testing(
             Setup.authorized(
                 .authorizedAlways, parameters: parameters(.ios26) { $0.memoryPressureKillsPerHour = killsPerHour }))
         timeline.at(0, .user(.launchedApp))

@@ -9,7 +9,7 @@ import Traces
 /// service. Each test checks its rule at the boundary.
 @Suite("Device rules: prompt timing, Allow Once, region latency, reduced services")
 struct PromptAndRegionTimingTests {
-    static let home = MonitoredRegion(identifier: "home", center: DeviceTimeline.origin, radiusMeters: 100)
+    static let home = MonitoredRegion(identifier: "home", center: DeviceRun.origin, radiusMeters: 100)
 
     static var immediateRegions: DeviceParameters { Setup.immediateRegions }
 
@@ -18,11 +18,11 @@ struct PromptAndRegionTimingTests {
     /// upgrade prompt.
     static func provisionalTimeline(
         profile: OSBehaviourProfile = .current, upgrade: PromptAnswer = .changeToAlways
-    ) -> DeviceTimeline {
+    ) -> DeviceRun {
         var configuration = Device.Configuration()
         configuration.parameters = immediateRegions
         configuration.parameters.osProfile = profile
-        var timeline = DeviceTimeline(
+        var timeline = DeviceRun.testing(
             configuration,
             user: Setup.user([
                 .location: [.answer(.allowWhileUsing(precise: true), afterSeconds: 1)],
@@ -38,7 +38,7 @@ struct PromptAndRegionTimingTests {
         return timeline
     }
 
-    static func deferredShown(_ timeline: DeviceTimeline) -> [PromptLogEntry] {
+    static func deferredShown(_ timeline: DeviceRun) -> [PromptLogEntry] {
         timeline.device.promptLog.filter { $0.kind == .deferredAlwaysUpgrade && $0.outcome == .shown }
     }
 
@@ -74,7 +74,7 @@ struct PromptAndRegionTimingTests {
             #expect(timeline.device.authorization.state.status == .authorizedAlways)
             return timeline.log.filter { $0.action == .regionEvent(identifier: "home", .exit) }.map(\.time)
         }
-        #expect(delivered(unlock: 718) == [DeviceTimeline(Device.Configuration()).time(720)])
+        #expect(delivered(unlock: 718) == [DeviceRun.testing(Device.Configuration()).time(720)])
         #expect(delivered(unlock: 719).isEmpty)
         // Keep Only While Using discards it.
         var keep = Self.provisionalTimeline(upgrade: .keepWhileUsing)
@@ -89,7 +89,7 @@ struct PromptAndRegionTimingTests {
         var configuration = Device.Configuration()
         configuration.parameters = Self.immediateRegions
         configuration.parameters.osProfile = .ios13
-        var timeline = DeviceTimeline(
+        var timeline = DeviceRun.testing(
             configuration, user: Setup.user([.location: [.answer(.allowWhileUsing(precise: true), afterSeconds: 1)]]))
         timeline.at(0, .user(.launchedApp))
         timeline.at(0, .app(.requestedAlways))
@@ -106,21 +106,21 @@ struct PromptAndRegionTimingTests {
 
     @Test("alwaysRequestWhenAlwaysDoesNothing: an Always request under Always shows nothing and changes nothing")
     func alwaysRequestWhenAlwaysDoesNothing() {
-        var timeline = DeviceTimeline(Setup.authorized(.authorizedAlways))
+        var timeline = DeviceRun.testing(Setup.authorized(.authorizedAlways))
         timeline.at(0, .user(.launchedApp))
         #expect(
             timeline.at(1, .app(.requestedAlways))
                 == [.promptSuppressed(.locationForAlways, .alwaysRequestWhenAlwaysDoesNothing)])
         #expect(timeline.device.authorization.state.status == .authorizedAlways)
         // From When-In-Use the same request still prompts.
-        var whenInUse = DeviceTimeline(Setup.authorized(.authorizedWhenInUse), user: Setup.user([:]))
+        var whenInUse = DeviceRun.testing(Setup.authorized(.authorizedWhenInUse), user: Setup.user([:]))
         whenInUse.at(0, .user(.launchedApp))
         #expect(whenInUse.at(1, .app(.requestedAlways)) == [.promptShown(.alwaysUpgrade)])
     }
 
     @Test("alwaysRequestResetsWhenNotDetermined: after Allow Once lapses the Always request prompts again; before, it does not")
     func alwaysRequestResetsAfterAllowOnce() {
-        var timeline = DeviceTimeline(
+        var timeline = DeviceRun.testing(
             user: Setup.user([.location: [.answer(.allowOnce(precise: true), afterSeconds: 1)]]))
         timeline.at(0, .user(.launchedApp))
         #expect(timeline.at(0, .app(.requestedAlways)) == [.promptShown(.locationForAlways)])
@@ -141,7 +141,7 @@ struct PromptAndRegionTimingTests {
 
     @Test("alwaysRequestResetsWhenNotDetermined: Ask Next Time in Settings makes the used Always request available again")
     func alwaysRequestResetsAfterAskNextTime() {
-        var timeline = DeviceTimeline(
+        var timeline = DeviceRun.testing(
             Setup.authorized(.authorizedWhenInUse),
             user: Setup.user([.upgrade: [.answer(.keepWhileUsing, afterSeconds: 1)], .location: []]))
         timeline.at(0, .user(.launchedApp))
@@ -153,10 +153,10 @@ struct PromptAndRegionTimingTests {
         #expect(timeline.at(6, .app(.requestedAlways)) == [.promptShown(.locationForAlways)])
     }
 
-    static func allowOnceLocked(lapse: Double) -> DeviceTimeline {
+    static func allowOnceLocked(lapse: Double) -> DeviceRun {
         var configuration = Device.Configuration()
         configuration.parameters.allowOnceLapseSeconds = lapse
-        var timeline = DeviceTimeline(
+        var timeline = DeviceRun.testing(
             configuration, user: Setup.user([.location: [.answer(.allowOnce(precise: true), afterSeconds: 1)]]))
         timeline.at(0, .user(.launchedApp))
         timeline.at(0, .app(.requestedWhenInUse))
@@ -187,7 +187,7 @@ struct PromptAndRegionTimingTests {
     @Test("regionEventLatency: a crossing accepted at 220 s with a 60 s latency arrives at 280 s, not at 279 s")
     func regionEventLatency() {
         func exitTimes(_ configuration: Device.Configuration, lastFix: Double, until: Double) -> [Double] {
-            var timeline = DeviceTimeline(configuration)
+            var timeline = DeviceRun.testing(configuration)
             timeline.at(0, .user(.launchedApp))
             timeline.at(1, .app(.startedMonitoring(Self.home)))
             timeline.record(2, north: 0)
@@ -214,9 +214,9 @@ struct PromptAndRegionTimingTests {
     @Test("regionHysteresis: an entry needs the cushion inside the boundary, at most half the effective radius")
     func regionEntryCushion() {
         func enters(radius: Double, at distance: Double) -> Bool {
-            var timeline = DeviceTimeline(Setup.authorized(.authorizedAlways, parameters: Self.immediateRegions))
+            var timeline = DeviceRun.testing(Setup.authorized(.authorizedAlways, parameters: Self.immediateRegions))
             timeline.at(0, .user(.launchedApp))
-            let region = MonitoredRegion(identifier: "r", center: DeviceTimeline.origin, radiusMeters: radius)
+            let region = MonitoredRegion(identifier: "r", center: DeviceRun.origin, radiusMeters: radius)
             timeline.at(1, .app(.startedMonitoring(region)))
             timeline.record(2, north: radius + 1000)
             for second in stride(from: 10.0, through: 40, by: 1) { timeline.record(second, north: distance) }
@@ -232,7 +232,7 @@ struct PromptAndRegionTimingTests {
 
     @Test("reducedAccuracyAppliesToEveryService: significant changes are coarse, with the standard updates' held displacement")
     func reducedSignificantChanges() {
-        var timeline = DeviceTimeline(Setup.authorized(.authorizedAlways, precise: false))
+        var timeline = DeviceRun.testing(Setup.authorized(.authorizedAlways, precise: false))
         timeline.at(0, .user(.launchedApp))
         timeline.at(1, .app(.startedSignificantChanges))
         func changes(_ actions: [DeviceAction]) -> [Fix] {
@@ -243,7 +243,7 @@ struct PromptAndRegionTimingTests {
         #expect(first.allSatisfy { $0.horizontalAccuracy == .meters(2500) })
         for fix in first {
             let offset = Geodesy.distanceMeters(
-                DeviceTimeline.origin, Coordinate(latitude: fix.latitude, longitude: fix.longitude))
+                DeviceRun.origin, Coordinate(latitude: fix.latitude, longitude: fix.longitude))
             #expect((1000...20000).contains(offset))
         }
         // 700 m and 398 s later: a significant change, but inside the 900 s reduced period.
@@ -267,7 +267,7 @@ struct PromptAndRegionTimingTests {
     @Test("reducedAccuracyAppliesToEveryService: a visit under reduced accuracy is displaced and reports the coarse accuracy")
     func reducedVisits() {
         func arrival(precise: Bool) -> VisitEvent? {
-            var timeline = DeviceTimeline(Setup.authorized(.authorizedAlways, precise: precise))
+            var timeline = DeviceRun.testing(Setup.authorized(.authorizedAlways, precise: precise))
             timeline.at(0, .user(.launchedApp))
             timeline.at(1, .app(.startedVisitMonitoring))
             timeline.record(2, north: 0)
@@ -275,12 +275,12 @@ struct PromptAndRegionTimingTests {
                 .first
         }
         let precise = arrival(precise: true)
-        #expect(precise.map { Geodesy.distanceMeters(DeviceTimeline.origin, $0.coordinate) < 1 } == true)
+        #expect(precise.map { Geodesy.distanceMeters(DeviceRun.origin, $0.coordinate) < 1 } == true)
         #expect(precise?.reducedHorizontalAccuracyMeters == nil)
         let reduced = arrival(precise: false)
         #expect(reduced?.reducedHorizontalAccuracyMeters == 2500)
         if let reduced {
-            #expect((1000...20000).contains(Geodesy.distanceMeters(DeviceTimeline.origin, reduced.coordinate)))
+            #expect((1000...20000).contains(Geodesy.distanceMeters(DeviceRun.origin, reduced.coordinate)))
         }
     }
 }

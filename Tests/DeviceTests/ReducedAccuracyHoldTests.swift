@@ -14,7 +14,7 @@ struct ReducedAccuracyHoldTests {
         parameters.reducedFixesPerHour = 60
         var configuration = Setup.authorized(.authorizedAlways, precise: false, parameters: parameters)
         configuration.seed = 11
-        var timeline = DeviceTimeline(configuration)
+        var timeline = DeviceRun.testing(configuration)
         timeline.at(0, .user(.launchedApp))
         timeline.at(
             1,

@@ -8,11 +8,11 @@ import Traces
 @Suite("Device rules: regions, significant change and motion")
 struct RegionAndMotionRuleTests {
     static func region(_ identifier: String, radius: Double = 100) -> MonitoredRegion {
-        MonitoredRegion(identifier: identifier, center: DeviceTimeline.origin, radiusMeters: radius)
+        MonitoredRegion(identifier: identifier, center: DeviceRun.origin, radiusMeters: radius)
     }
 
-    static func launched(_ configuration: Device.Configuration) -> DeviceTimeline {
-        var timeline = DeviceTimeline(configuration)
+    static func launched(_ configuration: Device.Configuration) -> DeviceRun {
+        var timeline = DeviceRun.testing(configuration)
         timeline.at(0, .user(.launchedApp))
         return timeline
     }

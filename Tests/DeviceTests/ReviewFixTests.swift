@@ -9,7 +9,7 @@ import Traces
 /// suspension timers after a kill, and parameters large enough to overflow the clock.
 @Suite("Device review fixes (issue 16)")
 struct ReviewFixTests {
-    static let region = MonitoredRegion(identifier: "r", center: DeviceTimeline.origin, radiusMeters: 300)
+    static let region = MonitoredRegion(identifier: "r", center: DeviceRun.origin, radiusMeters: 300)
 
     @Test("regionEventLatency: an exit and the re-entry after it arrive in that order for every seed, the entry no earlier than the exit")
     func regionCrossingsInOrder() {
@@ -17,7 +17,7 @@ struct ReviewFixTests {
         for seed in UInt64(0)..<40 {
             var configuration = Setup.authorized(.authorizedAlways)
             configuration.seed = seed
-            var timeline = DeviceTimeline(configuration)
+            var timeline = DeviceRun.testing(configuration)
             timeline.at(0, .user(.launchedApp))
             timeline.at(1, .app(.startedMonitoring(Self.region)))
             timeline.record(2)
@@ -48,7 +48,7 @@ struct ReviewFixTests {
 
     @Test("automaticPause: a suspended app's queued updates pause after the stillness and GPS goes off; told at the resume")
     func queuedUpdatesPause() {
-        var timeline = DeviceTimeline(Setup.authorized(.authorizedAlways))
+        var timeline = DeviceRun.testing(Setup.authorized(.authorizedAlways))
         timeline.at(0, .user(.launchedApp))
         timeline.at(1, .app(.startedLocationUpdates(LocationUpdateOptions())))
         timeline.at(10, .user(.lockedScreen))
@@ -69,7 +69,7 @@ struct ReviewFixTests {
         #expect(resume.deliveries.last?.timestamp == timeline.time(911))
     }
 
-    static func motion(_ seconds: Double, _ activity: MotionActivity, in timeline: DeviceTimeline) -> MotionSample {
+    static func motion(_ seconds: Double, _ activity: MotionActivity, in timeline: DeviceRun) -> MotionSample {
         MotionSample(timestamp: timeline.time(seconds), activity: activity, confidence: .high)
     }
 
@@ -77,7 +77,7 @@ struct ReviewFixTests {
     func motionAtResume() {
         var configuration = Setup.authorized(.authorizedAlways)
         configuration.traceHasMotionSamples = true
-        var timeline = DeviceTimeline(configuration)
+        var timeline = DeviceRun.testing(configuration)
         timeline.at(0, .user(.launchedApp))
         timeline.at(1, .app(.startedMotionUpdates))
         let walking = Self.motion(5, .walking, in: timeline)
@@ -104,7 +104,7 @@ struct ReviewFixTests {
 
     @Test("resumedAppGetsCurrentMotion: derived activity missed while driving suspended reaches the resumed app")
     func derivedMotionAtResume() {
-        var timeline = DeviceTimeline(Setup.authorized(.authorizedAlways))
+        var timeline = DeviceRun.testing(Setup.authorized(.authorizedAlways))
         timeline.at(0, .user(.launchedApp))
         timeline.at(1, .app(.startedMotionUpdates))
         timeline.at(10, .user(.lockedScreen))
@@ -119,13 +119,13 @@ struct ReviewFixTests {
     }
 
     /// An Always app monitoring region `a` (and `b`, 100 m north, when given), backgrounded at 5 s.
-    static func wakeTimeline(secondRegion: Bool) -> DeviceTimeline {
-        var timeline = DeviceTimeline(Setup.authorized(.authorizedAlways, parameters: Setup.immediateRegions))
+    static func wakeTimeline(secondRegion: Bool) -> DeviceRun {
+        var timeline = DeviceRun.testing(Setup.authorized(.authorizedAlways, parameters: Setup.immediateRegions))
         timeline.at(0, .user(.launchedApp))
         timeline.at(
-            1, .app(.startedMonitoring(MonitoredRegion(identifier: "a", center: DeviceTimeline.origin, radiusMeters: 200))))
+            1, .app(.startedMonitoring(MonitoredRegion(identifier: "a", center: DeviceRun.origin, radiusMeters: 200))))
         if secondRegion {
-            let north = Geodesy.destination(from: DeviceTimeline.origin, bearingDegrees: 0, distanceMeters: 100)
+            let north = Geodesy.destination(from: DeviceRun.origin, bearingDegrees: 0, distanceMeters: 100)
             timeline.at(1, .app(.startedMonitoring(MonitoredRegion(identifier: "b", center: north, radiusMeters: 200))))
         }
         timeline.record(2)
@@ -198,7 +198,7 @@ struct ReviewFixTests {
         parameters.backgroundSuspensionGraceSeconds = 1e10
         parameters.motionOnsetLatencyMinimumSeconds = 1e10
         parameters.motionOnsetLatencyMaximumSeconds = 1e11
-        var timeline = DeviceTimeline(Setup.authorized(.authorizedWhenInUse, parameters: parameters))
+        var timeline = DeviceRun.testing(Setup.authorized(.authorizedWhenInUse, parameters: parameters))
         timeline.at(0, .user(.launchedApp))
         timeline.at(1, .app(.startedLocationUpdates(LocationUpdateOptions())))
         timeline.at(1, .app(.startedMotionUpdates))
@@ -226,7 +226,7 @@ struct ReviewFixTests {
         parameters = DeviceParameters()
         parameters.motionOnsetLatencyMinimumSeconds = 20
         parameters.reducedDisplacementMinimumMeters = 30_000
-        var timeline = DeviceTimeline(Setup.authorized(.authorizedAlways, precise: false, parameters: parameters))
+        var timeline = DeviceRun.testing(Setup.authorized(.authorizedAlways, precise: false, parameters: parameters))
         timeline.at(0, .user(.launchedApp))
         timeline.at(1, .app(.startedLocationUpdates(LocationUpdateOptions())))
         timeline.at(1, .app(.startedMotionUpdates))

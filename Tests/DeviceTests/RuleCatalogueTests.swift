@@ -4,12 +4,14 @@ import Testing
 
 @Suite("The rule catalogue behind `tracesim rules`")
 struct RuleCatalogueTests {
-    /// The test sources of this target, read as text.
+    /// The test sources of this target, read as text, with every `@Test(` and its name on one
+    /// line (a parameterised test's attribute is wrapped before its name).
     static let testSources: String = {
         let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         let files = (try? FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil)) ?? []
         return files.filter { $0.pathExtension == "swift" }
             .compactMap { try? String(contentsOf: $0, encoding: .utf8) }.joined(separator: "\n")
+            .replacing(/@Test\(\s+"/, with: "@Test(\"")
     }()
 
     @Test("every rule has a test named after it", arguments: DeviceRule.allCases)

@@ -35,7 +35,7 @@ struct SimulatedUserTests {
                 .init(atSeconds: 60, change: .setLocationServices(false)),
             ])
         #expect(user.settingsChanges.map(\.atSeconds) == [60, 120])
-        var timeline = DeviceTimeline(Setup.authorized(.authorizedAlways), user: user)
+        var timeline = DeviceRun.testing(Setup.authorized(.authorizedAlways), user: user)
         timeline.at(0, .user(.launchedApp))
         timeline.advance(to: 59)
         #expect(timeline.device.authorization.state.status == .authorizedAlways)
@@ -47,7 +47,7 @@ struct SimulatedUserTests {
 
     @Test("the prompt log records shown, suppressed and answered prompts with their times")
     func promptLog() {
-        var timeline = DeviceTimeline(user: Setup.user([.location: [.answer(.allowWhileUsing(precise: false), afterSeconds: 3)]]))
+        var timeline = DeviceRun.testing(user: Setup.user([.location: [.answer(.allowWhileUsing(precise: false), afterSeconds: 3)]]))
         timeline.at(0, .user(.launchedApp))
         timeline.at(1, .app(.requestedWhenInUse))
         timeline.at(2, .app(.requestedWhenInUse))

@@ -11,62 +11,86 @@ struct SuspensionRuleTests {
     static let backgroundUpdates = LocationUpdateOptions(allowsBackgroundLocationUpdates: true)
 
     static func region(_ identifier: String) -> MonitoredRegion {
-        MonitoredRegion(identifier: identifier, center: DeviceTimeline.origin, radiusMeters: 100)
+        MonitoredRegion(identifier: identifier, center: DeviceRun.origin, radiusMeters: 100)
     }
 
-    @Test("backgroundAppSuspendedAfterGrace: an idle app is running 4.9 s after leaving the foreground, suspended at 5 s")
-    func backgroundAppSuspendedAfterGrace() {
-        var idle = DeviceTimeline(Setup.authorized(.authorizedAlways))
-        idle.at(0, .user(.launchedApp))
-        idle.at(10, .user(.movedAppToBackground))
-        idle.advance(to: 14.9)
-        #expect(idle.device.lifecycle.phase == .background)
-        idle.advance(to: 15)
-        #expect(idle.device.lifecycle.phase == .suspended)
+    /// One timeline of the suspension rule: the phone, what happens, and the last instant
+    /// the app still runs in the background, then when it is suspended (never, for `nil`).
+    struct SuspensionTimeline: Sendable, CustomTestStringConvertible {
+        var name: String
+        var configuration: Device.Configuration
+        var steps: [(seconds: Double, event: DeviceEvent)]
+        var stillRunningAt: Double
+        var suspendedAt: Double?
 
-        // Updates without the background flag keep the app while it is in use (the 70 s
-        // cutoff), then it is suspended; the grace is a parameter.
-        var parameters = DeviceParameters()
-        parameters.backgroundSuspensionGraceSeconds = 30
-        var updating = DeviceTimeline(Setup.authorized(.authorizedAlways, parameters: parameters))
-        updating.at(0, .user(.launchedApp))
-        updating.at(1, .app(.startedLocationUpdates(LocationUpdateOptions())))
-        updating.at(10, .user(.lockedScreen))
-        updating.advance(to: 79.9)
-        #expect(updating.device.lifecycle.phase == .background)
-        updating.advance(to: 80)
-        #expect(updating.device.lifecycle.phase == .suspended)
+        var testDescription: String { name }
 
-        // Stopping the updates later in the background starts the (longer) grace from then.
-        var stopping = DeviceTimeline(Setup.authorized(.authorizedAlways, parameters: parameters))
-        stopping.at(0, .user(.launchedApp))
-        stopping.at(1, .app(.startedLocationUpdates(LocationUpdateOptions())))
-        stopping.at(10, .user(.lockedScreen))
-        stopping.at(20, .app(.stoppedLocationUpdates))
-        stopping.advance(to: 49.9)
-        #expect(stopping.device.lifecycle.phase == .background)
-        stopping.advance(to: 50)
-        #expect(stopping.device.lifecycle.phase == .suspended)
+        /// Grace 30 s, the parameter the updating timelines change.
+        static var longGrace: Device.Configuration {
+            var parameters = DeviceParameters()
+            parameters.backgroundSuspensionGraceSeconds = 30
+            return Setup.authorized(.authorizedAlways, parameters: parameters)
+        }
 
-        // Background updates under Always, or a When-In-Use session, keep it running.
-        var kept = DeviceTimeline(Setup.authorized(.authorizedAlways))
-        kept.at(0, .user(.launchedApp))
-        kept.at(1, .app(.startedLocationUpdates(Self.backgroundUpdates)))
-        kept.at(10, .user(.lockedScreen))
-        kept.advance(to: 3600)
-        #expect(kept.device.lifecycle.phase == .background)
-        var session = DeviceTimeline(Setup.authorized(.authorizedWhenInUse))
-        session.at(0, .user(.launchedApp))
-        session.at(1, .app(.startedBackgroundSession))
-        session.at(10, .user(.lockedScreen))
-        session.advance(to: 3600)
-        #expect(session.device.lifecycle.phase == .background)
-        // Ending the session starts the grace.
-        session.at(3600, .app(.endedBackgroundSession))
-        session.advance(to: 3604.9)
-        #expect(session.device.lifecycle.phase == .background)
-        session.advance(to: 3605)
-        #expect(session.device.lifecycle.phase == .suspended)
+        static let all: [SuspensionTimeline] = [
+            SuspensionTimeline(
+                name: "an idle app is running 4.9 s after leaving the foreground, suspended at 5 s",
+                configuration: Setup.authorized(.authorizedAlways),
+                steps: [(0, .user(.launchedApp)), (10, .user(.movedAppToBackground))],
+                stillRunningAt: 14.9, suspendedAt: 15),
+            // Updates without the background flag keep the app while it is in use (the 70 s
+            // cutoff), then it is suspended; the grace is a parameter.
+            SuspensionTimeline(
+                name: "updates keep a locked app until the cutoff, then it is suspended",
+                configuration: longGrace,
+                steps: [
+                    (0, .user(.launchedApp)), (1, .app(.startedLocationUpdates(LocationUpdateOptions()))),
+                    (10, .user(.lockedScreen)),
+                ],
+                stillRunningAt: 79.9, suspendedAt: 80),
+            SuspensionTimeline(
+                name: "stopping the updates in the background starts the grace from then",
+                configuration: longGrace,
+                steps: [
+                    (0, .user(.launchedApp)), (1, .app(.startedLocationUpdates(LocationUpdateOptions()))),
+                    (10, .user(.lockedScreen)), (20, .app(.stoppedLocationUpdates)),
+                ],
+                stillRunningAt: 49.9, suspendedAt: 50),
+            SuspensionTimeline(
+                name: "background updates under Always keep it running",
+                configuration: Setup.authorized(.authorizedAlways),
+                steps: [
+                    (0, .user(.launchedApp)), (1, .app(.startedLocationUpdates(backgroundUpdates))),
+                    (10, .user(.lockedScreen)),
+                ],
+                stillRunningAt: 3600, suspendedAt: nil),
+            SuspensionTimeline(
+                name: "a When-In-Use background session keeps it running",
+                configuration: Setup.authorized(.authorizedWhenInUse),
+                steps: [(0, .user(.launchedApp)), (1, .app(.startedBackgroundSession)), (10, .user(.lockedScreen))],
+                stillRunningAt: 3600, suspendedAt: nil),
+            SuspensionTimeline(
+                name: "ending the background session starts the grace",
+                configuration: Setup.authorized(.authorizedWhenInUse),
+                steps: [
+                    (0, .user(.launchedApp)), (1, .app(.startedBackgroundSession)), (10, .user(.lockedScreen)),
+                    (3600, .app(.endedBackgroundSession)),
+                ],
+                stillRunningAt: 3604.9, suspendedAt: 3605),
+        ]
+    }
+
+    @Test(
+        "backgroundAppSuspendedAfterGrace: a background app nothing keeps running is suspended after the grace",
+        arguments: SuspensionTimeline.all)
+    func backgroundAppSuspendedAfterGrace(_ scripted: SuspensionTimeline) {
+        var timeline = DeviceRun.testing(scripted.configuration)
+        for (seconds, event) in scripted.steps { timeline.at(seconds, event) }
+        timeline.advance(to: scripted.stillRunningAt)
+        #expect(timeline.device.lifecycle.phase == .background)
+        guard let suspendedAt = scripted.suspendedAt else { return }
+        timeline.advance(to: suspendedAt)
+        #expect(timeline.device.lifecycle.phase == .suspended)
     }
 
     @Test("backgroundAppSuspendedAfterGrace: the lifecycle machine arms, moves and disarms its timer by generation")
@@ -100,7 +124,7 @@ struct SuspensionRuleTests {
 
     @Test("suspendedAppGetsNoMotionOrTimers: motion reaches the app until the suspension, not after")
     func suspendedAppGetsNoMotionOrTimers() {
-        var timeline = DeviceTimeline(Setup.authorized(.authorizedAlways))
+        var timeline = DeviceRun.testing(Setup.authorized(.authorizedAlways))
         timeline.at(0, .user(.launchedApp))
         timeline.at(1, .app(.startedMotionUpdates))
         timeline.at(10, .user(.lockedScreen))
@@ -118,8 +142,8 @@ struct SuspensionRuleTests {
 
     @Test("wokenAppSuspendedAfterWakeWindow: an app that left the foreground is suspended again 10 s after a wake")
     func wokenAppSuspendedAfterWakeWindow() {
-        func woken(startsUpdates: Bool) -> (DeviceTimeline, Double) {
-            var timeline = DeviceTimeline(Setup.authorized(.authorizedAlways, parameters: Setup.immediateRegions))
+        func woken(startsUpdates: Bool) -> (DeviceRun, Double) {
+            var timeline = DeviceRun.testing(Setup.authorized(.authorizedAlways, parameters: Setup.immediateRegions))
             timeline.at(0, .user(.launchedApp))
             timeline.at(1, .app(.startedMonitoring(Self.region("depot"))))
             timeline.record(2)
@@ -155,10 +179,10 @@ struct SuspensionRuleTests {
 
     @Test("suspendedAppUpdatesQueued: fixes of a suspended Always app are queued and handed over when it runs again")
     func suspendedAppUpdatesQueued() {
-        func run(limit: Int) -> (DeviceTimeline, [DeviceAction]) {
+        func run(limit: Int) -> (DeviceRun, [DeviceAction]) {
             var parameters = DeviceParameters()
             parameters.suspendedLocationQueueLimit = limit
-            var timeline = DeviceTimeline(Setup.authorized(.authorizedAlways, parameters: parameters))
+            var timeline = DeviceRun.testing(Setup.authorized(.authorizedAlways, parameters: parameters))
             timeline.at(0, .user(.launchedApp))
             timeline.at(1, .app(.startedLocationUpdates(LocationUpdateOptions())))
             timeline.at(10, .user(.lockedScreen))
@@ -174,7 +198,7 @@ struct SuspensionRuleTests {
         #expect(trimmed.deliveries.map { $0.timestamp } == [83, 84].map { short.time($0) })
 
         // Under When-In-Use the queue holds only what came while the app was in use.
-        var whenInUse = DeviceTimeline(Setup.authorized(.authorizedWhenInUse))
+        var whenInUse = DeviceRun.testing(Setup.authorized(.authorizedWhenInUse))
         whenInUse.at(0, .user(.launchedApp))
         whenInUse.at(1, .app(.startedLocationUpdates(LocationUpdateOptions())))
         whenInUse.at(10, .user(.lockedScreen))
@@ -186,7 +210,7 @@ struct SuspensionRuleTests {
 
     @Test("receiverRunsOnlyForRunningUpdates: GPS runs for queued updates of a suspended app, not when paused or ended")
     func receiverRunsOnlyForRunningUpdates() {
-        var timeline = DeviceTimeline(Setup.authorized(.authorizedAlways))
+        var timeline = DeviceRun.testing(Setup.authorized(.authorizedAlways))
         timeline.at(0, .user(.launchedApp))
         timeline.at(1, .app(.startedLocationUpdates(LocationUpdateOptions())))
         timeline.at(10, .user(.lockedScreen))
@@ -199,7 +223,7 @@ struct SuspensionRuleTests {
         // Provisional Always delivers as When-In-Use: no GPS once not in use.
         var provisional = Setup.authorized(.authorizedAlways)
         provisional.authorization.isProvisionalAlways = true
-        var asWhenInUse = DeviceTimeline(provisional)
+        var asWhenInUse = DeviceRun.testing(provisional)
         asWhenInUse.at(0, .user(.launchedApp))
         asWhenInUse.at(1, .app(.startedLocationUpdates(LocationUpdateOptions())))
         asWhenInUse.at(10, .user(.lockedScreen))
@@ -207,7 +231,7 @@ struct SuspensionRuleTests {
         #expect(!asWhenInUse.device.isReceiverRunning(at: asWhenInUse.time(80)))
 
         // Paused updates power the hardware down (a4 #7).
-        var paused = DeviceTimeline(Setup.authorized(.authorizedAlways))
+        var paused = DeviceRun.testing(Setup.authorized(.authorizedAlways))
         paused.at(0, .user(.launchedApp))
         paused.at(1, .app(.startedLocationUpdates(Self.backgroundUpdates)))
         #expect(paused.record(2).deliveries.count == 1)
@@ -219,8 +243,8 @@ struct SuspensionRuleTests {
 
     @Test("backgroundSessionFormsWhileInUse: background updates started 69.9 s after the lock keep When-In-Use, at 70 s they fail")
     func backgroundSessionFormsWhileInUse() {
-        func run(startAt seconds: Double) -> DeviceTimeline {
-            var timeline = DeviceTimeline(Setup.authorized(.authorizedWhenInUse))
+        func run(startAt seconds: Double) -> DeviceRun {
+            var timeline = DeviceRun.testing(Setup.authorized(.authorizedWhenInUse))
             timeline.at(0, .user(.launchedApp))
             // Plain updates keep the app running while in use, so it can still act at the edge.
             timeline.at(1, .app(.startedLocationUpdates(LocationUpdateOptions())))

@@ -1,3 +1,4 @@
+import Device
 import Engine
 @testable import Reports
 @testable import Scenarios

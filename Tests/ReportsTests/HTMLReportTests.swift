@@ -51,7 +51,7 @@ struct HTMLReportTests {
         let (standard, _) = try page(Fixture.trace, scenario, fences: false)
         scenario.device.parameters.whenInUseLockCutoffSeconds = 30
         let (shorter, cell) = try page(Fixture.trace, scenario, fences: false)
-        #expect(cell.run.whenInUseLockCutoffSeconds == 30)
+        #expect(cell.run.device.parameters.whenInUseLockCutoffSeconds == 30)
         #expect(shorter.contains(">When-In-Use cutoff (lock + 30 s)</text>"))
         func cutoffX(_ html: String) -> Double? {
             guard let range = html.range(of: "<line class=\"cutoff\" x1=\"") else { return nil }

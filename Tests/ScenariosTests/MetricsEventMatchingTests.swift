@@ -1,3 +1,4 @@
+import Device
 @testable import Engine
 @testable import Scenarios
 import SimulationCore

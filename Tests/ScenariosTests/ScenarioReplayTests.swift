@@ -56,7 +56,7 @@ struct ScenarioReplayTests {
         #expect(last.seconds(since: start) < 60 + cutoff)
         #expect(last.seconds(since: start) >= 60 + cutoff - 1)
         #expect(idealRun.replay.client.deliveries.count == trace.fixes.count)
-        #expect(lockedRun.whenInUseLockCutoffSeconds == cutoff)
+        #expect(lockedRun.deviceConfiguration.parameters.whenInUseLockCutoffSeconds == cutoff)
     }
 
     @Test("the built-in engine through the generic entry point replays as ScenarioRunner.run does")

@@ -229,17 +229,32 @@ struct TrackingStartAndPoolingTests {
     }
 
     @Test(
-        "the phone rebuilt from the flow's events is the phone the flow left, for every layer",
+        "a settled flow leaves the phone the drained flow ends with, and nothing queued, for every layer",
         arguments: PermissionLayer.allCases)
-    func rebuiltPhone(layer: PermissionLayer) throws {
+    func settledPhone(layer: PermissionLayer) throws {
         var setup = DeviceSetup()
         setup.configuration.authorization.motionStatus = .notDetermined
-        let flow = layer.run(setup: setup, user: .agreeable, start: Self.drive.fixes[0].timestamp)
-        let split = FlowSplit(flow, configuration: setup.configuration)
-        #expect(split.device.authorization.state == flow.session.device.authorization.state)
-        #expect(split.device.lifecycle == flow.session.device.lifecycle)
-        #expect(split.device.promptLog == flow.session.device.promptLog)
-        #expect(split.settled == flow.session.now)
-        #expect(split.later.isEmpty)
+        let start = Self.drive.fixes[0].timestamp
+        let drained = layer.run(setup: setup, user: .agreeable, start: start)
+        let settled = layer.run(setup: setup, user: .agreeable, start: start, ending: .settled)
+        #expect(settled.session.device.authorization.state == drained.session.device.authorization.state)
+        #expect(settled.session.device.lifecycle == drained.session.device.lifecycle)
+        #expect(settled.session.device.promptLog == drained.session.device.promptLog)
+        #expect(settled.session.now == drained.session.now)
+        #expect(settled.session.phone.isQueueEmpty)
+    }
+
+    @Test("a settled flow stops before the person's own Settings change and leaves it queued for the replay")
+    func settledFlowLeavesSettingsQueued() throws {
+        let user = try SimulatedUser(
+            responses: [.location: [.answer(.allowWhileUsing(precise: true), afterSeconds: 2)]],
+            settingsChanges: [.init(atSeconds: 600, change: .setAlways)])
+        let start = Self.drive.fixes[0].timestamp
+        let settled = PermissionLayer.airship.run(setup: DeviceSetup(), user: user, start: start, ending: .settled)
+        #expect(settled.session.now.seconds(since: start) < 600)
+        #expect(settled.session.phone.nextQueued == .scripted(.user(.changedSettings(.setAlways))))
+        #expect(settled.session.device.authorization.state.status == .authorizedWhenInUse)
+        let drained = PermissionLayer.airship.run(setup: DeviceSetup(), user: user, start: start)
+        #expect(drained.session.device.authorization.state.status == .authorizedAlways)
     }
 }

@@ -24,8 +24,8 @@ extension DoorstepAI {
     /// - Returns: the device's reaction to that ask, empty on later deliveries.
     @discardableResult
     public static func startDelivery(_ session: inout PermissionSession) -> [DeviceAction] {
-        guard !session.layerState.doorstepCollectorHasAsked else { return [] }
-        session.layerState.doorstepCollectorHasAsked = true
+        guard !session[memory: Memory.self].collectorHasAsked else { return [] }
+        session[memory: Memory.self].collectorHasAsked = true
         return session.perform(.app(.requestedAlways))
     }
 

@@ -23,7 +23,7 @@ extension DoorstepAI {
     ) -> DoorstepPermissionRequestResult {
         var result = DoorstepPermissionRequestResult()
         let whitelist = DoorstepPermission.allCases.filter { permissions.contains($0) }
-        if let inFlight = session.layerState.doorstepInFlight {
+        if let inFlight = session[memory: Memory.self].inFlight {
             // Refused, not interleaved: nothing is asked, every bucket says why.
             let running = inFlight.whitelist.map(\.rawValue).joined(separator: ", ")
             let since = session.now.seconds(since: inFlight.since)
@@ -41,7 +41,7 @@ extension DoorstepAI {
             completion?(result)
             return result
         }
-        session.layerState.doorstepInFlight = (session.now, whitelist)
+        session[memory: Memory.self].inFlight = (session.now, whitelist)
 
         // One location ask per call: Always, when whitelisted, is the ask and absorbs When-In-Use.
         var asks = whitelist
@@ -56,7 +56,7 @@ extension DoorstepAI {
         for permission in asks {
             ask(permission, in: &session, forced: !onlyIfNotDetermined, timeout: timeout, into: &result)
         }
-        session.layerState.doorstepInFlight = nil
+        session[memory: Memory.self].inFlight = nil
         result.statuses = checkPermissions(session, whitelist)
         completion?(result)
         return result
@@ -121,85 +121,97 @@ extension DoorstepAI {
             case .motionFitness: .app(.startedMotionUpdates)
             case .bluetooth: .app(.createdCentralManager)
             }
-        let actions = session.perform(event)
-        for action in actions {
-            switch action {
-            case .promptShown:
+        // The first prompt, or the first reason the request went unanswered, decides; the
+        // device's other actions (callbacks, timers) say neither.
+        for action in session.perform(event) {
+            if case .promptShown = action {
                 result.requested.append(permission)
                 let wait = status.state == .whenInUseOnly ? min(timeout, forcedReaskTimeoutSeconds) : timeout
                 session.wait(atMost: wait) { $0.authorization.state.promptOnScreen == nil }
                 return
-            case .promptSuppressed(_, let rule):
+            }
+            if case .promptSuppressed(_, let rule) = action {
                 let reason = reason(for: rule)
                 skip(reason.code, reason.message)
                 return
-            case .appTerminated(let rule):
+            }
+            if case .appTerminated(let rule) = action {
                 let reason = reason(for: rule)
                 skip(reason.code, reason.message)
                 return
-            case .deliverLocation, .dropLocation, .locationUpdatesFailed, .locationUpdatesPaused,
-                .authorizationChanged, .temporaryFullAccuracyCompleted, .motionAuthorizationChanged,
-                .bluetoothAuthorizationChanged, .regionEvent, .regionEventDropped, .regionMonitoringFailed,
-                .significantChange, .significantChangeDropped, .visit, .visitDropped, .deliverMotion, .dropMotion,
-                .appLaunched, .schedule:
-                // Neither a prompt nor a reason the request went unanswered.
-                continue
             }
         }
         skip("noPrompt", "iOS showed no prompt")
     }
 
-    /// The reason a suppressed prompt reports, aligned with `CLServiceSession` diagnostics.
+    /// The reason a suppressed prompt reports: the `CLServiceSession` diagnostic where one
+    /// matches the rule (`serviceSessionReasons`), otherwise the rule's own name and catalogue
+    /// summary, so a new device rule needs nothing here.
     static func reason(for rule: DeviceRule) -> DoorstepDeferralReason {
-        switch rule {
-        case .servicesOffReportsDenied:
+        serviceSessionReasons.first { $0.rule == rule }?.reason
+            ?? DoorstepDeferralReason(code: rule.rawValue, message: rule.info.summary)
+    }
+
+    /// The rules a `CLServiceSession` diagnostic matches, each with the reason the requester
+    /// reports in that diagnostic's words.
+    static let serviceSessionReasons: [(rule: DeviceRule, reason: DoorstepDeferralReason)] = [
+        // `authorizationDeniedGlobally`: Location Services is off for every app.
+        (
+            .servicesOffReportsDenied,
             DoorstepDeferralReason(code: "authorizationDeniedGlobally", message: "Location Services is off device-wide")
-        case .restrictedCannotChange:
+        ),
+        // `authorizationRestricted`: parental controls or a profile.
+        (
+            .restrictedCannotChange,
             DoorstepDeferralReason(code: "authorizationRestricted", message: "restricted by device policy")
-        case .dontAllowIsFinal:
+        ),
+        // `authorizationDenied`: the person answered Don't Allow.
+        (
+            .dontAllowIsFinal,
             DoorstepDeferralReason(
                 code: "authorizationDenied", message: "already denied; Settings is the only route back")
-        case .promptsOnlyInForeground:
+        ),
+        // `insufficientlyInUse`: prompts appear only in the foreground.
+        (
+            .promptsOnlyInForeground,
             DoorstepDeferralReason(
                 code: "insufficientlyInUse", message: "the app was not in the foreground, so iOS showed nothing")
-        case .onePromptAtATime:
+        ),
+        // `authorizationRequestInProgress`: another prompt is on screen.
+        (
+            .onePromptAtATime,
             DoorstepDeferralReason(
                 code: "authorizationRequestInProgress", message: "another system prompt was still on screen")
-        case .alwaysRequestOncePerInstall:
+        ),
+        // `alwaysAuthorizationDenied`: the one Always request of an install is spent.
+        (
+            .alwaysRequestOncePerInstall,
             DoorstepDeferralReason(
                 code: "alwaysAuthorizationDenied", message: "the one Always request of this install was already used")
-        case .allowOnceIgnoresAlwaysRequests:
+        ),
+        // `temporaryAuthorization`: Allow Once is in effect.
+        (
+            .allowOnceIgnoresAlwaysRequests,
             DoorstepDeferralReason(
                 code: "temporaryAuthorization", message: "Allow Once is in effect; iOS ignores Always requests")
-        case .missingUsageKeyIgnoresRequest:
+        ),
+        // A missing usage key: the requester's own `notDeclared`, which no diagnostic has.
+        (
+            .missingUsageKeyIgnoresRequest,
             DoorstepDeferralReason(code: "notDeclared", message: "a usage-description key is missing")
-        case .motionMissingUsageKeyCrashes:
+        ),
+        // The motion usage key missing terminates the app: also `notDeclared`.
+        (
+            .motionMissingUsageKeyCrashes,
             DoorstepDeferralReason(
                 code: "notDeclared", message: "NSMotionUsageDescription is missing; iOS terminates the app")
-        case .servicesOnRestoresPreviousState, .whenInUseRequestOnlyFromNotDetermined, .alwaysUpgradeFromWhenInUse,
-            .firstAlwaysRequestFollowsProfile, .deferredUpgradePrompt, .deferredUpgradePromptWaitsForUnlock,
-            .deferredUpgradeHoldsTriggeringEvent,
-            .alwaysRequestWhenAlwaysDoesNothing, .alwaysRequestResetsWhenNotDetermined, .allowOnceLapsesWhenNotInUse,
-            .defaultAccuracyReduced, .temporaryFullAccuracyNeedsPurposeKey, .temporaryFullAccuracyFailsInBackground,
-            .temporaryFullAccuracyLastsUntilRelaunch, .temporaryFullAccuracyNotNeededWhenPrecise,
-            .motionRequestPrompts, .motionUnavailableWithoutHardware, .bluetoothPromptsOnCentralManager,
-            .inUseIncludesCutoffAfterForeground, .backgroundSessionKeepsInUse, .startingUpdatesInBackgroundFails,
-            .backgroundUpdatesWithoutModeCrash, .suspendedAppsReceiveNothing, .forceQuitStopsEverything,
-            .forceQuitRelaunchOnLocationEvents, .forceQuitNoRelaunchOnIOS26, .backgroundAppRefreshOffStopsWakes,
-            .lowPowerModeStopsWakes, .locationEventsWaitForFirstUnlock, .memoryPressureKillsInBackground,
-            .wakeWindowAfterRelaunch, .backgroundAppSuspendedAfterGrace, .suspendedAppGetsNoMotionOrTimers,
-            .resumedAppGetsCurrentMotion, .wokenAppSuspendedAfterWakeWindow, .suspendedAppUpdatesQueued,
-            .receiverRunsOnlyForRunningUpdates,
-            .backgroundSessionFormsWhileInUse, .noDeliveryWithoutAuthorization, .updatesMustBeRunning,
-            .whenInUseStopsAfterCutoff, .alwaysContinuesInBackground, .automaticPause,
-            .reducedAccuracyFewFixesPerHour, .reducedAccuracyDisplacedPosition, .regionLimit,
-            .regionRequiresAuthorization, .regionUnavailableWithReducedAccuracy, .regionHysteresis,
-            .regionEventsWhenNotInUseNeedAlways, .regionEventLatency, .reducedAccuracyAppliesToEveryService,
-            .significantChangeService, .visitService,
-            .motionDeliversRecordedActivity, .motionDerivedFromSpeed:
-            // No CLServiceSession diagnostic matches: the rule's own name and catalogue summary.
-            DoorstepDeferralReason(code: rule.rawValue, message: rule.info.summary)
-        }
+        ),
+    ]
+
+    /// The rules reported by their own name and catalogue summary: every rule of the
+    /// catalogue that no `CLServiceSession` diagnostic matches.
+    static var rulesReportedByName: [DeviceRule] {
+        DeviceRule.allCases.filter { rule in !serviceSessionReasons.contains { $0.rule == rule } }
     }
 
     private static func formatSeconds(_ seconds: Double) -> String {

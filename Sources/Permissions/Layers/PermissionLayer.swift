@@ -26,10 +26,20 @@ public enum PermissionLayer: String, CaseIterable, Sendable {
         public init() {}
     }
 
+    /// Where a run stops after the layer's call returned.
+    public enum Ending: Sendable {
+        /// Runs everything still queued, however late: the whole story of a permissions report.
+        case drained
+        /// Stops where tracking starts (`PermissionSession.settle()`), so that a replay goes
+        /// on with the same phone and what is still queued.
+        case settled
+    }
+
     /// What one run produced.
     public struct Run: Sendable {
         public var layer: PermissionLayer
-        /// The session after the layer's call returned and the rest of the script ran.
+        /// The session after the layer's call returned and the rest of the script ran (or, for a
+        /// settled run, what the flow still waited for).
         public var session: PermissionSession
         /// Seconds the layer's call took.
         public var secondsTaken: Double
@@ -58,10 +68,12 @@ public enum PermissionLayer: String, CaseIterable, Sendable {
     }
 
     /// Runs the layer's main request on a fresh session of this person and phone, starting
-    /// at `start` (by default a fixed instant, so reports do not depend on the clock).
+    /// at `start` (by default a fixed instant, so reports do not depend on the clock), then
+    /// runs what is still queued (`ending`).
     public func run(
         setup: DeviceSetup, user: SimulatedUser, lifecycle: [PermissionSession.ScriptedEvent] = [],
-        options: Options = Options(), start: SimInstant = SimInstant(nanosecondsSinceEpoch: 1_700_000_000_000_000_000)
+        options: Options = Options(), start: SimInstant = SimInstant(nanosecondsSinceEpoch: 1_700_000_000_000_000_000),
+        ending: Ending = .drained
     ) -> Run {
         var session = PermissionSession(
             device: Device(configuration: setup.configuration), user: user, script: lifecycle, start: start)
@@ -84,7 +96,10 @@ public enum PermissionLayer: String, CaseIterable, Sendable {
                 statusAction: options.wizardStatusAction)
         }
         run.secondsTaken = session.now.seconds(since: start)
-        session.drain()
+        switch ending {
+        case .drained: session.drain()
+        case .settled: session.settle()
+        }
         run.session = session
         return run
     }

@@ -120,22 +120,15 @@ public enum PermissionsWizard {
         steps.record(.pageShown(page, title: texts.title), session)
         session.advance(by: presentation.readingSeconds)
         steps.record(.tapped(texts.primaryButtonTitle), session)
+        // The wizard's steps record only what the user sees of a prompt.
         for action in session.perform(request) {
-            switch action {
-            case .promptShown(let kind):
+            if case .promptShown(let kind) = action {
                 steps.record(.promptShown(kind), session)
                 session.wait(atMost: BackgroundGeolocation.unansweredPromptLimitSeconds) {
                     $0.authorization.state.promptOnScreen == nil
                 }
-            case .promptSuppressed(let kind, let rule):
+            } else if case .promptSuppressed(let kind, let rule) = action {
                 steps.record(.promptNotShown(kind, rule), session)
-            case .deliverLocation, .dropLocation, .locationUpdatesFailed, .locationUpdatesPaused,
-                .authorizationChanged, .temporaryFullAccuracyCompleted, .motionAuthorizationChanged,
-                .bluetoothAuthorizationChanged, .regionEvent, .regionEventDropped, .regionMonitoringFailed,
-                .significantChange, .significantChangeDropped, .visit, .visitDropped, .deliverMotion, .dropMotion,
-                .appLaunched, .appTerminated, .schedule:
-                // The wizard's steps record only what the user sees of a prompt.
-                continue
             }
         }
     }

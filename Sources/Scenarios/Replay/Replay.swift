@@ -2,56 +2,29 @@ import Device
 import SimulationCore
 import Traces
 
-/// Something that happens to the device at a fixed time during a replay (the person, the
-/// system), such as a screen lock scripted a minute in.
-public struct ScriptedDeviceEvent: Sendable, Equatable {
-    /// When it happens.
-    public var time: SimInstant
-    /// What happens.
-    public var event: DeviceEvent
-
-    /// `event` at `time`.
-    public init(time: SimInstant, event: DeviceEvent) {
-        self.time = time
-        self.event = event
-    }
-}
-
 /// Replays a trace through a simulated device and a `LocationClient`: the device sees every
 /// recorded fix and motion sample, the client sees only what the device delivers, and the
 /// timers both ask for fire in simulated time. Deterministic: no clocks, no unordered iteration.
 ///
-/// The run loop merges the trace's dense, already sorted streams (fixes, motion samples) by
-/// cursor and keeps only the sparse things (scripted events, device and client timers, prompt
-/// answers) in an `EventQueue`. At one instant the script goes first, then timers in the order
-/// they were scheduled, then motion, then fixes.
+/// It drives a `DeviceRun`, the phone's one run loop (fresh, or as a permission flow left it):
+/// the loop merges the trace's dense, already sorted streams (fixes, motion samples) by the
+/// run's cursor with the run's queue of sparse things (scripted events, device and client
+/// timers, prompt answers). At one instant the script goes first, then timers in the order they
+/// were scheduled, then motion, then fixes. The replay's own job is the client: it hands the
+/// client what the device delivers and sends the client's requests back to the device.
 public struct Replay<Client: LocationClient> {
-    /// The device after the replay.
-    public private(set) var device: Device
+    /// The phone's run: the device, its queue and timelines.
+    public private(set) var phone: DeviceRun
     /// The client after the replay.
     public private(set) var client: Client
-    /// Every device action, with its time, when `keepsDeviceLog` was set.
-    public private(set) var deviceLog: [TimedDeviceAction] = []
-    /// The app's lifecycle as it changed: phase and screen lock, from the replay's start.
-    public private(set) var lifecycleTimeline: [LifecycleChange] = []
-    /// When each fix reached the app (standard updates).
-    public private(set) var deliveryTimes: [SimInstant] = []
-    /// What the app was allowed, and whether it could run, as it changed: status and accuracy,
-    /// motion, suspensions, wakes, launches and terminations (prompts are in the device's log).
-    public private(set) var authorizationTimeline: [AuthorizationChange] = []
-    /// When the phone ran location updates for the app, measured from the device.
-    public private(set) var gpsOn = GPSOnTime()
-    /// The person answering prompts that appear during the replay (the deferred Always
-    /// upgrade, for example); `nil` leaves them on screen.
-    public private(set) var user: SimulatedUser?
-    private let keepsDeviceLog: Bool
-    private var queue = EventQueue<Pending>(reservingCapacity: 16)
     private var requests: [LocationClientRequest<Client.Timer>] = []
     /// The next request to send: `flushRequests` runs re-entrantly (a request's deliveries may
     /// raise more), and every level walks the one buffer in order, so requests reach the device
     /// first in, first out, and none is shifted along the buffer.
     private var nextRequest = 0
     private var hasRun = false
+    /// When each fix reached the app (standard updates).
+    public private(set) var deliveryTimes: [SimInstant] = []
     /// The fixes of the next `didUpdateLocations` call: those the device delivered in one
     /// step, in order. Emptied after each call.
     private var locations: [LocationDelivery] = []
@@ -61,26 +34,14 @@ public struct Replay<Client: LocationClient> {
     /// The action buffer of a recorded fix: the loop records fixes one at a time and never
     /// re-entrantly, so they share one buffer without the spare buffers' bookkeeping.
     private var fixActions: [DeviceAction] = []
-    private var isReceiverRunning = false
     private var isClientStarted = false
+    /// The client's timers waiting in the run's queue, by the token queued for each; a slot is
+    /// reused once its timer fired.
+    private var clientTimers: [Client.Timer?] = []
+    private var freeTimerSlots: [Int] = []
     /// Client timers that came due while the process was suspended, in the order they came
     /// due: they fire when the same process runs again, and are forgotten when it ends.
     private var overdueClientTimers: [Client.Timer] = []
-
-    /// What waits in the queue.
-    private enum Pending {
-        case scripted(DeviceEvent)
-        case deviceTimer(DeviceTimer)
-        case clientTimer(Client.Timer)
-        case answer(PromptAnswer)
-    }
-
-    /// Queue priorities at one instant. Motion samples and fixes come after every queued
-    /// item due at the same instant, motion before fixes.
-    private enum Priority {
-        static var script: Int { 0 }
-        static var timer: Int { 1 }
-    }
 
     /// Which source the loop takes the next item from.
     private enum Source {
@@ -90,22 +51,43 @@ public struct Replay<Client: LocationClient> {
         case fix
     }
 
-    /// Prepares a replay of `device` (fresh, or as a permission flow left it) and `client`.
+    /// The device after the replay.
+    public var device: Device { phone.device }
+    /// Every device action, with its time, when `keepsDeviceLog` was set.
+    public var deviceLog: [TimedDeviceAction] { phone.log }
+    /// The app's lifecycle as it changed: phase and screen lock, from the run's start (the
+    /// replay's, or its permission flow's).
+    public var lifecycleTimeline: [LifecycleChange] { phone.lifecycleTimeline }
+    /// What the app was allowed, and whether it could run, as it changed: opening with the
+    /// phone's starting state, then status and accuracy, motion, suspensions, wakes, launches
+    /// and terminations (prompts are in the device's log).
+    public var authorizationTimeline: [AuthorizationChange] { phone.authorizationTimeline }
+    /// When the phone ran location updates for the app, measured from the device.
+    public var gpsOn: GPSOnTime { phone.gpsOn }
+    /// The person answering prompts that appear during the replay (the deferred Always
+    /// upgrade, for example); `nil` leaves them on screen.
+    public var user: SimulatedUser? { phone.user }
+
+    /// Prepares a replay of a fresh `device` and `client`.
     public init(device: Device, client: Client, user: SimulatedUser? = nil, keepsDeviceLog: Bool = false) {
-        self.device = device
+        self.init(phone: DeviceRun(device: device, user: user, keepsLog: keepsDeviceLog), client: client)
+    }
+
+    /// Prepares a replay that goes on with `phone` (as a permission flow left it, with what is
+    /// still queued) and `client`.
+    public init(phone: DeviceRun, client: Client) {
+        self.phone = phone
         self.client = client
-        self.user = user
-        self.keepsDeviceLog = keepsDeviceLog
         requests.reserveCapacity(16)
         locations.reserveCapacity(1)
         fixActions.reserveCapacity(8)
     }
 
-    /// Runs `trace` with `script` (sorted or not; ties keep their order), from `start` on
-    /// when given (fixes before it happened before the app tracked). Unless the device already
-    /// runs the app or the script launches it, the app is launched at the first instant. The
-    /// client starts as soon as the app runs. Nothing is known after the trace's last
-    /// instant, so timers and scripted events due later do not happen.
+    /// Runs `trace` with `script` (sorted or not; ties keep their order) and whatever the phone's
+    /// run already has queued, from `start` on when given (fixes before it happened before the
+    /// app tracked). Unless the device already runs the app or the script launches it, the app is
+    /// launched at the first instant. The client starts as soon as the app runs. Nothing is known
+    /// after the trace's last instant, so timers and scripted events due later do not happen.
     ///
     /// A replay runs one trace: its queue, timeline and measurements belong to that run, so
     /// make a new `Replay` for the next trace.
@@ -114,23 +96,16 @@ public struct Replay<Client: LocationClient> {
         hasRun = true
         let fixes = trace.fixes
         let samples = trace.motionSamples
-        // Cursors, not copies: the fixes before `start` are skipped by index.
-        var fixIndex = start.map { start in fixes.firstIndex { !($0.timestamp < start) } ?? fixes.endIndex } ?? 0
-        var sampleIndex =
-            start.map { start in samples.firstIndex { !($0.timestamp < start) } ?? samples.endIndex } ?? 0
-        let firstFix = fixIndex < fixes.endIndex ? fixes[fixIndex].timestamp : nil
-        let firstSample = sampleIndex < samples.endIndex ? samples[sampleIndex].timestamp : nil
-        guard
-            let first = [start, firstFix, firstSample, script.lazy.map(\.time).min()].compactMap({ $0 }).min()
-        else { return }
-        for scripted in script { queue.push(.scripted(scripted.event), at: scripted.time, priority: Priority.script) }
-        deliveryTimes.reserveCapacity(fixes.endIndex - fixIndex)
-        lifecycleTimeline.append(
-            LifecycleChange(time: first, phase: device.lifecycle.phase, isScreenLocked: device.lifecycle.isScreenLocked)
-        )
-        isReceiverRunning = device.isReceiverRunning(at: first)
-        if isReceiverRunning { gpsOn.started(at: first) }
-        if !device.lifecycle.phase.isRunning && !script.contains(where: { $0.event == .user(.launchedApp) }) {
+        phone.cursor = TraceCursor(trace, from: start)
+        let firstFix = phone.cursor.fixIndex < fixes.endIndex ? fixes[phone.cursor.fixIndex].timestamp : nil
+        let firstSample =
+            phone.cursor.sampleIndex < samples.endIndex ? samples[phone.cursor.sampleIndex].timestamp : nil
+        for scripted in script { phone.script(scripted.event, at: scripted.time) }
+        guard let first = [start, firstFix, firstSample, phone.nextDue].compactMap({ $0 }).min() else { return }
+        deliveryTimes.reserveCapacity(fixes.endIndex - phone.cursor.fixIndex)
+        phone.open(at: first)
+        phone.startMeasuringGPS(at: first)
+        if !device.lifecycle.phase.isRunning && phone.pendingScriptedLaunches == 0 {
             send(.user(.launchedApp), at: first)
         }
         startClientIfLaunched(at: first)
@@ -141,16 +116,16 @@ public struct Replay<Client: LocationClient> {
         loop: while true {
             var next = SimInstant(nanosecondsSinceEpoch: .max)
             var source = Source.none
-            if let pending = queue.next, pending.time <= last {
-                next = pending.time
+            if let due = phone.nextDue, due <= last {
+                next = due
                 source = .queue
             }
-            if sampleIndex < samples.endIndex, samples[sampleIndex].timestamp < next {
-                next = samples[sampleIndex].timestamp
+            if phone.cursor.sampleIndex < samples.endIndex, samples[phone.cursor.sampleIndex].timestamp < next {
+                next = samples[phone.cursor.sampleIndex].timestamp
                 source = .motion
             }
-            if fixIndex < fixes.endIndex, fixes[fixIndex].timestamp < next {
-                next = fixes[fixIndex].timestamp
+            if phone.cursor.fixIndex < fixes.endIndex, fixes[phone.cursor.fixIndex].timestamp < next {
+                next = fixes[phone.cursor.fixIndex].timestamp
                 source = .fix
             }
             switch source {
@@ -158,32 +133,35 @@ public struct Replay<Client: LocationClient> {
                 break loop
             case .queue:
                 now = next
-                guard let pending = queue.popNext() else { preconditionFailure("the queue's next item vanished") }
-                handle(pending.payload, at: now)
+                guard let item = phone.popNext() else { preconditionFailure("the queue's next item vanished") }
+                handle(item, at: now)
             case .motion:
                 now = next
-                send(.sensor(.motionSampleRecorded(samples[sampleIndex])), at: now)
-                sampleIndex += 1
+                let sample = samples[phone.cursor.sampleIndex]
+                phone.cursor.sampleIndex += 1
+                send(.sensor(.motionSampleRecorded(sample)), at: now)
             case .fix:
                 // A run of fixes: every fix before the next queued item or motion sample (which
                 // go first at a shared instant). Nothing between two of them but the fixes can
                 // change the phone or the app, so the loop stays here, taking the queue's head
                 // again after each fix because a fix may schedule a timer.
                 let nextSample =
-                    sampleIndex < samples.endIndex
-                    ? samples[sampleIndex].timestamp : SimInstant(nanosecondsSinceEpoch: .max)
+                    phone.cursor.sampleIndex < samples.endIndex
+                    ? samples[phone.cursor.sampleIndex].timestamp : SimInstant(nanosecondsSinceEpoch: .max)
+                var fixIndex = phone.cursor.fixIndex
                 repeat {
                     now = fixes[fixIndex].timestamp
-                    recordFix(fixes[fixIndex], at: now)
                     fixIndex += 1
+                    phone.cursor.fixIndex = fixIndex
+                    recordFix(fixes[fixIndex - 1], at: now)
                     startClientIfLaunched(at: now)
                 } while fixIndex < fixes.endIndex && fixes[fixIndex].timestamp < nextSample
-                    && queue.next.map({ fixes[fixIndex].timestamp < $0.time }) ?? true
+                    && phone.nextDue.map({ fixes[fixIndex].timestamp < $0 }) ?? true
                 continue loop
             }
             startClientIfLaunched(at: now)
         }
-        gpsOn.stopped(at: now)
+        phone.stopMeasuringGPS(at: now)
         client.finish(at: now)
     }
 
@@ -196,32 +174,45 @@ public struct Replay<Client: LocationClient> {
         flushRequests(at: now)
     }
 
-    private mutating func handle(_ pending: Pending, at now: SimInstant) {
-        switch pending {
-        case .scripted(let event): send(event, at: now)
-        case .deviceTimer(let timer): send(.system(.timerFired(timer)), at: now)
-        case .answer(let answer): send(.user(.answeredPrompt(answer)), at: now)
-        case .clientTimer(let timer):
-            // Models app timers under suspension (rule suspendedAppGetsNoMotionOrTimers): a
-            // suspended process runs no code, so a timer due then fires once it runs again, as an
-            // overdue Foundation timer does; a terminated process's timers are gone.
-            switch device.lifecycle.phase {
-            case .foreground, .background:
-                client.timerFired(timer, at: now, into: &requests)
-                flushRequests(at: now)
-            case .suspended:
-                overdueClientTimers.append(timer)
-            case .notRunning, .terminatedBySystem, .forceQuit:
-                return
-            }
+    private mutating func handle(_ item: DeviceRun.Queued, at now: SimInstant) {
+        if let event = item.deviceEvent {
+            send(event, at: now)
+            return
         }
+        guard case .app(let token) = item, let timer = clientTimers[token] else { return }
+        clientTimers[token] = nil
+        freeTimerSlots.append(token)
+        // Models app timers under suspension (rule suspendedAppGetsNoMotionOrTimers): a
+        // suspended process runs no code, so a timer due then fires once it runs again, as an
+        // overdue Foundation timer does; a terminated process's timers are gone.
+        switch device.lifecycle.phase {
+        case .foreground, .background:
+            client.timerFired(timer, at: now, into: &requests)
+            flushRequests(at: now)
+        case .suspended:
+            overdueClientTimers.append(timer)
+        case .notRunning, .terminatedBySystem, .forceQuit:
+            return
+        }
+    }
+
+    /// Queues one of the client's timers in the phone's run.
+    private mutating func queue(_ timer: Client.Timer, at due: SimInstant) {
+        let token: Int
+        if let free = freeTimerSlots.popLast() {
+            token = free
+            clientTimers[token] = timer
+        } else {
+            token = clientTimers.count
+            clientTimers.append(timer)
+        }
+        phone.queueAppWork(token, at: due)
     }
 
     private mutating func send(_ event: DeviceEvent, at now: SimInstant) {
         var actions = spareActionBuffers.popLast() ?? []
-        let before = AuthorizationChange.Snapshot(device.lifecycle.phase, device.authorization.state)
-        device.handle(event, at: now, into: &actions)
-        carryOut(actions, since: before, at: now)
+        phone.send(event, at: now, into: &actions)
+        handOver(actions, at: now)
         actions.empty()
         spareActionBuffers.append(actions)
     }
@@ -230,42 +221,28 @@ public struct Replay<Client: LocationClient> {
     private mutating func recordFix(_ fix: Fix, at now: SimInstant) {
         var actions: [DeviceAction] = []
         swap(&actions, &fixActions)
-        let before = AuthorizationChange.Snapshot(device.lifecycle.phase, device.authorization.state)
-        device.handleRecordedFix(fix, at: now, into: &actions)
-        carryOut(actions, since: before, at: now)
+        phone.recordFix(fix, at: now, into: &actions)
+        handOver(actions, at: now)
         actions.empty()
         swap(&actions, &fixActions)
     }
 
-    /// What follows one device step: the timelines, the GPS clock, and the actions handed to
-    /// the client, the queue and the user, then the client's requests.
-    private mutating func carryOut(
-        _ actions: [DeviceAction], since before: AuthorizationChange.Snapshot, at now: SimInstant
-    ) {
-        AuthorizationChange.record(
-            actions, since: before, phase: device.lifecycle.phase, state: device.authorization.state, at: now,
-            into: &authorizationTimeline)
-        let running = device.isReceiverRunning(at: now)
-        if running != isReceiverRunning {
-            isReceiverRunning = running
-            if running { gpsOn.started(at: now) } else { gpsOn.stopped(at: now) }
-        }
-        let phase = device.lifecycle.phase
-        lifecycleTimeline.record(phase, isScreenLocked: device.lifecycle.isScreenLocked, at: now)
-        if actions.count == 1, !keepsDeviceLog, case .deliverLocation(let fix) = actions[0] {
+    /// The app's share of one device step (the phone's run has done its own): the actions
+    /// handed to the client, then the client's requests.
+    private mutating func handOver(_ actions: [DeviceAction], at now: SimInstant) {
+        if actions.count == 1, case .deliverLocation(let fix) = actions[0] {
             // Nearly every step of a replay: one fix delivered and nothing else. What the loop
             // below does with it, without copying the action through the general switch.
             deliveryTimes.append(now)
             locations.append(LocationDelivery(fix: fix, time: now))
         } else {
             for action in actions {
-                if keepsDeviceLog { deviceLog.append(TimedDeviceAction(time: now, action: action)) }
                 if case .deliverLocation = action {} else { handOverLocations(at: now) }
                 deliver(action, at: now)
             }
         }
         handOverLocations(at: now)
-        if !overdueClientTimers.isEmpty { fireOverdueClientTimers(phase: phase, at: now) }
+        if !overdueClientTimers.isEmpty { fireOverdueClientTimers(phase: device.lifecycle.phase, at: now) }
         flushRequests(at: now)
     }
 
@@ -284,7 +261,7 @@ public struct Replay<Client: LocationClient> {
         }
     }
 
-    /// Hands one device action to whoever it is for: the client, the queue, the user.
+    /// Hands one device action to the client, if it is for the client.
     private mutating func deliver(_ action: DeviceAction, at now: SimInstant) {
         switch action {
         case .deliverLocation(let fix):
@@ -316,15 +293,11 @@ public struct Replay<Client: LocationClient> {
             // The first launch is the client's `start`, which follows this event.
             guard isClientStarted else { return }
             client.didLaunch(reason, inBackground: inBackground, at: now, into: &requests)
-        case .schedule(let timer, let due):
-            queue.push(.deviceTimer(timer), at: due, priority: Priority.timer)
-        case .promptShown(let kind):
-            if case .answer(let answer, let delay)? = user?.respond(to: kind) {
-                queue.push(.answer(answer), at: now.advanced(bySeconds: delay), priority: Priority.timer)
-            }
-        case .dropLocation, .promptSuppressed, .bluetoothAuthorizationChanged, .regionEventDropped,
+        case .dropLocation, .promptShown, .schedule, .promptSuppressed, .bluetoothAuthorizationChanged,
+            .regionEventDropped,
             .significantChangeDropped, .visitDropped, .dropMotion, .appTerminated:
-            // What the app never sees, or (Bluetooth) not a location callback.
+            // What the app never sees, what the phone's run took care of (timers, the person's
+            // answers), or (Bluetooth) not a location callback.
             return
         }
     }
@@ -343,7 +316,7 @@ public struct Replay<Client: LocationClient> {
             nextRequest += 1
             switch request {
             case .device(let request): send(.app(request), at: now)
-            case .schedule(let timer, let due): queue.push(.clientTimer(timer), at: due, priority: Priority.timer)
+            case .schedule(let timer, let due): queue(timer, at: due)
             }
         }
         // Only the outermost level finds requests left to clear; a nested level has already

@@ -37,15 +37,9 @@ package enum UnsettledAuthorization {
             time: first.time)
     }
 
-    /// The note for `replay`, run on a phone made from `configuration` from `start` with no
-    /// permission flow before it, as `track` runs one.
-    package static func note<Client: LocationClient>(
-        _ replay: Replay<Client>, startingFrom configuration: Device.Configuration, start: SimInstant
-    ) -> RunNote? {
-        let initial = Device(configuration: configuration).authorization.state
-        let opening = AuthorizationChange(
-            time: start, kind: .location(initial.status, initial.accuracy, provisional: initial.isProvisionalAlways))
-        return note(
-            authorization: [opening] + replay.authorizationTimeline, promptLog: replay.device.promptLog, start: start)
+    /// The note for `replay`, run from `start` with no permission flow before it, as `track`
+    /// runs one; its authorization timeline opens with the state the phone started in.
+    package static func note<Client: LocationClient>(_ replay: Replay<Client>, start: SimInstant) -> RunNote? {
+        note(authorization: replay.authorizationTimeline, promptLog: replay.device.promptLog, start: start)
     }
 }

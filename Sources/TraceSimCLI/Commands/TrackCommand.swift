@@ -135,7 +135,7 @@ enum TrackCommand: ReportingCommand {
             }
             var replay = Replay(device: Device(configuration: device), client: engine)
             replay.run(trace, script: script)
-            let unsettled = UnsettledAuthorization.note(replay, startingFrom: device, start: first.timestamp)
+            let unsettled = UnsettledAuthorization.note(replay, start: first.timestamp)
             let report = TrackReport(
                 file: label, trace: trace, engine: engine, gpsOn: replay.gpsOn, fenceCount: fences.count,
                 notes: unsettled.map { [$0] } ?? [])

@@ -1,4 +1,3 @@
-import Device
 import SimulationCore
 
 /// One row of a run's authorization timeline: what the app was allowed, and whether it could
@@ -65,8 +64,8 @@ public struct AuthorizationChange: Sendable, Equatable {
     }
 
     /// The background event among one step's actions that woke the app.
-    private static func wakeReason(in actions: [DeviceAction]) -> LaunchReason? {
-        for action in actions {
+    private static func wakeReason(in actions: [DeviceAction], from first: Int) -> LaunchReason? {
+        for action in actions[first...] {
             if case .regionEvent = action { return .regionEvent }
             if case .significantChange = action { return .significantChange }
             if case .visit = action { return .visit }
@@ -80,7 +79,8 @@ public struct AuthorizationChange: Sendable, Equatable {
     /// no status the app is told. Cheap when nothing relevant happened (a fix delivered), since
     /// it runs for every event of a replay.
     @inline(__always) static func record(
-        _ actions: [DeviceAction], since before: Snapshot, phase: AppPhase, state: AuthorizationStateMachine.State,
+        _ actions: [DeviceAction], from first: Int, since before: Snapshot, phase: AppPhase,
+        state: AuthorizationStateMachine.State,
         at time: SimInstant, into timeline: inout [AuthorizationChange]
     ) {
         let after = Snapshot(phase, state)
@@ -89,7 +89,7 @@ public struct AuthorizationChange: Sendable, Equatable {
             timeline.append(AuthorizationChange(time: time, kind: .allowOnceLapsed))
         }
         if before.isProvisionalAlways != after.isProvisionalAlways,
-            !actions.contains(where: {
+            !actions[first...].contains(where: {
                 if case .authorizationChanged = $0 { return true }
                 return false
             })
@@ -101,11 +101,11 @@ public struct AuthorizationChange: Sendable, Equatable {
         if before.phase != after.phase {
             if after.phase == .suspended { timeline.append(AuthorizationChange(time: time, kind: .suspended)) }
             if before.phase == .suspended && after.phase == .background {
-                timeline.append(AuthorizationChange(time: time, kind: .woken(wakeReason(in: actions))))
+                timeline.append(AuthorizationChange(time: time, kind: .woken(wakeReason(in: actions, from: first))))
             }
         }
-        for action in actions {
-            switch action {
+        for index in first..<actions.endIndex {
+            switch actions[index] {
             case .authorizationChanged(let status, let accuracy):
                 timeline.append(
                     AuthorizationChange(

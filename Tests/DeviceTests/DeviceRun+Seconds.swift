@@ -3,41 +3,42 @@ import Geometry
 import SimulationCore
 import Traces
 
-/// A tiny run loop for device tests on the simulation's `EventQueue`: feeds events in time
-/// order, fires the timers the device schedules, and lets a `SimulatedUser` answer prompts
-/// after their delays.
-struct DeviceTimeline {
-    var device: Device
-    var user: SimulatedUser
-    let start = SimInstant(nanosecondsSinceEpoch: 1_700_000_000_000_000_000)
-    private var queue = EventQueue<DeviceEvent>()
-    /// Every action the device returned, with its time.
-    private(set) var log: [(time: SimInstant, action: DeviceAction)] = []
+/// The phone's run driven in seconds from a fixed start, as the rule tests write their
+/// timelines: `at(3, event)` runs what is due by 3 s, then the event at 3 s.
+extension DeviceRun {
+    static let testStart = SimInstant(nanosecondsSinceEpoch: 1_700_000_000_000_000_000)
+    static let origin = Coordinate(latitude: 37.7749, longitude: -122.4194)
 
-    init(_ configuration: Device.Configuration = Device.Configuration(), user: SimulatedUser = .agreeable) {
-        device = Device(configuration: configuration)
-        self.user = user
-        for scheduled in user.settingsChanges {
-            enqueue(.user(.changedSettings(scheduled.change)), at: time(scheduled.atSeconds))
-        }
+    /// A phone set up as `configuration` with `user` holding it, opened at the test start,
+    /// its Settings changes queued and its log kept.
+    static func testing(
+        _ configuration: Device.Configuration = Device.Configuration(), user: SimulatedUser = .agreeable
+    ) -> DeviceRun {
+        var run = DeviceRun(device: Device(configuration: configuration), user: user, keepsLog: true)
+        run.open(at: testStart)
+        run.scriptSettingsChanges(from: testStart)
+        return run
     }
 
-    func time(_ seconds: Double) -> SimInstant { start.advanced(byNanoseconds: Int64((seconds * 1e9).rounded())) }
+    var start: SimInstant { Self.testStart }
+
+    func time(_ seconds: Double) -> SimInstant {
+        Self.testStart.advanced(byNanoseconds: Int64((seconds * 1e9).rounded()))
+    }
 
     /// Runs queued events due up to `seconds`, then `event` at `seconds`; returns the actions of `event`.
     @discardableResult
     mutating func at(_ seconds: Double, _ event: DeviceEvent) -> [DeviceAction] {
         advance(to: seconds)
-        return run(event, at: time(seconds))
+        var actions: [DeviceAction] = []
+        send(event, at: time(seconds), into: &actions)
+        return actions
     }
 
     /// Runs queued events (timers, answers) due up to `seconds`.
     mutating func advance(to seconds: Double) {
         let limit = time(seconds)
-        while let next = queue.next, next.time <= limit {
-            _ = queue.popNext()
-            _ = run(next.payload, at: next.time)
-        }
+        while let due = nextDue, due <= limit { runNext() }
     }
 
     /// A fix at `seconds`, at `meters` north of the origin.
@@ -52,35 +53,6 @@ struct DeviceTimeline {
     @discardableResult
     mutating func record(_ seconds: Double, north meters: Double = 0, speed: Float? = nil) -> [DeviceAction] {
         at(seconds, .sensor(.fixRecorded(fix(seconds, north: meters, speed: speed))))
-    }
-
-    static let origin = Coordinate(latitude: 37.7749, longitude: -122.4194)
-
-    private mutating func run(_ event: DeviceEvent, at now: SimInstant) -> [DeviceAction] {
-        let actions = device.handle(event, at: now)
-        for action in actions {
-            log.append((now, action))
-            switch action {
-            case .schedule(let timer, let due):
-                enqueue(.system(.timerFired(timer)), at: due)
-            case .promptShown(let kind):
-                if case .answer(let answer, let delay) = user.respond(to: kind) {
-                    enqueue(.user(.answeredPrompt(answer)), at: now.advanced(byNanoseconds: Int64(delay * 1e9)))
-                }
-            case .deliverLocation, .dropLocation, .locationUpdatesFailed, .locationUpdatesPaused,
-                .promptSuppressed, .authorizationChanged, .temporaryFullAccuracyCompleted,
-                .motionAuthorizationChanged, .bluetoothAuthorizationChanged, .regionEvent, .regionEventDropped,
-                .regionMonitoringFailed, .significantChange, .significantChangeDropped, .visit, .visitDropped,
-                .deliverMotion, .dropMotion, .appLaunched, .appTerminated:
-                // Only timers and prompts make the timeline queue a follow-up event.
-                break
-            }
-        }
-        return actions
-    }
-
-    private mutating func enqueue(_ event: DeviceEvent, at time: SimInstant) {
-        queue.push(event, at: time)
     }
 
     /// The actions logged in a time window (seconds, inclusive).
