@@ -1,6 +1,7 @@
 import Device
 import Engine
 @testable import EngineProtocol
+import Fleet
 import Foundation
 import Scenarios
 import SimulationCore

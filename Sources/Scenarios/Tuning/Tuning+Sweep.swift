@@ -127,6 +127,6 @@ extension Tuning {
     public struct SweepError: Error, Sendable, CustomStringConvertible {
         /// The reason.
         public var description: String
-        init(_ description: String) { self.description = description }
+        package init(_ description: String) { self.description = description }
     }
 }

@@ -44,7 +44,7 @@ public enum Tuning {
         return result
     }
 
-    static func pathLength(_ fixes: [Fix], every seconds: Double) -> Double {
+    package static func pathLength(_ fixes: [Fix], every seconds: Double) -> Double {
         var length = 0.0
         var last: Fix?
         for fix in fixes {
