@@ -31,6 +31,7 @@ let package = Package(
         .library(name: "Geometry", targets: ["Geometry"]),
         .library(name: "Engine", targets: ["Engine"]),
         .library(name: "Scenarios", targets: ["Scenarios"]),
+        .library(name: "Fleet", targets: ["Fleet"]),
         .library(name: "Reports", targets: ["Reports"]),
     ],
     targets: [
@@ -64,11 +65,17 @@ let package = Package(
             name: "Scenarios",
             dependencies: ["SimulationCore", "Traces", "ConfigJSON", "Geometry", "Device", "Permissions", "Engine"]
         ),
+        // Many traces at once: the streaming matrix, its parts on disk (run lines, part identity,
+        // the closing record), merging them, and parameter sweeps.
+        .target(
+            name: "Fleet", dependencies: ["SimulationCore", "Traces", "ConfigJSON", "Geometry", "Engine", "Scenarios"]
+        ),
         // Every report: text, JSON, CSV, Markdown, JUnit and HTML+SVG, for the CLI and for embedders.
         .target(
             name: "Reports",
             dependencies: [
                 "SimulationCore", "Traces", "ConfigJSON", "Geometry", "Device", "Permissions", "Engine", "Scenarios",
+                "Fleet",
             ]
         ),
         // The Core Location facade: CLLocationManager and its types over `LocationClient`.
@@ -95,7 +102,7 @@ let package = Package(
             name: "TraceSimCLI",
             dependencies: [
                 "Traces", "ConfigJSON", "SimulationCore", "Device", "Permissions", "Geometry", "Engine", "Scenarios",
-                "Reports", "TraceSimCoreLocation", "EngineProtocol",
+                "Fleet", "Reports", "TraceSimCoreLocation", "EngineProtocol",
             ]
         ),
         // The umbrella module lives in Sources/Umbrella and the executable in
@@ -105,7 +112,7 @@ let package = Package(
             name: "TraceSim",
             dependencies: [
                 "SimulationCore", "Traces", "ConfigJSON", "Geometry", "Device", "Permissions", "Engine", "Scenarios",
-                "Reports", "EngineProtocol",
+                "Fleet", "Reports", "EngineProtocol",
             ],
             path: "Sources/Umbrella"
         ),
@@ -122,8 +129,13 @@ let package = Package(
         .testTarget(
             name: "ScenariosTests",
             dependencies: [
-                "Scenarios", "ConfigJSON", "Engine", "Permissions", "Device", "Geometry", "Traces", "SimulationCore",
+                "Scenarios", "Fleet", "ConfigJSON", "Engine", "Permissions", "Device", "Geometry", "Traces",
+                "SimulationCore",
             ]
+        ),
+        .testTarget(
+            name: "FleetTests",
+            dependencies: ["Fleet", "Scenarios", "ConfigJSON", "Geometry", "Traces", "SimulationCore"]
         ),
         .testTarget(
             name: "EngineTests",
@@ -137,16 +149,16 @@ let package = Package(
         .testTarget(
             name: "ReportsTests",
             dependencies: [
-                "Reports", "Scenarios", "Engine", "Device", "Permissions", "Geometry", "Traces", "SimulationCore",
-                "ConfigJSON",
+                "Reports", "Fleet", "Scenarios", "Engine", "Device", "Permissions", "Geometry", "Traces",
+                "SimulationCore", "ConfigJSON",
             ],
             exclude: ["Golden"]
         ),
         .testTarget(
             name: "EngineProtocolTests",
             dependencies: [
-                "EngineProtocol", "TraceSimCLI", "TraceSimTool", "Scenarios", "Engine", "Device", "Geometry", "Traces",
-                "SimulationCore", "ConfigJSON",
+                "EngineProtocol", "TraceSimCLI", "TraceSimTool", "Fleet", "Scenarios", "Engine", "Device", "Geometry",
+                "Traces", "SimulationCore", "ConfigJSON",
             ],
             exclude: ["Engines"]
         ),
@@ -160,13 +172,15 @@ let package = Package(
         .testTarget(
             name: "TraceSimAsyncFacadeTests",
             dependencies: [
-                "TraceSimCoreLocation", "TraceSimCoreMotion", "CoreMotionShim", "Scenarios", "Engine", "Device",
-                "Traces", "SimulationCore",
+                "TraceSimCoreLocation", "TraceSimCoreMotion", "CoreMotionShim", "Fleet", "Scenarios", "Engine",
+                "Device", "Traces", "SimulationCore",
             ]
         ),
         .testTarget(
             name: "TraceSimCLITests",
-            dependencies: ["TraceSimCLI", "Traces", "Device", "Engine", "Scenarios", "SimulationCore", "TraceSimTool"]
+            dependencies: [
+                "TraceSimCLI", "Traces", "Device", "Engine", "Fleet", "Scenarios", "SimulationCore", "TraceSimTool",
+            ]
         ),
         // The built-in engine direct and through the Core Location facade: the same bytes.
         .testTarget(

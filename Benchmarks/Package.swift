@@ -28,7 +28,7 @@ let package = Package(
             name: "tracesim-bench",
             dependencies: [
                 "BenchmarkKit", traceSim("Traces"), traceSim("ConfigJSON"), traceSim("SimulationCore"),
-                traceSim("Geometry"), traceSim("Engine"), traceSim("Scenarios"), traceSim("Reports"),
+                traceSim("Geometry"), traceSim("Engine"), traceSim("Scenarios"), traceSim("Fleet"), traceSim("Reports"),
                 traceSim("Device"), traceSim("EngineProtocol"), traceSim("TraceSimCLI"),
                 traceSim("TraceSimCoreLocation"),
             ]

@@ -1,5 +1,6 @@
 import ConfigJSON
 import Engine
+import Fleet
 import Scenarios
 import Traces
 

@@ -1,4 +1,5 @@
 import Engine
+import Fleet
 import Scenarios
 
 /// The runs of a matrix as its tables need them: names, metrics and reference, rounded as the

@@ -1,5 +1,6 @@
 import Device
 import Engine
+import Fleet
 import Scenarios
 import SimulationCore
 

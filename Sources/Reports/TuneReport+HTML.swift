@@ -1,3 +1,4 @@
+import Fleet
 import Scenarios
 
 extension TuneReport {

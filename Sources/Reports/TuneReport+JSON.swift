@@ -1,4 +1,5 @@
 import Engine
+import Fleet
 import Scenarios
 
 extension TuneReport {

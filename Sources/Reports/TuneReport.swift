@@ -1,3 +1,4 @@
+import Fleet
 import Scenarios
 
 /// What `tracesim tune` prints: a row per (scenario, swept values) with its objectives, its

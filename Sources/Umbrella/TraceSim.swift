@@ -5,6 +5,7 @@
 @_exported import Device
 @_exported import Engine
 @_exported import EngineProtocol
+@_exported import Fleet
 @_exported import Geometry
 @_exported import Permissions
 @_exported import Reports

@@ -2,6 +2,7 @@ import ConfigJSON
 import Device
 import Engine
 @testable import EngineProtocol
+import Fleet
 import Foundation
 import Scenarios
 import SimulationCore

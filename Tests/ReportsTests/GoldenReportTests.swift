@@ -1,5 +1,6 @@
 import Device
 import Engine
+import Fleet
 import Foundation
 import Geometry
 import Permissions

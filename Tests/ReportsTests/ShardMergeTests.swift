@@ -1,4 +1,5 @@
 import ConfigJSON
+import Fleet
 import Foundation
 import Reports
 import Scenarios

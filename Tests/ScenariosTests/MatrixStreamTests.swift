@@ -1,4 +1,5 @@
 import Engine
+import Fleet
 import Geometry
 import Scenarios
 import SimulationCore

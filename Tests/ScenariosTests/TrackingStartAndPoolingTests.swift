@@ -1,5 +1,6 @@
 import Device
 import Engine
+import Fleet
 import Permissions
 @testable import Scenarios
 import SimulationCore

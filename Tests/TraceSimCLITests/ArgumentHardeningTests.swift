@@ -1,3 +1,4 @@
+import Fleet
 import Foundation
 import Scenarios
 import Testing

@@ -2,6 +2,7 @@ import Synchronization
 import Testing
 import Traces
 
+@testable import Fleet
 @testable import Scenarios
 @testable import TraceSimCLI
 

@@ -1,4 +1,5 @@
 import BenchmarkKit
+import Fleet
 import Foundation
 import Reports
 import Scenarios

@@ -1,4 +1,5 @@
 import BenchmarkKit
+import Fleet
 
 /// The specification's targets, judged on this run's rows. A ratio is taken at the largest
 /// input both sides ran.

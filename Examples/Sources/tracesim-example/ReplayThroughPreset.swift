@@ -1,17 +1,18 @@
 import Foundation
 import TraceSim
 
-/// One trace through the When-In-Use preset whose phone locks after a minute, compared with the
-/// ideal run of the same trace: what `tracesim replay TRACE --scenario wheninuse-locked` prints.
+/// One trace through the When-In-Use preset whose phone locks after a minute, compared with its
+/// ideal run: what `tracesim replay TRACE --scenario wheninuse-locked` prints.
 func replayThroughPreset(_ named: Matrix.NamedTrace, writingTo output: String) throws {
-    guard let scenario = Scenario.preset(named: "wheninuse-locked"), let ideal = Scenario.preset(named: "ideal")
-    else { preconditionFailure("the built-in presets are missing") }
-    let run = try ScenarioRunner.run(named.trace, scenario)
-    let idealRun = try ScenarioRunner.run(named.trace, ideal)
-    let metrics = Metrics(run, ideal: idealRun)
+    guard let scenario = Scenario.preset(named: "wheninuse-locked") else {
+        preconditionFailure("the built-in presets are missing")
+    }
+    let comparison = try Comparison(trace: named.trace, scenario: scenario, traceName: named.name)
+    let (run, metrics) = (comparison.run, comparison.metrics)
     print(RunReport.text(trace: named.name, run: run, metrics: metrics))
     try write(RunReport.json(trace: named.name, run: run, metrics: metrics), to: output + "/replay.json")
-    let page = HTMLReport.run(run, ideal: idealRun, metrics: metrics, trace: named.trace, named: named.name, fences: [])
+    let page = HTMLReport.run(
+        run, ideal: comparison.ideal, metrics: metrics, trace: named.trace, named: named.name, fences: [])
     try write(page, to: output + "/replay.html")
 }
 

@@ -4,7 +4,7 @@ import SimulationCore
 import Traces
 
 /// The engine's settings, one per stage. Every default names its source in its stage.
-public struct EngineConfiguration: Sendable {
+public struct EngineConfiguration: Sendable, Equatable {
     /// The accuracy gate.
     public var gate = AccuracyGate.Configuration()
     /// Smoothing after the gate (pass-through by default, as Transistorsoft v5 ships).

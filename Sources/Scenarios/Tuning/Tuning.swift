@@ -3,25 +3,11 @@ import Geometry
 import SimulationCore
 import Traces
 
-/// Parameter sweeps over the engine, for engineers tuning filters on real traces: rows of
-/// (scenario, swept values) measured against a fixed reference, objectives and constraints, and
-/// the Pareto front (`Documentation/Tuning.md`).
+/// Tuning the engine: here, the engine settings a scenario file holds (`parameters`) and how far
+/// a run's fixes are from a truth. The `Fleet` module adds the parameter sweeps over many traces,
+/// for engineers tuning filters on real traces: rows of (scenario, swept values) measured against
+/// a fixed reference, objectives and constraints, and the Pareto front (`Documentation/Tuning.md`).
 public enum Tuning {
-    /// The most values one sweep may take.
-    public static let maximumValues = 1000
-
-    /// The number of combinations `sweeps` cross to, or `nil` when it exceeds `limit` (counted
-    /// with checked arithmetic, so any number of sweeps is safe to ask about).
-    public static func combinationCount(_ sweeps: [Sweep], limit: Int) -> Int? {
-        var product = 1
-        for sweep in sweeps {
-            let (next, overflow) = product.multipliedReportingOverflow(by: sweep.values.count)
-            guard !overflow, next <= limit else { return nil }
-            product = next
-        }
-        return product
-    }
-
     /// Distances of accepted fixes from the truth interpolated at their times; fixes outside the
     /// truth's span, or in a truth gap longer than 2 s, are skipped.
     public static func errors(_ recorder: Recorder, against truth: Trace) -> [Double] {
@@ -44,7 +30,7 @@ public enum Tuning {
         return result
     }
 
-    static func pathLength(_ fixes: [Fix], every seconds: Double) -> Double {
+    package static func pathLength(_ fixes: [Fix], every seconds: Double) -> Double {
         var length = 0.0
         var last: Fix?
         for fix in fixes {

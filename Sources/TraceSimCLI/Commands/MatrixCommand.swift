@@ -1,5 +1,6 @@
 import ConfigJSON
 import Engine
+import Fleet
 import Geometry
 import Reports
 import Scenarios

@@ -1,3 +1,4 @@
+import Fleet
 import Reports
 import Scenarios
 import SimulationCore

@@ -86,13 +86,10 @@ enum ReplayCommand: ReportingCommand {
         }
         for (index, (label, clean)) in pieces.enumerated() {
             let trace = NoiseArguments.apply(noise, to: clean, seed: seed)
-            let matrix = Matrix(
-                traces: [Matrix.NamedTrace(name: label, trace: trace)],
-                scenarios: scenarios.map(ReplayArguments.entry), seed: seed, fences: fences)
-            let cells = try ReplayArguments.run(matrix, parsed, console: console).cells
-            guard let cell = cells.first else { return .failure }
-            let (run, ideal) = (cell.run, cell.ideal)
-            var metrics = cell.metrics
+            let comparison = try compare(
+                trace, named: label, scenarios[0], seed: seed, fences: fences, parsed, console: console)
+            let (run, ideal) = (comparison.run, comparison.ideal)
+            var metrics = comparison.metrics
             if let truth {
                 let reference = truthTracks?.reference(for: trace) ?? truth
                 metrics.measureError(of: run, against: reference)
@@ -110,5 +107,25 @@ enum ReplayCommand: ReportingCommand {
             }
         }
         return .success
+    }
+
+    /// `chosen` on `trace` against its reference, with a progress bar on standard error when it
+    /// is a terminal.
+    /// - Throws: `CommandFailure`: exit 65 naming the geofence file for an invalid fence, exit 70
+    ///   naming the engine when the engine under test failed.
+    private static func compare(
+        _ trace: Trace, named name: String, _ chosen: ReplayArguments.Chosen, seed: UInt64?, fences: [Geofence],
+        _ parsed: ParsedArguments, console: Console
+    ) throws(CommandFailure) -> Comparison {
+        let progress = Progress(total: 2, console: console)
+        defer { progress.finish() }
+        do {
+            return try Comparison(
+                trace: trace, scenario: chosen.scenario, fences: chosen.fences ?? fences, seed: seed,
+                engine: parsed.engine, traceName: name
+            ) { done, _ in progress.update(done) }
+        } catch {
+            throw ReplayArguments.failure(error, engine: parsed.engine, parsed)
+        }
     }
 }

@@ -1,4 +1,5 @@
 import ConfigJSON
+import Fleet
 import Reports
 import Scenarios
 import SimulationCore

@@ -1,3 +1,4 @@
+import Fleet
 import Scenarios
 import SimulationCore
 

@@ -1,4 +1,5 @@
 import Engine
+import Fleet
 import Foundation
 import Geometry
 import Reports

@@ -1,7 +1,7 @@
 import ConfigJSON
 import Testing
 
-@testable import Scenarios
+@testable import Fleet
 
 /// The closing record of JSON Lines runs: read last, checked to account for every input the
 /// file holds, and what a file without one (a run that did not finish) is refused for. Also the

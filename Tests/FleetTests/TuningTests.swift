@@ -1,10 +1,11 @@
 import Foundation
 import Geometry
+import Scenarios
 import SimulationCore
 import Testing
 import Traces
 
-@testable import Scenarios
+@testable import Fleet
 
 @Suite("Tuning: sweeps, objectives and constraints")
 struct TuningTests {

@@ -1,4 +1,4 @@
-import Scenarios
+import Fleet
 import Testing
 
 /// `RunIdentity.difference`: what `merge` compares between parts, named in words.

@@ -1,4 +1,5 @@
 import ConfigJSON
+import Scenarios
 import SimulationCore
 
 extension Matrix {

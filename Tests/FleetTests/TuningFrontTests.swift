@@ -1,6 +1,7 @@
+import Scenarios
 import Testing
 
-@testable import Scenarios
+@testable import Fleet
 
 @Suite("Tuning: the Pareto front and the chosen row")
 struct TuningFrontTests {

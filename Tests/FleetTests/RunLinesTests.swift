@@ -1,7 +1,7 @@
 import ConfigJSON
 import Testing
 
-@testable import Scenarios
+@testable import Fleet
 
 /// Reading `matrix --format jsonl` as a stream: the header, each run in its place, and every
 /// way a file can be wrong, each refused at its line.

@@ -22,7 +22,7 @@ public struct ReferenceMetrics: Sendable, Equatable {
     }
 
     /// What `ideal` measured against itself.
-    init(name: String, ideal: ScenarioRun) {
+    package init(name: String, ideal: ScenarioRun) {
         let metrics = Metrics(ideal, ideal: ideal)
         self.init(
             name: name, maxGapSeconds: metrics.maxGapSeconds,

@@ -1,11 +1,12 @@
 import Engine
 import Geometry
+import Scenarios
 import SimulationCore
 import Synchronization
 import Traces
 
-/// The main job: every trace through every scenario, each run compared with the ideal run of
-/// the same trace, seed and geofences: what each permission level costs.
+/// The main job: every trace through every scenario, each run compared with its ideal run as a
+/// `Comparison` pairs them: what each permission level costs.
 ///
 /// A matrix is a plan; `run` replays it (all of it, or one shard) on as many cores as allowed
 /// and returns the runs in a fixed order, so the output never depends on the machine. A
@@ -54,7 +55,7 @@ public struct Matrix: Sendable {
         public var scenarioIndex: Int
         /// The scenario's run.
         public var run: ScenarioRun
-        /// The ideal run of the same trace, seed and geofences.
+        /// The ideal run of the same trace and geofences that `Comparison` pairs `run` with.
         public var ideal: ScenarioRun
         /// `run` measured against `ideal`.
         public var metrics: Metrics
@@ -98,12 +99,12 @@ public struct Matrix: Sendable {
         }
     }
 
-    /// How many replays each trace takes: every scenario once, and an ideal run per seed,
-    /// geofences and engine settings.
+    /// How many replays each trace takes: every scenario once, and an ideal run per
+    /// `Comparison.Reference` and geofences.
     public var replaysPerTrace: Int { Plan(self).runs.count }
 
     /// How many replays `run(shard:)` makes: every run the shard holds and its ideal run, an
-    /// ideal run shared by the scenarios of the same seed and geofences counted once.
+    /// ideal run shared by the scenarios of the same reference and geofences counted once.
     public func replayCount(shard: Shard? = nil) -> Int {
         replaysPerTrace * traces.indices.filter { shard?.holds($0) ?? true }.count
     }
@@ -138,7 +139,7 @@ public struct Matrix: Sendable {
         return MatrixResult(matrix: self, shard: shard, cells: cells)
     }
 
-    /// The replays needed: every scenario once, and an ideal run per seed and geofences.
+    /// The replays needed: every scenario once, and an ideal run per reference and geofences.
     struct Plan {
         var runs: [(scenario: Scenario, fences: [Geofence])] = []
         /// For each scenario, its run and its ideal run in `runs`.
@@ -149,49 +150,37 @@ public struct Matrix: Sendable {
         /// settings are not the default ones.
         var referenceNames: [String] = []
 
+        /// An ideal run of the plan: the reference it replays, over the matrix's geofences
+        /// (`ownFences` nil) or over the geofences that one scenario brings (its index).
+        private struct Ideal: Equatable {
+            var reference: Comparison.Reference
+            var ownFences: Int?
+        }
+
         init(_ matrix: Matrix) {
-            guard let idealPreset = Scenario.preset(named: "ideal") else { return }
-            // Every scenario is compared with an ideal run of the same seed, geofences and engine
-            // settings, so the ratios measure the permission level alone (a custom engine's
-            // ideal run is that engine's); scenarios sharing all three share that run. The
-            // countermeasures against suspension are left out of the ideal run: they are what
-            // a scenario pays for in GPS time, so the reference must not pay it too.
-            var idealKeys: [String: Int] = [:]
+            // Each scenario is compared with the ideal run of its `Comparison.Reference` over
+            // the same geofences; scenarios with equal references over the matrix's geofences
+            // share that run.
+            var ideals: [(ideal: Ideal, run: Int, name: String)] = []
             for (index, entry) in matrix.scenarios.enumerated() {
                 var scenario = entry.scenario
                 if let seed = matrix.seed { scenario.seed = seed }
                 let fences = entry.fences ?? matrix.fences
-                let idealEngine = Self.idealEngine(for: scenario.engine)
-                let key =
-                    "\(scenario.seed)/" + (entry.fences == nil ? "shared" : String(index)) + "/"
-                    + String(describing: idealEngine)
-                if let existing = idealKeys[key] {
-                    idealRun.append(existing)
-                    referenceNames.append(referenceNames[idealRun.firstIndex(of: existing) ?? 0])
+                let reference = Comparison.Reference(of: scenario)
+                let ideal = Ideal(reference: reference, ownFences: entry.fences == nil ? nil : index)
+                if let shared = ideals.first(where: { $0.ideal == ideal }) {
+                    idealRun.append(shared.run)
+                    referenceNames.append(shared.name)
                 } else {
-                    referenceNames.append(
-                        String(describing: idealEngine)
-                            == String(describing: Self.idealEngine(for: EngineConfiguration()))
-                            ? "ideal" : "ideal for \(scenario.name)")
-                    var ideal = idealPreset
-                    ideal.seed = scenario.seed
-                    ideal.engine = idealEngine
-                    runs.append((ideal, fences))
-                    idealKeys[key] = runs.count - 1
+                    runs.append((reference.scenario, fences))
+                    let name = reference.rowName(firstComparedWith: scenario.name)
+                    ideals.append((ideal, runs.count - 1, name))
                     idealRun.append(runs.count - 1)
+                    referenceNames.append(name)
                 }
                 runs.append((scenario, fences))
                 scenarioRun.append(runs.count - 1)
             }
-        }
-
-        /// The engine of a scenario's ideal run: the scenario's own, without `preventSuspend` and
-        /// the heartbeat.
-        static func idealEngine(for engine: EngineConfiguration) -> EngineConfiguration {
-            var ideal = engine
-            ideal.preventSuspend = EngineConfiguration().preventSuspend
-            ideal.heartbeatIntervalSeconds = EngineConfiguration().heartbeatIntervalSeconds
-            return ideal
         }
     }
 }

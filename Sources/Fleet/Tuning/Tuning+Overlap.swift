@@ -1,4 +1,5 @@
 import Geometry
+import Scenarios
 import SimulationCore
 import Traces
 

@@ -1,6 +1,22 @@
+import Scenarios
 import SimulationCore
 
 extension Tuning {
+    /// The most values one sweep may take.
+    public static let maximumValues = 1000
+
+    /// The number of combinations `sweeps` cross to, or `nil` when it exceeds `limit` (counted
+    /// with checked arithmetic, so any number of sweeps is safe to ask about).
+    public static func combinationCount(_ sweeps: [Sweep], limit: Int) -> Int? {
+        var product = 1
+        for sweep in sweeps {
+            let (next, overflow) = product.multipliedReportingOverflow(by: sweep.values.count)
+            guard !overflow, next <= limit else { return nil }
+            product = next
+        }
+        return product
+    }
+
     /// One sweep: a parameter and the values it takes.
     public struct Sweep: Sendable {
         public var parameter: Parameter

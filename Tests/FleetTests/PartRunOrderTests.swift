@@ -1,4 +1,4 @@
-@testable import Scenarios
+@testable import Fleet
 import Testing
 
 /// What a part may hold, run by run: its own inputs, in order, each trace's scenarios in order.

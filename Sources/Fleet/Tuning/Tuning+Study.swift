@@ -1,5 +1,6 @@
 import Engine
 import Geometry
+import Scenarios
 import SimulationCore
 import Traces
 

@@ -1,3 +1,5 @@
+import Scenarios
+
 extension Tuning {
     /// One row's measures summed over the traces seen so far: what the tune table pools, as the
     /// matrix table pools (`Metric.pooling` says how each metric is pooled).

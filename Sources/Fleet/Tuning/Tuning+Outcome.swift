@@ -1,3 +1,5 @@
+import Scenarios
+
 extension Tuning {
     /// A finished study: every row's pooled measures, where it stands, and the chosen row.
     public struct Outcome: Sendable {

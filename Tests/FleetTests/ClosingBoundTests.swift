@@ -1,4 +1,4 @@
-import Scenarios
+import Fleet
 import Testing
 
 /// The closing record's line bound follows from what `matrix` writes, and a crafted header of

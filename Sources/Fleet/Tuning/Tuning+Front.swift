@@ -1,3 +1,5 @@
+import Scenarios
+
 extension Tuning {
     /// Where a row stands: the constraints it fails, or the rows that dominate it.
     public struct Standing: Sendable, Equatable {

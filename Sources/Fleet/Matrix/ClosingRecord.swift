@@ -1,4 +1,5 @@
 import ConfigJSON
+import Scenarios
 
 extension Matrix {
     /// The version of the runs schema: the matrix JSON (`"schemaVersion"`) and the JSON Lines

@@ -1,5 +1,6 @@
 import Dispatch
 import Engine
+import Scenarios
 import SimulationCore
 import Synchronization
 

@@ -1,9 +1,10 @@
 import Foundation
 import Geometry
+import Scenarios
 import Testing
 import Traces
 
-@testable import Scenarios
+@testable import Fleet
 
 @Suite("Tuning: rows against a fixed reference, and what every setting changes")
 struct TuningStudyTests {
