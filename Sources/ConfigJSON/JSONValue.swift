@@ -145,7 +145,3 @@ final class JSONSourceText: Sendable {
         }
     }
 }
-
-/// The configuration readers' earlier names for the same tree.
-public typealias ConfigJSONValue = JSONValue
-public typealias ConfigJSONNode = JSONNode

@@ -50,11 +50,11 @@ public enum GeofenceLoader {
     }
 
     /// A fence with where it was read, for errors found after parsing.
-    private typealias Located = (fence: Geofence, node: ConfigJSONNode, path: String)
+    private typealias Located = (fence: Geofence, node: JSONNode, path: String)
 
     // MARK: GeoJSON
 
-    private static func geoJSON(_ root: ConfigJSONNode, _ reader: ConfigReader) throws(ConfigError) -> [Located] {
+    private static func geoJSON(_ root: JSONNode, _ reader: ConfigReader) throws(ConfigError) -> [Located] {
         let members = try reader.object(root, "$", allowed: nil)
         let type = try reader.string(try reader.required(members, "type", in: root, "$"), "$.type")
         switch type {
@@ -73,7 +73,7 @@ public enum GeofenceLoader {
         }
     }
 
-    private static func feature(_ node: ConfigJSONNode, _ path: String, _ reader: ConfigReader) throws(ConfigError)
+    private static func feature(_ node: JSONNode, _ path: String, _ reader: ConfigReader) throws(ConfigError)
         -> Geofence
     {
         let members = try reader.object(node, path, allowed: nil)
@@ -129,7 +129,7 @@ public enum GeofenceLoader {
         "identifier", "latitude", "longitude", "radius", "polygon", "notifyOnDwell", "loiteringDelay",
     ]
 
-    private static func traceSimJSON(_ root: ConfigJSONNode, _ reader: ConfigReader) throws(ConfigError)
+    private static func traceSimJSON(_ root: JSONNode, _ reader: ConfigReader) throws(ConfigError)
         -> [Located]
     {
         let members = try reader.object(root, "$", allowed: ["geofences"])
@@ -165,7 +165,7 @@ public enum GeofenceLoader {
     // MARK: Shared pieces
 
     private static func dwell(
-        _ fence: Geofence, _ members: [String: ConfigJSONNode], _ path: String, _ reader: ConfigReader
+        _ fence: Geofence, _ members: [String: JSONNode], _ path: String, _ reader: ConfigReader
     ) throws(ConfigError) -> Geofence {
         var fence = fence
         if let node = members["notifyOnDwell"] { fence.notifyOnDwell = try reader.bool(node, "\(path).notifyOnDwell") }
@@ -176,7 +176,7 @@ public enum GeofenceLoader {
     }
 
     /// A `[longitude, latitude]` position (RFC 7946 order; an altitude is allowed and ignored).
-    private static func position(_ node: ConfigJSONNode, _ path: String, _ reader: ConfigReader)
+    private static func position(_ node: JSONNode, _ path: String, _ reader: ConfigReader)
         throws(ConfigError)
         -> Coordinate
     {
@@ -189,7 +189,7 @@ public enum GeofenceLoader {
         return Coordinate(latitude: latitude, longitude: longitude)
     }
 
-    private static func polygon(_ node: ConfigJSONNode, _ path: String, _ reader: ConfigReader, fence: String)
+    private static func polygon(_ node: JSONNode, _ path: String, _ reader: ConfigReader, fence: String)
         throws(ConfigError)
         -> PolygonShape
     {

@@ -62,7 +62,7 @@ extension MatrixTable.Row {
         }
         let root = try ConfigJSON.parse(blanked, file: file)
         let members = try reader.object(root, "$", allowed: runKeys)
-        func required(_ key: String) throws(ConfigError) -> ConfigJSONNode {
+        func required(_ key: String) throws(ConfigError) -> JSONNode {
             try reader.required(members, key, in: root, "$")
         }
         // Read for their types only: the tables do not show them.
@@ -87,7 +87,7 @@ extension MatrixTable.Row {
     }
 
     /// The messages of a run's `notes` (`[{"message", "t"}]`), or none when absent.
-    private static func notes(_ node: ConfigJSONNode?, _ reader: ConfigReader) throws(ConfigError) -> [String] {
+    private static func notes(_ node: JSONNode?, _ reader: ConfigReader) throws(ConfigError) -> [String] {
         guard let node else { return [] }
         var result: [String] = []
         for (index, entry) in try reader.array(node, "$.notes").enumerated() {
@@ -117,10 +117,10 @@ extension MatrixTable.Row {
         return [0, 1, 2].flatMap { group in MetricDefinition.run.filter { rank($0) == group } }
     }()
 
-    private static func metrics(_ node: ConfigJSONNode, _ reader: ConfigReader) throws(ConfigError) -> Metrics {
+    private static func metrics(_ node: JSONNode, _ reader: ConfigReader) throws(ConfigError) -> Metrics {
         let keys = metricsInReadOrder.map(\.name) + [MetricDefinition.rejectedByReason.name]
         let members = try reader.object(node, "$.metrics", allowed: keys)
-        func required(_ key: String) throws(ConfigError) -> ConfigJSONNode {
+        func required(_ key: String) throws(ConfigError) -> JSONNode {
             try reader.required(members, key, in: node, "$.metrics")
         }
         var metrics = Metrics()
@@ -149,12 +149,12 @@ extension MatrixTable.Row {
         return metrics
     }
 
-    private static func reference(_ node: ConfigJSONNode, _ reader: ConfigReader) throws(ConfigError)
+    private static func reference(_ node: JSONNode, _ reader: ConfigReader) throws(ConfigError)
         -> ReferenceMetrics
     {
         let members = try reader.object(
             node, "$.reference", allowed: ["name", "maxGapSeconds", "rejectedFixes", "departed"])
-        func required(_ key: String) throws(ConfigError) -> ConfigJSONNode {
+        func required(_ key: String) throws(ConfigError) -> JSONNode {
             try reader.required(members, key, in: node, "$.reference")
         }
         return ReferenceMetrics(
@@ -164,7 +164,7 @@ extension MatrixTable.Row {
             departed: try reader.bool(try required("departed"), "$.reference.departed"))
     }
 
-    private static func diagnostics(_ node: ConfigJSONNode?, _ reader: ConfigReader) throws(ConfigError)
+    private static func diagnostics(_ node: JSONNode?, _ reader: ConfigReader) throws(ConfigError)
         -> [MatrixTable.DiagnosticCount]
     {
         guard let node else { return [] }
@@ -172,7 +172,7 @@ extension MatrixTable.Row {
         for (index, entry) in try reader.array(node, "$.diagnostics").enumerated() {
             let path = "$.diagnostics[\(index)]"
             let members = try reader.object(entry, path, allowed: ["message", "count", "firstT"])
-            func required(_ key: String) throws(ConfigError) -> ConfigJSONNode {
+            func required(_ key: String) throws(ConfigError) -> JSONNode {
                 try reader.required(members, key, in: entry, path)
             }
             _ = try reader.number(try required("firstT"), "\(path).firstT", in: anyNumber)
@@ -184,13 +184,13 @@ extension MatrixTable.Row {
         return result
     }
 
-    private static func droppedDiagnostics(_ node: ConfigJSONNode?, _ reader: ConfigReader) throws(ConfigError)
+    private static func droppedDiagnostics(_ node: JSONNode?, _ reader: ConfigReader) throws(ConfigError)
         -> DroppedDiagnostics
     {
         guard let node else { return DroppedDiagnostics() }
         let path = "$.droppedDiagnostics"
         let members = try reader.object(node, path, allowed: ["messages", "occurrences", "isLowerBound"])
-        func required(_ key: String) throws(ConfigError) -> ConfigJSONNode {
+        func required(_ key: String) throws(ConfigError) -> JSONNode {
             try reader.required(members, key, in: node, path)
         }
         return DroppedDiagnostics(
@@ -201,7 +201,7 @@ extension MatrixTable.Row {
             } ?? false)
     }
 
-    private static func count(_ node: ConfigJSONNode, _ path: String, _ reader: ConfigReader) throws(ConfigError)
+    private static func count(_ node: JSONNode, _ path: String, _ reader: ConfigReader) throws(ConfigError)
         -> Int
     {
         let value = try reader.number(node, path, in: 0...9e15)

@@ -82,7 +82,7 @@ public enum ScenarioFile {
 
     /// The authorization, and the lifecycle moves of the flow's person (`USER.json`'s
     /// `lifecycle`), which the scenario's timeline carries.
-    private static func authorization(_ node: ConfigJSONNode, _ reader: ConfigReader) throws(ConfigError)
+    private static func authorization(_ node: JSONNode, _ reader: ConfigReader) throws(ConfigError)
         -> (Scenario.Authorization, [Scenario.TimelineEvent])
     {
         if case .string = node.value {
@@ -102,7 +102,7 @@ public enum ScenarioFile {
         return (.flow(layer, user), moves)
     }
 
-    private static func timelineEvent(_ node: ConfigJSONNode, _ path: @autoclosure () -> String, _ reader: ConfigReader)
+    private static func timelineEvent(_ node: JSONNode, _ path: @autoclosure () -> String, _ reader: ConfigReader)
         throws(ConfigError)
         -> Scenario.TimelineEvent
     {
@@ -126,7 +126,7 @@ public enum ScenarioFile {
 
     /// The `engine` object: every key is a `Tuning.Parameter`'s key path, so whatever a sweep can
     /// set a scenario file can hold, and `TuneReport.scenarioSnippet` writes back.
-    private static func engine(_ node: ConfigJSONNode, _ reader: ConfigReader) throws(ConfigError)
+    private static func engine(_ node: JSONNode, _ reader: ConfigReader) throws(ConfigError)
         -> EngineConfiguration
     {
         var engine = EngineConfiguration()
@@ -136,7 +136,7 @@ public enum ScenarioFile {
 
     /// The settings under `prefix` (`[]` for the engine object, `["gate"]` for its gate).
     private static func engineSettings(
-        _ node: ConfigJSONNode, prefix: [String], path: String, _ reader: ConfigReader,
+        _ node: JSONNode, prefix: [String], path: String, _ reader: ConfigReader,
         into engine: inout EngineConfiguration
     ) throws(ConfigError) {
         let below = Tuning.parameters.filter { $0.keyPath.count > prefix.count && $0.keyPath.starts(with: prefix) }
@@ -157,7 +157,7 @@ public enum ScenarioFile {
     }
 
     private static func setting(
-        _ node: ConfigJSONNode, _ parameter: Tuning.Parameter, _ path: String, _ reader: ConfigReader
+        _ node: JSONNode, _ parameter: Tuning.Parameter, _ path: String, _ reader: ConfigReader
     ) throws(ConfigError) -> Tuning.SettingValue {
         switch parameter.kind {
         case .number(let range):

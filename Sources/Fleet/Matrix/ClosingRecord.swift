@@ -110,7 +110,7 @@ extension Matrix {
 
         /// Reads the record at `node` (JSON path `path`): the members of `keys`, and `kind`
         /// when `isLine`.
-        package init(_ node: ConfigJSONNode, _ path: String, _ reader: ConfigReader, isLine: Bool) throws(ConfigError) {
+        package init(_ node: JSONNode, _ path: String, _ reader: ConfigReader, isLine: Bool) throws(ConfigError) {
             let members = try reader.object(node, path, allowed: (isLine ? ["kind"] : []) + Self.keys)
             func count(_ key: String) throws(ConfigError) -> Int {
                 let value = try reader.required(members, key, in: node, path)

@@ -63,7 +63,7 @@ public struct MatrixPart: Sendable {
                 root, "$",
                 "no 'identity': not a part written by 'tracesim matrix --shard' of this version; write the parts again")
         }
-        func whole(_ node: ConfigJSONNode, _ path: String, _ range: ClosedRange<Double>) throws(ConfigError) -> Int {
+        func whole(_ node: JSONNode, _ path: String, _ range: ClosedRange<Double>) throws(ConfigError) -> Int {
             let value = try reader.number(node, path, in: range)
             guard value == value.rounded() else { throw reader.fail(node, path, "expected a whole number") }
             return Int(value)

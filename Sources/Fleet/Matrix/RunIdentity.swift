@@ -95,14 +95,14 @@ public struct RunIdentity: Equatable, Sendable {
     }
 
     /// Reads the identity at `node` (JSON path `path`).
-    package init(_ node: ConfigJSONNode, _ path: String, _ reader: ConfigReader) throws(ConfigError) {
+    package init(_ node: JSONNode, _ path: String, _ reader: ConfigReader) throws(ConfigError) {
         let members = try reader.object(
             node, path,
             allowed: [
                 "tracesim", "traces", "scenarios", "seed", "fences", "date", "inputFormat", "tracks", "assumeRate",
                 "strict", "noise",
             ])
-        func required(_ key: String) throws(ConfigError) -> ConfigJSONNode {
+        func required(_ key: String) throws(ConfigError) -> JSONNode {
             try reader.required(members, key, in: node, path)
         }
         func optionalString(_ key: String) throws(ConfigError) -> String? {
@@ -164,7 +164,7 @@ public struct RunIdentity: Equatable, Sendable {
         }
     }
 
-    private static func input(_ node: ConfigJSONNode, _ path: String, _ reader: ConfigReader) throws(ConfigError)
+    private static func input(_ node: JSONNode, _ path: String, _ reader: ConfigReader) throws(ConfigError)
         -> Input
     {
         let fields = try reader.object(node, path, allowed: ["path", "bytes", "hash"])

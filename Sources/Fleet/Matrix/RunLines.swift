@@ -208,7 +208,7 @@ public final class RunLines {
 
     /// The header line: `{"kind":"tracesim-runs","schemaVersion","identity","seed"[,"shard"]}`.
     private static func header(_ line: [UInt8], file: String) throws(ConfigError) -> (Int, RunIdentity, Shard?) {
-        let root: ConfigJSONNode
+        let root: JSONNode
         do {
             root = try ConfigJSON.parse(line, file: file)
         } catch {
@@ -234,7 +234,7 @@ public final class RunLines {
         guard try reader.string(kindNode, "$.kind") == jsonLinesKind else {
             throw reader.fail(kindNode, "$.kind", "expected '\(jsonLinesKind)'")
         }
-        func whole(_ node: ConfigJSONNode, _ path: String, _ range: ClosedRange<Double>) throws(ConfigError) -> Int {
+        func whole(_ node: JSONNode, _ path: String, _ range: ClosedRange<Double>) throws(ConfigError) -> Int {
             let value = try reader.number(node, path, in: range)
             guard value == value.rounded() else { throw reader.fail(node, path, "expected a whole number") }
             return Int(value)

@@ -42,7 +42,7 @@ public struct DeviceSetup: Sendable {
     /// Whatever the block leaves out keeps its value in `base`; each key of its
     /// `authorization` object replaces only that value of `base`'s.
     public static func parse(
-        _ root: ConfigJSONNode, at path: String, reader: ConfigReader, over base: Device.Configuration = .init()
+        _ root: JSONNode, at path: String, reader: ConfigReader, over base: Device.Configuration = .init()
     ) throws(ConfigError) -> DeviceSetup {
         let members = try reader.object(
             root, path, allowed: ["osProfile", "parameters", "simulatorClassDevice", "infoPlist", "authorization"])
@@ -143,7 +143,7 @@ public struct DeviceSetup: Sendable {
     /// Sets each named parameter, in the catalogue's order so errors come out the same way
     /// every time, each value checked against its descriptor's kind and range.
     private static func readParameters(
-        _ fields: [String: ConfigJSONNode], at path: String, reader: ConfigReader,
+        _ fields: [String: JSONNode], at path: String, reader: ConfigReader,
         into parameters: inout DeviceParameters
     ) throws(ConfigError) {
         for descriptor in DeviceParameters.descriptors {

@@ -75,7 +75,7 @@ public struct UserScript: Sendable {
     }
 
     /// Reads the same shape from `root`, a node inside a larger file, at JSON path `path`.
-    public static func parse(_ root: ConfigJSONNode, at path: String, reader: ConfigReader) throws(ConfigError)
+    public static func parse(_ root: JSONNode, at path: String, reader: ConfigReader) throws(ConfigError)
         -> UserScript
     {
         let members = try reader.object(root, path, allowed: ["answers", "settings", "lifecycle"])
