@@ -111,6 +111,9 @@ let package = Package(
         ),
         .executableTarget(name: "TraceSimTool", dependencies: ["TraceSimCLI"]),
 
+        // What the test targets share: where the repository's files are, the command line run
+        // in-process with its output captured, the built binary, and the two test tiers.
+        .target(name: "TestSupport", dependencies: ["TraceSimCLI", "Scenarios"], path: "Tests/TestSupport"),
         .testTarget(name: "CGEOSTests", dependencies: ["CGEOS"]),
         .testTarget(name: "SimulationCoreTests", dependencies: ["SimulationCore"]),
         .testTarget(name: "ConfigJSONTests", dependencies: ["ConfigJSON"]),
@@ -123,22 +126,25 @@ let package = Package(
             name: "ScenariosTests",
             dependencies: [
                 "Scenarios", "ConfigJSON", "Engine", "Permissions", "Device", "Geometry", "Traces", "SimulationCore",
+                "TestSupport",
             ]
         ),
         .testTarget(
             name: "EngineTests",
-            dependencies: ["Engine", "Scenarios", "ConfigJSON", "Geometry", "Device", "Traces", "SimulationCore"]
+            dependencies: [
+                "Engine", "Scenarios", "ConfigJSON", "Geometry", "Device", "Traces", "SimulationCore", "TestSupport",
+            ]
         ),
         .testTarget(
             name: "TracesTests",
-            dependencies: ["Traces", "SimulationCore", "CZlib"],
+            dependencies: ["Traces", "SimulationCore", "CZlib", "TestSupport"],
             exclude: ["Fixtures"]
         ),
         .testTarget(
             name: "ReportsTests",
             dependencies: [
                 "Reports", "Scenarios", "Engine", "Device", "Permissions", "Geometry", "Traces", "SimulationCore",
-                "ConfigJSON",
+                "ConfigJSON", "TestSupport",
             ],
             exclude: ["Golden"]
         ),
@@ -146,7 +152,7 @@ let package = Package(
             name: "EngineProtocolTests",
             dependencies: [
                 "EngineProtocol", "TraceSimCLI", "TraceSimTool", "Scenarios", "Engine", "Device", "Geometry", "Traces",
-                "SimulationCore",
+                "SimulationCore", "TestSupport",
             ],
             exclude: ["Engines"]
         ),
@@ -154,19 +160,22 @@ let package = Package(
             name: "TraceSimCoreLocationTests",
             dependencies: [
                 "TraceSimCoreLocation", "CoreLocationShim", "Scenarios", "Engine", "Device", "Geometry", "Traces",
-                "SimulationCore",
+                "SimulationCore", "TestSupport",
             ]
         ),
         .testTarget(
             name: "TraceSimAsyncFacadeTests",
             dependencies: [
                 "TraceSimCoreLocation", "TraceSimCoreMotion", "CoreMotionShim", "Scenarios", "Engine", "Device",
-                "Traces", "SimulationCore",
+                "Traces", "SimulationCore", "TestSupport",
             ]
         ),
         .testTarget(
             name: "TraceSimCLITests",
-            dependencies: ["TraceSimCLI", "Traces", "Device", "Engine", "Scenarios", "SimulationCore", "TraceSimTool"]
+            dependencies: [
+                "TraceSimCLI", "Traces", "Device", "Engine", "Scenarios", "SimulationCore", "TraceSimTool",
+                "TestSupport",
+            ]
         ),
         // The built-in engine direct and through the Core Location facade: the same bytes.
         .testTarget(
@@ -174,7 +183,7 @@ let package = Package(
             dependencies: [
                 "TraceSimCLI", "TraceSimCoreLocation", "TraceSimCoreMotion", "Scenarios", "Engine", "Device",
                 "Geometry",
-                "Traces", "SimulationCore",
+                "Traces", "SimulationCore", "TestSupport",
             ]
         ),
     ],

@@ -2,6 +2,7 @@ import Engine
 @testable import EngineProtocol
 import Foundation
 import Scenarios
+import TestSupport
 import Testing
 
 /// `--engine-command` on the command line: the built-in engine behind `serve-engine` prints
@@ -9,7 +10,9 @@ import Testing
 /// options are usage errors.
 @Suite("Engine command line")
 struct EngineCommandLineTests {
-    static let traces = [Paths.pixel6, Paths.mtv]
+    /// Every bundled trace in every format goes through serve-engine in the slow tier
+    /// (Scripts/check-engine-protocol.sh, on the release build); here the fast tier's two.
+    static let traces = TestTier.shortTraces
 
     @Test("matrix prints the same bytes with the built-in engine and with serve-engine", arguments: ["json", "csv"])
     func matrixDifferential(format: String) async throws {

@@ -1,6 +1,7 @@
 import Foundation
 import Geometry
 import SimulationCore
+import TestSupport
 import Testing
 import Traces
 
@@ -8,8 +9,7 @@ import Traces
 
 @Suite("Tuning: sweeps, objectives and constraints")
 struct TuningTests {
-    static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("Traces/gps-measurement-tools")
+    static let folder = Repository.tracesFolder.appendingPathComponent("gps-measurement-tools")
 
     @Test("sweep syntax: ranges include the last value the steps land on, lists take numbers, switches and words")
     func parse() throws {

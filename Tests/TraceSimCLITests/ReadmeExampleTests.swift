@@ -1,11 +1,12 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// The README's examples are real output: these tests rerun them and compare.
 @Suite("README examples")
 struct ReadmeExampleTests {
     static func readme() throws -> String {
-        try String(contentsOf: repositoryRoot.appendingPathComponent("README.md"), encoding: .utf8)
+        try String(contentsOf: Repository.root.appendingPathComponent("README.md"), encoding: .utf8)
     }
 
     /// The lines of the first fenced block after `marker`.
