@@ -54,7 +54,11 @@ tracesim_binary() {
             tracesim_log "TRACESIM=$TRACESIM is not an executable"
             return 1
         fi
-        printf '%s\n' "$TRACESIM"
+        # Absolute, so that a script that changes folder, or hands it to Ray's workers, still finds it.
+        case "$TRACESIM" in
+        /*) printf '%s\n' "$TRACESIM" ;;
+        *) printf '%s\n' "$PWD/$TRACESIM" ;;
+        esac
         return 0
     fi
     swift build --product tracesim >&2
