@@ -7,7 +7,7 @@ import Foundation
 package func offPool<Value: Sendable>(_ body: @escaping @Sendable () throws -> Value) async throws -> Value {
     try await withCheckedThrowingContinuation { continuation in
         let thread = Thread { continuation.resume(with: Result { try body() }) }
-        // A matrix's replays recurse deeper than a secondary thread's default stack allows.
+        // A main thread's stack, as the command line has when it runs as a process.
         thread.stackSize = 8 << 20
         thread.start()
     }
