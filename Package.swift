@@ -118,6 +118,9 @@ let package = Package(
         ),
         .executableTarget(name: "TraceSimTool", dependencies: ["TraceSimCLI"]),
 
+        // What the test targets share: where the repository's files are, the command line run
+        // in-process with its output captured, the built binary, and the two test tiers.
+        .target(name: "TestSupport", dependencies: ["TraceSimCLI", "Scenarios"], path: "Tests/TestSupport"),
         .testTarget(name: "CGEOSTests", dependencies: ["CGEOS"]),
         .testTarget(name: "SimulationCoreTests", dependencies: ["SimulationCore"]),
         .testTarget(name: "ConfigJSONTests", dependencies: ["ConfigJSON"]),
@@ -130,27 +133,29 @@ let package = Package(
             name: "ScenariosTests",
             dependencies: [
                 "Scenarios", "Fleet", "ConfigJSON", "Engine", "Permissions", "Device", "Geometry", "Traces",
-                "SimulationCore",
+                "SimulationCore", "TestSupport",
             ]
         ),
         .testTarget(
             name: "FleetTests",
-            dependencies: ["Fleet", "Scenarios", "ConfigJSON", "Geometry", "Traces", "SimulationCore"]
+            dependencies: ["Fleet", "Scenarios", "ConfigJSON", "Geometry", "Traces", "SimulationCore", "TestSupport"]
         ),
         .testTarget(
             name: "EngineTests",
-            dependencies: ["Engine", "Scenarios", "ConfigJSON", "Geometry", "Device", "Traces", "SimulationCore"]
+            dependencies: [
+                "Engine", "Scenarios", "ConfigJSON", "Geometry", "Device", "Traces", "SimulationCore", "TestSupport",
+            ]
         ),
         .testTarget(
             name: "TracesTests",
-            dependencies: ["Traces", "SimulationCore", "CZlib"],
+            dependencies: ["Traces", "SimulationCore", "CZlib", "TestSupport"],
             exclude: ["Fixtures"]
         ),
         .testTarget(
             name: "ReportsTests",
             dependencies: [
                 "Reports", "Fleet", "Scenarios", "Engine", "Device", "Permissions", "Geometry", "Traces",
-                "SimulationCore", "ConfigJSON",
+                "SimulationCore", "ConfigJSON", "TestSupport",
             ],
             exclude: ["Golden"]
         ),
@@ -158,7 +163,7 @@ let package = Package(
             name: "EngineProtocolTests",
             dependencies: [
                 "EngineProtocol", "TraceSimCLI", "TraceSimTool", "Fleet", "Scenarios", "Engine", "Device", "Geometry",
-                "Traces", "SimulationCore", "ConfigJSON",
+                "Traces", "SimulationCore", "ConfigJSON", "TestSupport",
             ],
             exclude: ["Engines"]
         ),
@@ -166,20 +171,21 @@ let package = Package(
             name: "TraceSimCoreLocationTests",
             dependencies: [
                 "TraceSimCoreLocation", "CoreLocationShim", "Scenarios", "Engine", "Device", "Geometry", "Traces",
-                "SimulationCore",
+                "SimulationCore", "TestSupport",
             ]
         ),
         .testTarget(
             name: "TraceSimAsyncFacadeTests",
             dependencies: [
                 "TraceSimCoreLocation", "TraceSimCoreMotion", "CoreMotionShim", "Fleet", "Scenarios", "Engine",
-                "Device", "Traces", "SimulationCore",
+                "Device", "Traces", "SimulationCore", "TestSupport",
             ]
         ),
         .testTarget(
             name: "TraceSimCLITests",
             dependencies: [
                 "TraceSimCLI", "Traces", "Device", "Engine", "Fleet", "Scenarios", "SimulationCore", "TraceSimTool",
+                "TestSupport",
             ]
         ),
         // The built-in engine direct and through the Core Location facade: the same bytes.
@@ -187,8 +193,7 @@ let package = Package(
             name: "FacadeDifferentialTests",
             dependencies: [
                 "TraceSimCLI", "TraceSimCoreLocation", "TraceSimCoreMotion", "Scenarios", "Engine", "Device",
-                "Geometry",
-                "Traces", "SimulationCore",
+                "Geometry", "Traces", "SimulationCore", "TestSupport",
             ]
         ),
     ],

@@ -45,6 +45,26 @@ tracesim_build_benchmarks() {
     swift build -c release --package-path Benchmarks --product tracesim-bench >&2
 }
 
+# Prints the path of the `tracesim` the check scripts run: $TRACESIM when it is set (CI's slow
+# tier builds one release binary and passes it to every script), otherwise the debug build,
+# built now.
+tracesim_binary() {
+    if [ -n "${TRACESIM:-}" ]; then
+        if [ ! -x "$TRACESIM" ]; then
+            tracesim_log "TRACESIM=$TRACESIM is not an executable"
+            return 1
+        fi
+        # Absolute, so that a script that changes folder, or hands it to Ray's workers, still finds it.
+        case "$TRACESIM" in
+        /*) printf '%s\n' "$TRACESIM" ;;
+        *) printf '%s\n' "$PWD/$TRACESIM" ;;
+        esac
+        return 0
+    fi
+    swift build --product tracesim >&2
+    printf '%s\n' "$PWD/.build/debug/tracesim"
+}
+
 tracesim_bootstrap() {
     case "$(uname -s)" in
     Darwin)

@@ -8,6 +8,7 @@
 #      JSON Schema;
 #   3. the Python example engine runs the bundled MTV drive with pinned counts.
 # Installs python3 and python3-jsonschema when missing (CI is a clean Debian container).
+# Runs $TRACESIM when it is set (CI's one release build), otherwise builds and runs the debug one.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . Scripts/bootstrap.sh
@@ -18,9 +19,8 @@ if [ "${#missing[@]}" -gt 0 ]; then
     tracesim_log "installing ${missing[*]}"
     tracesim_apt_install "${missing[@]}"
 fi
-swift build --product tracesim >&2
-ts=.build/debug/tracesim
-serve="$PWD/$ts serve-engine"
+ts=$(tracesim_binary)
+serve="$ts serve-engine"
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 mapfile -t traces < <(find Traces -type f ! -path 'Traces/LICENSES/*' ! -name '*.md' | LC_ALL=C sort)

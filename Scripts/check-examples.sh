@@ -3,18 +3,18 @@
 # only), runs it over the bundled traces, and checks that what it writes through the library
 # is byte for byte what the command line prints for the same work. Then runs the example
 # engine written against Core Location (trip-tracker) through the matrix of every bundled
-# trace and checks what it collects.
+# trace and checks what it collects. The command line it compares with is $TRACESIM when it
+# is set (CI's one release build), otherwise the debug build, built now.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . Scripts/bootstrap.sh
 # SwiftPM keeps its plan of a path dependency: forget it so files added to the root are seen.
 rm -f Examples/.build/debug.yaml Examples/.build/debug/description.json
 swift build --package-path Examples >&2
-swift build --product tracesim >&2
+ts=$(tracesim_binary)
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 Examples/.build/debug/tracesim-example Traces "$out/example" >"$out/example.txt"
-ts=.build/debug/tracesim
 mapfile -t traces < <(find Traces -type f ! -path 'Traces/LICENSES/*' ! -name '*.md' | LC_ALL=C sort)
 first=${traces[0]}
 "$ts" replay "$first" --scenario wheninuse-locked --format json >"$out/replay.json"

@@ -12,7 +12,8 @@
 #   4. the README's DuckDB query over the Ray run's JSON Lines gives the `collected` column
 #      of the summary;
 #   5. the GitHub Actions and Kubernetes examples parse as YAML and keep the shard contract.
-# Wall times go to standard output. The pinned requirements go into a venv under .build
+# Runs $TRACESIM when it is set (CI's one release build), otherwise builds and runs the debug
+# one. Wall times go to standard output. The pinned requirements go into a venv under .build
 # (kept while requirements.txt is unchanged); python3-venv is installed when missing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -27,8 +28,7 @@ if [ "${#missing[@]}" -gt 0 ]; then
     tracesim_log "installing ${missing[*]}"
     tracesim_apt_install "${missing[@]}"
 fi
-swift build --product tracesim >&2
-ts=$PWD/.build/debug/tracesim
+ts=$(tracesim_binary)
 
 now() { date +%s.%N; }
 since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.2f s", b - a }'; }

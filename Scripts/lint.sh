@@ -6,7 +6,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . Scripts/bootstrap.sh
-paths=(Package.swift Sources Tests/*Tests Tests/Fuzzing/Package.swift Tests/Fuzzing/Sources
+paths=(Package.swift Sources Tests/*Tests Tests/TestSupport Tests/Fuzzing/Package.swift Tests/Fuzzing/Sources
     Benchmarks/Package.swift Benchmarks/Sources)
 [ -d Examples ] && paths+=(Examples/Package.swift Examples/Sources)
 swift format lint --strict --recursive "${paths[@]}"

@@ -160,7 +160,8 @@ struct RegionAndMotionRuleTests {
                 if case .deliverMotion(let sample) = action { samples.append(sample) }
             }
         }
-        let first = try? #require(samples.first)
+        let first = samples.first
+        #expect(first != nil)
         #expect(first?.activity == .automotive)
         #expect(first?.isDerived == true)
         let lag = first.map { $0.timestamp.seconds(since: timeline.time(10)) } ?? -1

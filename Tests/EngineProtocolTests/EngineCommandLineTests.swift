@@ -2,6 +2,7 @@ import Engine
 @testable import EngineProtocol
 import Foundation
 import Scenarios
+import TestSupport
 import Testing
 
 /// `--engine-command` on the command line: the built-in engine behind `serve-engine` prints
@@ -9,7 +10,9 @@ import Testing
 /// options are usage errors.
 @Suite("Engine command line")
 struct EngineCommandLineTests {
-    static let traces = [Paths.pixel6, Paths.mtv]
+    /// Every bundled trace in every format goes through serve-engine in the slow tier
+    /// (Scripts/check-engine-protocol.sh, on the release build); here the fast tier's two.
+    static let traces = TestTier.shortTraces
 
     @Test("matrix prints the same bytes with the built-in engine and with serve-engine", arguments: ["json", "csv"])
     func matrixDifferential(format: String) async throws {
@@ -38,8 +41,13 @@ struct EngineCommandLineTests {
         "every message of a real run, both ways, validates against the JSON Schema",
         .enabled(if: Paths.hasJSONSchema, "needs python3-jsonschema"))
     func messagesValidateAgainstSchema() async throws {
+        // Two presets, one with a force-quit and relaunch, keep the check within seconds; every
+        // preset in protocol versions 2 and 1 is Scripts/check-engine-protocol.sh's, in the slow tier.
         let proxy = "python3 \(Paths.engines)/validating_proxy.py \(Paths.schema) \(Paths.serveEngine)"
-        let arguments = ["matrix", Paths.pixel6, "--date", "2020-02-07", "--format", "csv"]
+        let arguments = [
+            "matrix", Paths.pixel6, "--date", "2020-02-07", "--scenarios", "always-precise,always-force-quit", "--format",
+            "csv",
+        ]
         let direct = try await offPool { runCommand(arguments) }
         let checked = try await offPool { runCommand(arguments + ["--engine-command", proxy]) }
         #expect(checked.exitCode == 0, "\(checked.error)")

@@ -3,6 +3,7 @@ import Engine
 import Foundation
 import Scenarios
 import SimulationCore
+import TestSupport
 import Testing
 import Traces
 

@@ -6,6 +6,7 @@ import Fleet
 import Foundation
 import Scenarios
 import SimulationCore
+import TestSupport
 import Testing
 import Traces
 
@@ -324,7 +325,10 @@ struct SubprocessEngineTests {
         #expect(pool.spawnCount == 2)
     }
 
-    @Test("an engine that never says hello fails every run at once after the first, with the first's message")
+    // Slow tier: the hello's 30 s are waited out once.
+    @Test(
+        "an engine that never says hello fails every run at once after the first, with the first's message",
+        .enabled(if: TestTier.isSlow, "waits 30 s for the hello: slow tier"))
     func silentEngineFailsFast() async throws {
         // --engine-timeout below 30 s: hello still gets 30 s, once for the whole matrix.
         let pool = EngineProcessPool(command: "sleep 1000", timeoutSeconds: 0.2)

@@ -1,35 +1,19 @@
-import Engine
 import Foundation
-import Scenarios
-import Synchronization
-import TraceSimCLI
-import Traces
+import TestSupport
 
-/// Where the repository and the test engines are.
+/// Where the test engines, the schema and the traces these suites use are.
 enum Paths {
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent()
-    static let engines = root.appendingPathComponent("Tests/EngineProtocolTests/Engines").path
-    static let schema = root.appendingPathComponent("Documentation/Protocol/engine-protocol.schema.json").path
-    static let pythonExample = root.appendingPathComponent("Examples/python/engine.py").path
-
-    static func trace(_ relative: String) -> String { root.appendingPathComponent("Traces/" + relative).path }
+    static let engines = Repository.path("Tests/EngineProtocolTests/Engines")
+    static let schema = Repository.path("Documentation/Protocol/engine-protocol.schema.json")
+    static let pythonExample = Repository.path("Examples/python/engine.py")
 
     /// The pixel 6 walk: 48 fixes, a few seconds to replay through any engine.
-    static let pixel6 = trace("gnss_lib_py/pixel6.nmea")
+    static let pixel6 = Repository.trace("gnss_lib_py/pixel6.nmea")
     /// The u-blox drive's reference receiver: 1,748 fixes over 29 minutes.
-    static let mtv = trace("gps-measurement-tools/MTV.Local1.SPAN.20200206-181434.gga")
+    static let mtv = Repository.trace("gps-measurement-tools/MTV.Local1.SPAN.20200206-181434.gga")
 
-    /// The built `tracesim`: the test bundle sits in the products folder beside it.
-    static var tracesim: String {
-        var url = Bundle.main.bundleURL
-        while url.path != "/" {
-            let candidate = url.appendingPathComponent("tracesim")
-            if FileManager.default.fileExists(atPath: candidate.path) { return candidate.path }
-            url.deleteLastPathComponent()
-        }
-        return "tracesim"
-    }
+    /// The built `tracesim` (CI's slow tier passes its release build as `TRACESIM`).
+    static var tracesim: String { BuiltTracesim.path }
 
     /// `tracesim serve-engine`, as an `--engine-command`.
     static var serveEngine: String { "\(tracesim) serve-engine" }
@@ -47,23 +31,6 @@ enum Paths {
             return false
         }
     }()
-}
-
-/// What one in-process command line printed.
-struct CommandResult {
-    var exitCode: Int32
-    var output: String
-    var error: String
-}
-
-func runCommand(_ arguments: [String], engine: EngineUnderTest = .builtIn) -> CommandResult {
-    let output = Mutex("")
-    let error = Mutex("")
-    let console = Console(
-        output: { text in output.withLock { $0 += text } },
-        error: { text in error.withLock { $0 += text } })
-    let code = TraceSimCommandLine.run(arguments, console: console, engine: engine)
-    return CommandResult(exitCode: code, output: output.withLock { $0 }, error: error.withLock { $0 })
 }
 
 /// Runs `command` through the shell with `input` on its standard input.
@@ -86,15 +53,4 @@ func runShell(_ command: String, input: String) throws -> CommandResult {
     return CommandResult(
         exitCode: process.terminationStatus, output: String(decoding: output, as: UTF8.self),
         error: String(decoding: error, as: UTF8.self))
-}
-
-/// Runs `body` on a thread of its own and awaits it. The tests here wait on other processes
-/// for seconds at a time; on Swift's cooperative pool (one thread per core) that wait would
-/// starve the suites whose app code runs as Swift tasks (the Core Location facade's live
-/// updates), so the waiting happens off the pool.
-func offPool<Value: Sendable>(_ body: @escaping @Sendable () throws -> Value) async throws -> Value {
-    try await withCheckedThrowingContinuation { continuation in
-        let thread = Thread { continuation.resume(with: Result { try body() }) }
-        thread.start()
-    }
 }

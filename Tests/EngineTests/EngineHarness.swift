@@ -4,6 +4,7 @@ import Foundation
 import Geometry
 import Scenarios
 import SimulationCore
+import TestSupport
 import Traces
 
 /// Builds synthetic drives and runs them through a device and the engine.
@@ -59,13 +60,7 @@ enum EngineHarness {
     /// Seconds after the harness start.
     static func seconds(_ instant: SimInstant) -> Double { instant.seconds(since: start) }
 
-    /// The repository's `Traces/` folder, found from this file so tests read the bundled files.
-    static let tracesFolder: String = {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("Traces").path
-    }()
-
     static func bundled(_ relativePath: String, options: ImportOptions = ImportOptions()) throws -> Trace {
-        try TraceImporter.load(path: tracesFolder + "/" + relativePath, options: options)
+        try TraceImporter.load(path: Repository.trace(relativePath), options: options)
     }
 }

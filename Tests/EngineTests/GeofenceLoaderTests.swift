@@ -2,6 +2,7 @@ import ConfigJSON
 import Engine
 import Foundation
 import Geometry
+import TestSupport
 import Testing
 import Traces
 
@@ -138,7 +139,7 @@ struct GeofenceLoaderTests {
 /// The example the README points to must keep loading.
 @Test("the documented example fence file loads and validates")
 func documentedExample() throws {
-    let path = EngineHarness.tracesFolder.replacingOccurrences(of: "/Traces", with: "/Documentation/Examples/fences.geojson")
+    let path = Repository.path("Documentation/Examples/fences.geojson")
     let bytes = try Array(Data(contentsOf: URL(fileURLWithPath: path)))
     let fences = try GeofenceLoader.load(bytes, file: "fences.geojson")
     #expect(fences.map(\.identifier) == ["customer-17", "depot"])

@@ -2,13 +2,14 @@ import Engine
 import Foundation
 import Geometry
 import Scenarios
-import Synchronization
+import TestSupport
 import Testing
 import TraceSimCLI
 import TraceSimCoreLocation
 
 /// The built-in engine run directly and through the Core Location facade must print the same
-/// bytes: every bundled trace, every preset, in every matrix format, and replays in JSON.
+/// bytes: every preset in every matrix format, over every bundled trace in the slow tier (two
+/// short traces in the fast tier), and replays in JSON.
 ///
 /// The facade's side is `FacadeEngineAdapter`: `TrackingEngine` hosted by a `CLLocationManager`
 /// delegate. A difference means the facade delivered something else (another fix, instant or
@@ -29,39 +30,30 @@ struct FacadeDifferentialTests {
         return CoreLocationApp(recording: record) { FacadeEngineAdapter(record: record) }
     }
 
-    /// Every bundled trace, as `Scripts/run.sh` lists them.
-    static let traces: [String] = {
-        let folder = repositoryRoot.appendingPathComponent("Traces")
-        let files =
-            FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil)?
-            .compactMap { $0 as? URL } ?? []
-        return
-            files
-            .filter { !$0.hasDirectoryPath && $0.pathExtension != "md" }
-            .map(\.path)
-            .filter { !$0.contains("/Traces/LICENSES/") }
-            .sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
-    }()
+    /// The traces the matrix runs over: every bundled trace in the slow tier
+    /// (`TRACESIM_SLOW_TESTS=1`), two short ones in the fast tier.
+    static let traces = TestTier.endToEndTraces
 
     /// The u-blox drive of the SPAN pair: 2 h of 1 Hz driving, with stops.
-    static let drive = path("gps-measurement-tools/MTV.Local1.ublox-F9K.20200206-181434.nmea")
+    static let drive = Repository.trace("gps-measurement-tools/MTV.Local1.ublox-F9K.20200206-181434.nmea")
 
     @Test("the bundled traces are all found")
     func tracesFound() {
-        #expect(Self.traces.count == 14)
+        #expect(Repository.bundledTraces.count == 14)
+        #expect(Self.traces.allSatisfy { FileManager.default.fileExists(atPath: $0) }, "\(Self.traces)")
     }
 
     static var everyPreset: String { Scenario.presets.map(\.name).joined(separator: ",") }
 
     @Test(
-        "matrix over every bundled trace and preset prints the built-in run's bytes",
+        "matrix over the tier's traces and every preset prints the built-in run's bytes",
         arguments: ["text", "json", "csv", "markdown"])
-    func matrixMatches(format: String) async {
+    func matrixMatches(format: String) async throws {
         // --date dates the one log that never dates itself, as Scripts/run.sh does.
         let arguments =
             ["matrix"] + Self.traces + ["--date", "2020-02-07", "--scenarios", Self.everyPreset, "--format", format]
-        let direct = await runOffPool(arguments, engine: .builtIn)
-        let facade = await runOffPool(arguments, engine: Self.throughFacade)
+        let direct = try await offPool { runCommand(arguments, engine: .builtIn) }
+        let facade = try await offPool { runCommand(arguments, engine: Self.throughFacade) }
         #expect(direct.exitCode == 0, "\(direct.error)")
         #expect(facade.exitCode == direct.exitCode)
         #expect(facade.error == direct.error)
@@ -73,7 +65,7 @@ struct FacadeDifferentialTests {
         // The force-quit app is relaunched by a significant change and starts the service
         // again, as apps must; the service that woke it carries on (it once restarted, making
         // the next position an event at once, and the old process's managers stopped it).
-        replayMatches(trace: Self.path("gpsbabel/2013_JUNE.json"), preset: "always-force-quit")
+        replayMatches(trace: Repository.trace("gpsbabel/2013_JUNE.json"), preset: "always-force-quit")
     }
 
     @Test(
@@ -88,15 +80,11 @@ struct FacadeDifferentialTests {
 
     private func replayMatches(trace: String, preset: String, sourceLocation: SourceLocation = #_sourceLocation) {
         let arguments = ["replay", trace, "--scenario", preset, "--format", "json"]
-        let direct = run(arguments, engine: .builtIn)
-        let facade = run(arguments, engine: Self.throughFacade)
+        let direct = runCommand(arguments, engine: .builtIn)
+        let facade = runCommand(arguments, engine: Self.throughFacade)
         #expect(direct.exitCode == 0, "\(direct.error)", sourceLocation: sourceLocation)
         #expect(facade.exitCode == direct.exitCode, sourceLocation: sourceLocation)
         expectSameLines(facade.output, direct.output, sourceLocation: sourceLocation)
-    }
-
-    static func path(_ relative: String) -> String {
-        repositoryRoot.appendingPathComponent("Traces/" + relative).path
     }
 
     /// Compares line by line so a failure names the first line that differs, then the bytes.
@@ -119,34 +107,3 @@ struct FacadeDifferentialTests {
         }
     }
 }
-
-struct CommandResult {
-    var exitCode: Int32
-    var output: String
-    var error: String
-}
-
-/// Runs the command line with `engine` on a thread of its own and waits for it without holding
-/// one of Swift concurrency's threads: a whole matrix takes tens of seconds, and other suites'
-/// replays need those threads for their apps' tasks meanwhile.
-func runOffPool(_ arguments: [String], engine: EngineUnderTest) async -> CommandResult {
-    await withCheckedContinuation { continuation in
-        let thread = Thread { continuation.resume(returning: run(arguments, engine: engine)) }
-        thread.stackSize = 8 << 20
-        thread.start()
-    }
-}
-
-/// Runs the command line in-process with `engine` and captures what it prints.
-func run(_ arguments: [String], engine: EngineUnderTest) -> CommandResult {
-    let output = Mutex("")
-    let error = Mutex("")
-    let console = Console(
-        output: { text in output.withLock { $0 += text } },
-        error: { text in error.withLock { $0 += text } })
-    let code = TraceSimCommandLine.run(arguments, console: console, engine: engine)
-    return CommandResult(exitCode: code, output: output.withLock { $0 }, error: error.withLock { $0 })
-}
-
-let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-    .deletingLastPathComponent()

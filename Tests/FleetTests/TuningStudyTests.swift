@@ -1,6 +1,7 @@
 import Foundation
 import Geometry
 import Scenarios
+import TestSupport
 import Testing
 import Traces
 
@@ -8,8 +9,7 @@ import Traces
 
 @Suite("Tuning: rows against a fixed reference, and what every setting changes")
 struct TuningStudyTests {
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("Traces")
+    static let root = Repository.tracesFolder
     static let drive = load("gps-measurement-tools/MTV.Local1.ublox-F9K.20200206-181434.nmea")
     /// The 12-hour dash-cam log: the only bundled drive long enough, with stops, for the
     /// moving-region refresh and iOS's automatic pause to matter.

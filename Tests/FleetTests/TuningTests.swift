@@ -2,6 +2,7 @@ import Foundation
 import Geometry
 import Scenarios
 import SimulationCore
+import TestSupport
 import Testing
 import Traces
 
@@ -9,8 +10,7 @@ import Traces
 
 @Suite("Tuning: sweeps, objectives and constraints")
 struct TuningTests {
-    static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("Traces/gps-measurement-tools")
+    static let folder = Repository.tracesFolder.appendingPathComponent("gps-measurement-tools")
 
     @Test("sweep syntax: ranges include the last value the steps land on, lists take numbers, switches and words")
     func parse() throws {

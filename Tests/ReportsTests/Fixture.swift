@@ -4,14 +4,14 @@ import Foundation
 import Geometry
 import Scenarios
 import SimulationCore
+import TestSupport
 import Traces
 
 /// A small fixed trip for the golden files: a walk through the example geofences, a stop, then
 /// a drive away, one fix every two seconds, written as TraceSim CSV and read back so it carries
 /// a format like any imported file.
 enum Fixture {
-    static let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent()
+    static let repositoryRoot = Repository.root
     static let name = "fixture.csv"
 
     static func example(_ file: String) throws -> [UInt8] {

@@ -53,7 +53,10 @@ struct ShardMergeTests {
     func striping() throws {
         let traces = (0..<5).map { Matrix.NamedTrace(name: "fixture \($0)", trace: Fixture.trace) }
         let matrix = Self.matrix(traces, ["denied", "allow-once"])
-        let result = try matrix.run(shard: try #require(Shard(index: 2, count: 3)))
+        // Unwrapped on its own line: passed straight to `run(shard: Shard?)`, #require would
+        // check the optional it is handed and never fail.
+        let shard = try #require(Shard(index: 2, count: 3))
+        let result = try matrix.run(shard: shard)
         // Traces 1 and 4 (from 0), each with both scenarios.
         #expect(result.cells.map(\.position) == [2, 3, 8, 9])
         #expect(result.cells.map(\.traceIndex) == [1, 1, 4, 4])

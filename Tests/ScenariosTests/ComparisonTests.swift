@@ -2,6 +2,7 @@ import Engine
 import Foundation
 import Fleet
 import Scenarios
+import TestSupport
 import Testing
 import Traces
 
@@ -14,7 +15,7 @@ struct ComparisonTests {
     /// A drive whose stops the automatic-pause preset's own ideal run records differently from
     /// the plain ideal preset's.
     static let trace: Trace = {
-        let path = BundledPresetTests.tracesFolder.appendingPathComponent("gpsbabel/google_ext.kml").path
+        let path = Repository.trace("gpsbabel/google_ext.kml")
         do { return try TraceImporter.load(path: path) } catch { fatalError("bundled trace: \(error)") }
     }()
 

@@ -3,6 +3,7 @@ import Device
 import Foundation
 import Permissions
 @testable import Scenarios
+import TestSupport
 import Testing
 import Traces
 
@@ -12,8 +13,7 @@ import Traces
 @Suite("Scenario device blocks and unsettled authorization")
 struct DeviceBlockAuthorizationTests {
     static let bike: Trace = {
-        let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("Traces/gpsbabel/bike.tcx").path
+        let path = Repository.trace("gpsbabel/bike.tcx")
         do { return try TraceImporter.load(path: path) } catch { fatalError("bundled trace: \(error)") }
     }()
 

@@ -2,6 +2,7 @@ import Foundation
 import Geometry
 @testable import Scenarios
 import SimulationCore
+import TestSupport
 import Testing
 import Traces
 
@@ -9,9 +10,7 @@ import Traces
 @Suite("Permission-level presets on a real drive")
 struct PresetTests {
     static let trace: Trace = {
-        let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent()
-            .appendingPathComponent("Traces/gps-measurement-tools/MTV.Local1.ublox-F9K.20200206-181434.nmea").path
+        let path = Repository.trace("gps-measurement-tools/MTV.Local1.ublox-F9K.20200206-181434.nmea")
         do { return try TraceImporter.load(path: path) } catch { fatalError("bundled trace: \(error)") }
     }()
 
@@ -100,8 +99,7 @@ struct PresetTests {
         let others = profiles.filter { !["provisional-always", "always-force-quit"].contains($0.key) }
         #expect(others.values.allSatisfy { $0 == .ios26 }, "\(others)")
         // The preset source never spells `current`: its meaning would move with iOS.
-        let source = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("Sources/Scenarios/Presets.swift")
+        let source = Repository.root.appendingPathComponent("Sources/Scenarios/Presets.swift")
         let text = (try? String(contentsOf: source, encoding: .utf8)) ?? ""
         #expect(!text.isEmpty && !text.contains(".current"))
     }
@@ -143,24 +141,12 @@ struct PresetTests {
 
 @Suite("Presets on every bundled trace")
 struct BundledPresetTests {
-    static let tracesFolder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("Traces")
-
-    static let traces: [String] = {
-        let enumerator = FileManager.default.enumerator(at: tracesFolder, includingPropertiesForKeys: nil)
-        var paths: [String] = []
-        while let url = enumerator?.nextObject() as? URL {
-            let relative = String(url.path.dropFirst(tracesFolder.path.count + 1))
-            guard !relative.hasPrefix("LICENSES"), !relative.hasSuffix(".md"), !url.hasDirectoryPath else { continue }
-            paths.append(relative)
-        }
-        return paths.sorted()
-    }()
+    static let traces = Repository.bundledTraces
 
     @Test("wheninuse-locked: nothing reaches the app later than 70 s after the lock", arguments: traces)
     func cutoffHolds(relativePath: String) throws {
         let options = ImportOptions(nmeaStartDate: CalendarDate("2020-02-07"))
-        let trace = try TraceImporter.load(path: Self.tracesFolder.appendingPathComponent(relativePath).path, options: options)
+        let trace = try TraceImporter.load(path: Repository.trace(relativePath), options: options)
         guard !trace.fixes.isEmpty else { return }
         let result = try ScenarioRunner.run(trace, try #require(Scenario.preset(named: "wheninuse-locked")))
         let last = result.deliveryTimes.last.map { $0.seconds(since: result.traceStart) } ?? 0

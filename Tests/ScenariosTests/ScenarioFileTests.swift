@@ -3,13 +3,13 @@ import Device
 import Engine
 import Foundation
 import Scenarios
+import TestSupport
 import Testing
 import Traces
 
 @Suite("Scenario files")
 struct ScenarioFileTests {
-    static let example = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("Documentation/Examples/scenario.json")
+    static let example = Repository.root.appendingPathComponent("Documentation/Examples/scenario.json")
 
     private func parse(_ text: String) throws(ConfigError) -> ScenarioFile.Parsed {
         try ScenarioFile.parse(Array(text.utf8), file: "s.json")

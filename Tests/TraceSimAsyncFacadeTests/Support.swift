@@ -3,15 +3,14 @@ import Engine
 import Foundation
 import Scenarios
 import SimulationCore
+import TestSupport
 import Testing
 import TraceSimCoreLocation
 import Traces
 
 /// The bundled u-blox drive, the trace the replay suites share.
 let drive: Trace = {
-    let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent()
-        .appendingPathComponent("Traces/gps-measurement-tools/MTV.Local1.ublox-F9K.20200206-181434.nmea").path
+    let path = Repository.trace("gps-measurement-tools/MTV.Local1.ublox-F9K.20200206-181434.nmea")
     do { return try TraceImporter.load(path: path) } catch { fatalError("bundled trace: \(error)") }
 }()
 

@@ -1,11 +1,12 @@
 import Fleet
 import Foundation
 import Scenarios
+import TestSupport
 import Testing
 
 @Suite("Argument hardening: sweeps that cannot be counted, options given twice")
 struct ArgumentHardeningTests {
-    static let bike = repositoryRoot.appendingPathComponent("Traces/gpsbabel/bike.tcx").path
+    static let bike = Repository.trace("gpsbabel/bike.tcx")
 
     private func firstLine(_ text: String) -> String {
         String(text.split(separator: "\n", omittingEmptySubsequences: false).first ?? "")

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `--assume-rate` and the untimed-run report, as a user sees them: exit codes, the first

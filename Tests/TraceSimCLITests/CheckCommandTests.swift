@@ -1,12 +1,11 @@
 import Foundation
+import TestSupport
 import Testing
 
 @Suite("tracesim check")
 struct CheckCommandTests {
-    static let bike = repositoryRoot.appendingPathComponent("Traces/gpsbabel/bike.tcx").path
-    static let drive = repositoryRoot.appendingPathComponent(
-        "Traces/gps-measurement-tools/MTV.Local1.ublox-F9K.20200206-181434.nmea"
-    ).path
+    static let bike = Repository.trace("gpsbabel/bike.tcx")
+    static let drive = Repository.trace("gps-measurement-tools/MTV.Local1.ublox-F9K.20200206-181434.nmea")
 
     private func file(_ text: String, _ suffix: String = "json") throws -> URL {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("tracesim-\(UUID().uuidString).\(suffix)")
@@ -83,8 +82,8 @@ struct CheckCommandTests {
 struct ReplayTruthTests {
     @Test("the u-blox drive against its SPAN reference reports a sub-metre median position error")
     func truth() throws {
-        let drive = repositoryRoot.appendingPathComponent("Traces/gps-measurement-tools/MTV.Local1.ublox-F9K.20200206-181434.nmea").path
-        let span = repositoryRoot.appendingPathComponent("Traces/gps-measurement-tools/MTV.Local1.SPAN.20200206-181434.gga").path
+        let drive = Repository.trace("gps-measurement-tools/MTV.Local1.ublox-F9K.20200206-181434.nmea")
+        let span = Repository.trace("gps-measurement-tools/MTV.Local1.SPAN.20200206-181434.gga")
         let result = runCommand([
             "replay", drive, "--scenario", "always-precise", "--truth", span, "--date", "2020-02-07", "--format", "json",
         ])

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `tracesim check` never passes a threshold it did not check: one that applies to no run is
@@ -6,7 +7,7 @@ import Testing
 /// unless the threshold allows it.
 @Suite("tracesim check: thresholds that match nothing, unknown scenarios, missing values")
 struct CheckThresholdTests {
-    static let bike = tracePath("gpsbabel/bike.tcx")
+    static let bike = Repository.trace("gpsbabel/bike.tcx")
 
     private func file(_ text: String, _ suffix: String = "json") throws -> URL {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("tracesim-\(UUID().uuidString).\(suffix)")

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import TraceSimCLI
@@ -103,7 +104,7 @@ struct CommandDeclarationTests {
         let result = runCommand(["rules", "--format", "yaml"])
         #expect(result.exitCode == 64)
         #expect(result.error.hasPrefix("error: --format must be text, json or markdown, not 'yaml'\n"))
-        let track = runCommand(["track", tracePath("gnss_lib_py/pixel6.txt"), "--smoothing", "x"])
+        let track = runCommand(["track", Repository.trace("gnss_lib_py/pixel6.txt"), "--smoothing", "x"])
         #expect(track.error.hasPrefix("error: --smoothing must be pass-through, adjust or conservative, not 'x'\n"))
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import TestSupport
 
 #if canImport(Glibc)
     import Glibc
@@ -23,9 +24,9 @@ func runBinary(
     // A child that exits without reading all its input must not kill the test with SIGPIPE.
     signal(SIGPIPE, SIG_IGN)
     let process = Process()
-    process.executableURL = productsFolder.appendingPathComponent("tracesim")
+    process.executableURL = URL(fileURLWithPath: BuiltTracesim.path)
     process.arguments = arguments
-    process.currentDirectoryURL = repositoryRoot
+    process.currentDirectoryURL = Repository.root
     process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
     let output = Pipe()
     let error = Pipe()

@@ -1,10 +1,11 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// What the commands print for configuration and JSON Lines content RFC 8259 or TraceSim refuses.
 @Suite("configuration JSON messages")
 struct ConfigJSONMessageTests {
-    static let bike = tracePath("gpsbabel/bike.tcx")
+    static let bike = Repository.trace("gpsbabel/bike.tcx")
 
     @Test("a scenario seed of 1e999 is reported with its JSON path")
     func seedOverflow() throws {

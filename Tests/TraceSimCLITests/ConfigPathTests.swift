@@ -1,11 +1,12 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Paths inside a configuration file resolve against that file's folder, wherever the command
 /// runs, and a failure names both files.
 @Suite("paths inside configuration files")
 struct ConfigPathTests {
-    static let bike = tracePath("gpsbabel/bike.tcx")
+    static let bike = Repository.trace("gpsbabel/bike.tcx")
 
     @Test("a scenario file named in an expectations file resolves against the expectations file's folder")
     func expectationsScenarioResolvesAgainstItsFile() throws {

@@ -1,13 +1,14 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Paths and values that reach a message from a file name, a part's header or closing record,
 /// or the command line have their control characters escaped: none reaches standard error raw.
 @Suite("Control characters in quoted paths and values")
 struct ControlCharacterMessageTests {
-    static let tunnel = tracePath("mapbox-navigation-ios/tunnel.json")
+    static let tunnel = Repository.trace("mapbox-navigation-ios/tunnel.json")
     /// GGA alone: no date anywhere, so no timed fix without --date.
-    static let undated = tracePath("gps-measurement-tools/MTV.Local1.SPAN.20200206-181434.gga")
+    static let undated = Repository.trace("gps-measurement-tools/MTV.Local1.SPAN.20200206-181434.gga")
     /// A name that would clear the screen and rewrite the line if printed raw.
     static let hostile = "x\u{1B}[2J\rFAIL"
     static let escaped = #"x\u{1B}[2J\rFAIL"#

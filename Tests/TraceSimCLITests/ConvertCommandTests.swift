@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 import Traces
 
@@ -12,7 +13,7 @@ struct ConvertCommandTests {
     func converts(format: String) throws {
         let output = Self.temporaryPath("out.\(format)")
         defer { try? FileManager.default.removeItem(atPath: output) }
-        let input = tracePath("gnss_lib_py/pixel6.txt")
+        let input = Repository.trace("gnss_lib_py/pixel6.txt")
         let result = runCommand(["convert", input, output])
         #expect(result.exitCode == 0)
         #expect(result.error == "wrote 243 fixes from gnsslogger to \(output)\n")
@@ -23,17 +24,17 @@ struct ConvertCommandTests {
     func motionWarning() throws {
         let output = Self.temporaryPath("takeout.csv")
         defer { try? FileManager.default.removeItem(atPath: output) }
-        let result = runCommand(["convert", "--quiet", tracePath("gpsbabel/2013_JUNE.json"), output])
+        let result = runCommand(["convert", "--quiet", Repository.trace("gpsbabel/2013_JUNE.json"), output])
         #expect(result.exitCode == 0)
         #expect(result.error == "warning: 227 motion samples not written: csv holds fixes only; convert to .jsonl to keep them\n")
     }
 
     @Test("an unknown output extension is a usage error; a bad input keeps its exit code")
     func errors() {
-        #expect(runCommand(["convert", tracePath("gpsbabel/bike.tcx"), "out.kml"]).exitCode == 64)
-        #expect(runCommand(["convert", tracePath("gpsbabel/bike.tcx")]).exitCode == 64)
+        #expect(runCommand(["convert", Repository.trace("gpsbabel/bike.tcx"), "out.kml"]).exitCode == 64)
+        #expect(runCommand(["convert", Repository.trace("gpsbabel/bike.tcx")]).exitCode == 64)
         #expect(runCommand(["convert", "missing.tcx", Self.temporaryPath("x.csv")]).exitCode == 66)
-        #expect(runCommand(["convert", tracePath("gpsbabel/bike.tcx"), "/nonexistent-dir/out.csv"]).exitCode == 73)
+        #expect(runCommand(["convert", Repository.trace("gpsbabel/bike.tcx"), "/nonexistent-dir/out.csv"]).exitCode == 73)
     }
 
     @Test("a trace whose every line was skipped is refused rather than written as an unreadable empty file")

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// The outputs the README and the DocC articles quote are real: these tests rerun them and compare.

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// The README and the DocC articles, read the way the tests that keep them honest need them.
@@ -6,19 +7,19 @@ enum DocumentationFiles {
     static let catalogue = "Documentation/TraceSim.docc"
 
     static func text(_ relativePath: String) throws -> String {
-        try String(contentsOf: repositoryRoot.appendingPathComponent(relativePath), encoding: .utf8)
+        try String(contentsOf: Repository.root.appendingPathComponent(relativePath), encoding: .utf8)
     }
 
     /// The catalogue's articles, relative to the repository root, in byte order.
     static func articles() throws -> [String] {
-        let folder = repositoryRoot.appendingPathComponent(catalogue)
+        let folder = Repository.root.appendingPathComponent(catalogue)
         return try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".md") }
             .sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }.map { catalogue + "/" + $0 }
     }
 
     /// Every Markdown file under `Documentation/`, relative to the repository root, in byte order.
     static func allMarkdown() throws -> [String] {
-        let root = repositoryRoot.appendingPathComponent("Documentation")
+        let root = Repository.root.appendingPathComponent("Documentation")
         let walker = try #require(FileManager.default.enumerator(atPath: root.path))
         return walker.compactMap { $0 as? String }.filter { $0.hasSuffix(".md") }
             .sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }.map { "Documentation/" + $0 }

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Every link in the README and the documentation leads somewhere.
@@ -39,11 +40,11 @@ struct DocumentationLinkTests {
     func relativeLinks() throws {
         var checked = 0
         for file in try ["README.md"] + DocumentationFiles.allMarkdown() {
-            let folder = repositoryRoot.appendingPathComponent(file).deletingLastPathComponent()
+            let folder = Repository.root.appendingPathComponent(file).deletingLastPathComponent()
             for target in Self.links(in: try DocumentationFiles.text(file)).markdown where !Self.isExternal(target) {
                 let parts = target.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false)
                 let path = parts[0].isEmpty ? file : String(parts[0])
-                let url = parts[0].isEmpty ? repositoryRoot.appendingPathComponent(file) : folder.appendingPathComponent(path)
+                let url = parts[0].isEmpty ? Repository.root.appendingPathComponent(file) : folder.appendingPathComponent(path)
                 #expect(FileManager.default.fileExists(atPath: url.path), "\(file): \(target) does not exist")
                 checked += 1
                 if parts.count == 2, url.pathExtension == "md",

@@ -4,6 +4,7 @@ import Foundation
 import Scenarios
 import SimulationCore
 import Synchronization
+import TestSupport
 import Testing
 import TraceSimCLI
 
@@ -11,7 +12,7 @@ import TraceSimCLI
 /// `check` for it: the engine's diagnostics show in every format, and its failure fails the run.
 @Suite("Embedded engine on the command line")
 struct EmbeddedEngineCommandTests {
-    static let drive = tracePath("gps-measurement-tools/MTV.Local1.ublox-F9K.20200206-181434.nmea")
+    static let drive = Repository.trace("gps-measurement-tools/MTV.Local1.ublox-F9K.20200206-181434.nmea")
 
     static func run(_ arguments: [String], engine: EngineUnderTest) -> CommandResult {
         let output = Mutex("")
@@ -85,12 +86,12 @@ struct EmbeddedEngineCommandTests {
 
     @Test("check prints the engine's diagnostics under its verdicts; serve-engine refuses an engine of one's own")
     func checkShowsDiagnosticsAndServeEngineRefuses() {
-        let expectations = repositoryRoot.appendingPathComponent("Documentation/Examples/expectations.json").path
+        let expectations = Repository.path("Documentation/Examples/expectations.json")
         let check = Self.run(
-            ["check", tracePath("gpsbabel/bike.tcx"), "--expect", expectations], engine: Self.counting)
+            ["check", Repository.trace("gpsbabel/bike.tcx"), "--expect", expectations], engine: Self.counting)
         let line = check.output.split(separator: "\n").last { $0.hasPrefix("engine diagnostic: ") }
         #expect(line?.contains("× saw a location, in ") == true, "\(check.output)\(check.error)")
-        let builtIn = runCommand(["check", tracePath("gpsbabel/bike.tcx"), "--expect", expectations])
+        let builtIn = runCommand(["check", Repository.trace("gpsbabel/bike.tcx"), "--expect", expectations])
         #expect(!builtIn.output.contains("engine diagnostic"))
         let serve = Self.run(["serve-engine"], engine: Self.counting)
         #expect(serve.exitCode == 64)

@@ -4,6 +4,7 @@ import Foundation
 import Scenarios
 import SimulationCore
 import Synchronization
+import TestSupport
 import Testing
 import TraceSimCLI
 
@@ -12,7 +13,7 @@ import TraceSimCLI
 /// writes its JUnit file, with an `<error>` for the failed run; no exit code is undocumented.
 @Suite("Exit codes: a failed engine is 70, every code documented")
 struct ExitCodeTests {
-    static let bike = tracePath("gpsbabel/bike.tcx")
+    static let bike = Repository.trace("gpsbabel/bike.tcx")
 
     /// An engine that gives up at its first fix with a message meant to forge report lines.
     static let hostile = EngineUnderTest.custom(named: "hostile") { _ in
@@ -145,16 +146,18 @@ struct ExitCodeTests {
         #expect(help.contains("1 no row meets every --require constraint, so --write-scenario wrote nothing"))
     }
 
-    @Test("every command that replays an engine documents 70 in its help; the README table lists 70 and 130/143")
+    @Test("every command that replays an engine documents 70 in its help", arguments: ["replay", "matrix", "check", "tune"])
+    func documentedInHelp(command: String) throws {
+        let help = runCommand(["help", command]).output
+        let exitStatus = try #require(help.components(separatedBy: "EXIT STATUS:").last)
+        #expect(
+            exitStatus.replacingOccurrences(of: "\n  ", with: " ").contains(
+                "70 the engine under test crashed, hung or broke the protocol"))
+    }
+
+    @Test("the README's table lists 70 and 130/143")
     func documented() throws {
-        for command in ["replay", "matrix", "check", "tune"] {
-            let help = runCommand(["help", command]).output
-            let exitStatus = try #require(help.components(separatedBy: "EXIT STATUS:").last)
-            #expect(
-                exitStatus.replacingOccurrences(of: "\n  ", with: " ").contains(
-                    "70 the engine under test crashed, hung or broke the protocol"), "\(command)")
-        }
-        let readme = try String(contentsOf: repositoryRoot.appendingPathComponent("README.md"), encoding: .utf8)
+        let readme = try String(contentsOf: Repository.root.appendingPathComponent("README.md"), encoding: .utf8)
         #expect(readme.contains("\n| 70 | a run failed: the engine under test crashed, hung or broke the protocol"))
         #expect(readme.contains("\n| 130, 143 | "))
     }

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// What a user is told on standard error when the default reading of a real export leaves

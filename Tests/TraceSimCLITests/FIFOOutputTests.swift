@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import TestSupport
 import Testing
 
 @testable import TraceSimCLI
@@ -16,7 +17,7 @@ import Testing
 /// writes fails with 66, each after a bounded wait (shortened here to 0.3 s) and saying why.
 @Suite("FIFOs with no reader or writer")
 struct FIFOOutputTests {
-    static let bike = tracePath("gpsbabel/bike.tcx")
+    static let bike = Repository.trace("gpsbabel/bike.tcx")
     static let wait = 0.3
 
     /// A fresh folder holding one FIFO, `pipe`, and an expectations file.

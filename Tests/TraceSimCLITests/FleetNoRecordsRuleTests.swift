@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// One rule for the inputs of a fleet, in every command that walks one: an input with no
@@ -7,9 +8,9 @@ import Testing
 /// wrote still accounts for every input.
 @Suite("The fleet's rule for inputs with no records: tune, matrix, summarize")
 struct FleetNoRecordsRuleTests {
-    static let tunnel = tracePath("mapbox-navigation-ios/tunnel.json")
+    static let tunnel = Repository.trace("mapbox-navigation-ios/tunnel.json")
     /// GGA alone: no date anywhere, so no timed fix without --date.
-    static let undated = tracePath("gps-measurement-tools/MTV.Local1.SPAN.20200206-181434.gga")
+    static let undated = Repository.trace("gps-measurement-tools/MTV.Local1.SPAN.20200206-181434.gga")
     static let headerOnly = "time,lat,lon\n"
 
     private func lines(_ text: String) -> [String] { text.split(separator: "\n").map(String.init) }

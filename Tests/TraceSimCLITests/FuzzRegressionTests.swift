@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Every input the fuzzers found a problem with (Tests/Fuzzing/Regressions/<harness>/),
@@ -7,8 +8,8 @@ import Testing
 /// harness's folder (Scripts/fuzz.sh says how).
 @Suite("Fuzzing regressions")
 struct FuzzRegressionTests {
-    static let folder = repositoryRoot.appendingPathComponent("Tests/Fuzzing/Regressions")
-    static let drive = tracePath("gnss_lib_py/pixel6.txt")
+    static let folder = Repository.root.appendingPathComponent("Tests/Fuzzing/Regressions")
+    static let drive = Repository.trace("gnss_lib_py/pixel6.txt")
 
     /// (harness, file) for every checked-in finding.
     static var findings: [(harness: String, file: String)] {
@@ -80,7 +81,7 @@ struct FuzzRegressionTests {
             #expect(!sandboxFiles.isEmpty, "Tests/Fuzzing/sandbox.txt is missing or empty")
             for (name, source) in sandboxFiles {
                 try manager.copyItem(
-                    at: repositoryRoot.appendingPathComponent(source), to: sandbox.appendingPathComponent(name))
+                    at: Repository.root.appendingPathComponent(source), to: sandbox.appendingPathComponent(name))
             }
             let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: file)))
             var arguments: [String]
@@ -106,7 +107,7 @@ struct FuzzRegressionTests {
     /// The files a `cli` or `merge` harness finds in its scratch folder, by sandbox name: the
     /// list the fuzzing package reads too.
     static var sandboxFiles: [String: String] {
-        let file = repositoryRoot.appendingPathComponent("Tests/Fuzzing/sandbox.txt")
+        let file = Repository.root.appendingPathComponent("Tests/Fuzzing/sandbox.txt")
         let list = (try? String(contentsOf: file, encoding: .utf8)) ?? ""
         let sources = list.split(separator: "\n").map(String.init)
         return Dictionary(uniqueKeysWithValues: sources.map { (URL(fileURLWithPath: $0).lastPathComponent, $0) })

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `track --fences` with fences across the antimeridian and polygons GEOS finds invalid.

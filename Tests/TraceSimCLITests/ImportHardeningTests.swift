@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Importer cases of the second hardening pass, checked as a user sees them: the command,
@@ -14,7 +15,7 @@ struct ImportHardeningTests {
         arguments: ["1500-01-01", "0001-01-01", "1677-09-21", "2262-04-12", "9999-12-31", "2262-04-11"])
     func dateOutOfRange(_ date: String) {
         let result = runCommand([
-            "inspect", tracePath("gps-measurement-tools/MTV.Local1.SPAN.20200206-181434.gga"), "--date", date,
+            "inspect", Repository.trace("gps-measurement-tools/MTV.Local1.SPAN.20200206-181434.gga"), "--date", date,
         ])
         #expect(result.exitCode == 64)
         #expect(
@@ -25,7 +26,7 @@ struct ImportHardeningTests {
     @Test("the first and last whole days are accepted", arguments: ["1677-09-22", "2262-04-10"])
     func dateAtTheEdges(_ date: String) {
         let result = runCommand([
-            "inspect", tracePath("gps-measurement-tools/MTV.Local1.SPAN.20200206-181434.gga"), "--date", date,
+            "inspect", Repository.trace("gps-measurement-tools/MTV.Local1.SPAN.20200206-181434.gga"), "--date", date,
         ])
         #expect(result.exitCode == 0)
         #expect(result.error.isEmpty)

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @Suite("tracesim inspect")
@@ -10,7 +11,7 @@ struct InspectCommandTests {
 
     @Test("JSON output: one object per file per line, contract keys first and in order")
     func jsonContract() throws {
-        let files = ["gpsd/haicom-305N.log", "gnss_lib_py/pixel6.txt"].map(tracePath)
+        let files = ["gpsd/haicom-305N.log", "gnss_lib_py/pixel6.txt"].map(Repository.trace)
         let result = runCommand(["inspect", "--format", "json"] + files)
         #expect(result.exitCode == 0)
         let lines = result.output.split(separator: "\n")
@@ -31,7 +32,7 @@ struct InspectCommandTests {
 
     @Test("the same input prints the same bytes twice")
     func deterministic() {
-        let arguments = ["inspect", "--format", "json", tracePath("gpsbabel/2013_JUNE.json"), tracePath("gpsbabel/bike.tcx")]
+        let arguments = ["inspect", "--format", "json", Repository.trace("gpsbabel/2013_JUNE.json"), Repository.trace("gpsbabel/bike.tcx")]
         #expect(runCommand(arguments).output == runCommand(arguments).output)
     }
 
@@ -47,20 +48,20 @@ struct InspectCommandTests {
 
     @Test("text output names the hint for undated NMEA and reports skipped lines")
     func textOutput() {
-        let result = runCommand(["inspect", tracePath("gps-measurement-tools/MTV.Local1.SPAN.20200206-181434.gga")])
+        let result = runCommand(["inspect", Repository.trace("gps-measurement-tools/MTV.Local1.SPAN.20200206-181434.gga")])
         #expect(result.exitCode == 0)
         #expect(result.output.contains("skipped   1748 bad NMEA checksum (lines 2, 4, 6, 8, 10, ...)"))
         #expect(result.output.contains("pass --date YYYY-MM-DD"))
         let dated = runCommand([
             "inspect", "--date", "2020-02-07",
-            tracePath("gps-measurement-tools/MTV.Local1.SPAN.20200206-181434.gga"),
+            Repository.trace("gps-measurement-tools/MTV.Local1.SPAN.20200206-181434.gga"),
         ])
         #expect(dated.output.contains("fixes     1748 (gps 1748)"))
     }
 
     @Test("table output has one aligned row per file under a header")
     func tableOutput() {
-        let files = ["gpsbabel/2013_JUNE.json", "gpsd/haicom-305N.log"].map(tracePath)
+        let files = ["gpsbabel/2013_JUNE.json", "gpsd/haicom-305N.log"].map(Repository.trace)
         let lines = runCommand(["inspect", "--format", "table"] + files).output.split(separator: "\n")
         #expect(lines.count == 3)
         #expect(lines[0].hasPrefix("file"))
@@ -76,7 +77,7 @@ struct InspectCommandTests {
         let bad = FileManager.default.temporaryDirectory.appendingPathComponent("tracesim-bad-\(UUID().uuidString).csv")
         try Data("time,lat,lon\n2020-01-01T00:00:00Z,95,2\n".utf8).write(to: bad)
         defer { try? FileManager.default.removeItem(at: bad) }
-        let result = runCommand(["inspect", bad.path, tracePath("gpsd/skytraq-dgps.log")])
+        let result = runCommand(["inspect", bad.path, Repository.trace("gpsd/skytraq-dgps.log")])
         #expect(result.exitCode == 65)
         #expect(result.error == "error: \(bad.path):2:22: latitude is outside -90...90 degrees\n")
         #expect(result.output.contains("fixes     96 (gps 96)"))

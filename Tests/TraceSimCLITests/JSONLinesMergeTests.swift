@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// One matrix of bundled traces saved as JSON Lines, shared by the merge and summarize tests
@@ -6,7 +7,7 @@ import Testing
 enum SavedRuns {
     static let traces = [
         "mapbox-navigation-ios/tunnel.json", "gpsbabel/bike.tcx", "gpsd/haicom-305N.log", "gnss_lib_py/pixel6.nmea",
-    ].map(tracePath)
+    ].map(Repository.trace)
 
     /// `matrix TRACES... --format jsonl`, unsharded.
     static let whole: String = {

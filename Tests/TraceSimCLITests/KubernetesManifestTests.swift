@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import TraceSimCLI
@@ -10,7 +11,7 @@ struct KubernetesManifestTests {
     @Test("FailJob lists usage, bad input, missing input and engine failure")
     func failsAtOnceOnRepeatableCodes() throws {
         let manifest = try String(
-            contentsOf: repositoryRoot.appendingPathComponent("Integrations/kubernetes/indexed-job.yaml"), encoding: .utf8)
+            contentsOf: Repository.root.appendingPathComponent("Integrations/kubernetes/indexed-job.yaml"), encoding: .utf8)
         let lines = manifest.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
         let failJob = try #require(lines.firstIndex(of: "- action: FailJob"))
         let values = try #require(lines[failJob...].first { $0.hasPrefix("values: [") })

@@ -1,13 +1,12 @@
 import Foundation
 import Scenarios
+import TestSupport
 import Testing
 
 @Suite("tracesim scenarios, replay and matrix")
 struct MatrixCommandTests {
-    static let drive = repositoryRoot.appendingPathComponent(
-        "Traces/gps-measurement-tools/MTV.Local1.ublox-F9K.20200206-181434.nmea"
-    ).path
-    static let bike = repositoryRoot.appendingPathComponent("Traces/gpsbabel/bike.tcx").path
+    static let drive = Repository.trace("gps-measurement-tools/MTV.Local1.ublox-F9K.20200206-181434.nmea")
+    static let bike = Repository.trace("gpsbabel/bike.tcx")
 
     @Test("scenarios lists the eighteen presets, ideal first, each with its OS profile and fact-sheet rows")
     func scenarios() throws {
@@ -136,7 +135,7 @@ struct MatrixCommandTests {
 
     @Test("a scenario file: its seed, timeline and relative geofence path are used; a broken one exits 65")
     func scenarioFile() throws {
-        let file = repositoryRoot.appendingPathComponent("Documentation/Examples/scenario.json").path
+        let file = Repository.path("Documentation/Examples/scenario.json")
         let result = runCommand(["replay", Self.drive, "--scenario", file, "--format", "json"])
         #expect(result.exitCode == 0, "\(result.error)")
         let object = try #require(JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any])
@@ -156,8 +155,8 @@ struct MatrixCommandTests {
 
 @Suite("tracesim matrix CSV and Markdown")
 struct MatrixFormatTests {
-    static let bike = repositoryRoot.appendingPathComponent("Traces/gpsbabel/bike.tcx").path
-    static let tunnel = repositoryRoot.appendingPathComponent("Traces/mapbox-navigation-ios/tunnel.json").path
+    static let bike = Repository.trace("gpsbabel/bike.tcx")
+    static let tunnel = Repository.trace("mapbox-navigation-ios/tunnel.json")
 
     @Test("CSV: a header with every numeric metric, a row per trace and scenario, values as in the JSON")
     func csv() throws {

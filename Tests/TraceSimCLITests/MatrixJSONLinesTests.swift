@@ -1,13 +1,14 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `matrix --format jsonl`: a header line naming the run, then one run per line, exactly the
 /// JSON's runs, then the closing record; and the streaming matrix's order and errors.
 @Suite("tracesim matrix: JSON Lines and streaming")
 struct MatrixJSONLinesTests {
-    static let tunnel = tracePath("mapbox-navigation-ios/tunnel.json")
-    static let bike = tracePath("gpsbabel/bike.tcx")
-    static let drive = tracePath("gps-measurement-tools/MTV.Local1.ublox-F9K.20200206-181434.nmea")
+    static let tunnel = Repository.trace("mapbox-navigation-ios/tunnel.json")
+    static let bike = Repository.trace("gpsbabel/bike.tcx")
+    static let drive = Repository.trace("gps-measurement-tools/MTV.Local1.ublox-F9K.20200206-181434.nmea")
     static let scenarios = ["--scenarios", "always-precise,wheninuse-locked,denied"]
 
     private func lines(_ text: String) -> [String] { text.split(separator: "\n").map(String.init) }

@@ -1,12 +1,13 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `tracesim merge` joins only parts of one run: every part opens with the run's identity,
 /// and merge names the first way two parts differ.
 @Suite("tracesim merge: run identity and shard limits")
 struct MergeIdentityTests {
-    static let tunnel = tracePath("mapbox-navigation-ios/tunnel.json")
-    static let bike = tracePath("gpsbabel/bike.tcx")
+    static let tunnel = Repository.trace("mapbox-navigation-ios/tunnel.json")
+    static let bike = Repository.trace("gpsbabel/bike.tcx")
 
     /// A fresh folder for one test's files.
     final class Folder {

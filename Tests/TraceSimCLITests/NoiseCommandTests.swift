@@ -1,10 +1,11 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `--noise` on the commands that replay: the MTV u-blox drive stands in for a phone.
 @Suite("--noise")
 struct NoiseCommandTests {
-    static let drive = tracePath("gps-measurement-tools/MTV.Local1.ublox-F9K.20200206-181434.nmea")
+    static let drive = Repository.trace("gps-measurement-tools/MTV.Local1.ublox-F9K.20200206-181434.nmea")
 
     private func json(_ arguments: [String]) throws -> [String: Any] {
         let result = runCommand(arguments)
@@ -88,7 +89,7 @@ struct NoiseCommandTests {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("noise-shards-\(UUID())")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        let second = tracePath("gpsbabel/google_ext.kml")
+        let second = Repository.trace("gpsbabel/google_ext.kml")
         let common = ["matrix", Self.drive, second, "--scenarios", "ideal,wheninuse-locked", "--format", "jsonl"]
         let whole = runCommand(common + ["--noise", "phone"])
         #expect(whole.exitCode == 0, "\(whole.error)")

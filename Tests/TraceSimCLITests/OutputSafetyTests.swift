@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Output safety: a failed write to standard output or error is reported (exit 74), never a trap;
@@ -6,7 +7,7 @@ import Testing
 /// output never overwrites an input or another output.
 @Suite("output safety")
 struct OutputSafetyTests {
-    static let bike = tracePath("gpsbabel/bike.tcx")
+    static let bike = Repository.trace("gpsbabel/bike.tcx")
     static let isRoot = geteuid() == 0
     static let expectations = #"{"thresholds": [{"scenario": "always-precise", "metric": "collectionRatio", "max": 1}]}"#
 
@@ -48,9 +49,9 @@ struct OutputSafetyTests {
         _ arguments: [String], output: Any, error: Any = Pipe(), executable: String? = nil
     ) throws -> (status: Int32, error: String) {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable ?? productsFolder.appendingPathComponent("tracesim").path)
+        process.executableURL = URL(fileURLWithPath: executable ?? BuiltTracesim.path)
         process.arguments = arguments
-        process.currentDirectoryURL = repositoryRoot
+        process.currentDirectoryURL = Repository.root
         process.standardOutput = output
         process.standardError = error
         try process.run()
@@ -100,9 +101,9 @@ struct OutputSafetyTests {
             _ = fcntl(pipe.fileHandleForWriting.fileDescriptor, 1031 /* F_SETPIPE_SZ */, 4096)
         #endif
         let process = Process()
-        process.executableURL = productsFolder.appendingPathComponent("tracesim")
+        process.executableURL = URL(fileURLWithPath: BuiltTracesim.path)
         process.arguments = ["matrix", Self.bike, "--format", "json"]
-        process.currentDirectoryURL = repositoryRoot
+        process.currentDirectoryURL = Repository.root
         let error = Pipe()
         process.standardOutput = pipe
         process.standardError = error
@@ -120,7 +121,7 @@ struct OutputSafetyTests {
 
     @Test("a closed standard output (EBADF) exits 74")
     func closedStandardOutput() throws {
-        let binary = productsFolder.appendingPathComponent("tracesim").path
+        let binary = BuiltTracesim.path
         let result = try Self.run(
             ["-c", "exec >&- && exec \"$0\" scenarios", binary], output: Pipe(), executable: "/bin/sh")
         #expect(result.status == 74)
@@ -277,7 +278,7 @@ struct OutputSafetyTests {
     func fileTooLarge() throws {
         let folder = try Self.makeFolder()
         defer { Self.cleanUp(folder) }
-        let binary = productsFolder.appendingPathComponent("tracesim").path
+        let binary = BuiltTracesim.path
         let output = folder + "/out.csv"
         try Self.write("kept", folder + "/existing.csv")
         for target in [output, folder + "/existing.csv"] {

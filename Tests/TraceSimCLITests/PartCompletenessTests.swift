@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import TestSupport
 import Testing
 
 /// A part that did not finish is never taken as whole: JSON Lines end with a closing record
@@ -8,12 +9,12 @@ import Testing
 /// all are skipped; inputs whose records cannot be read or timed fail at the end.
 @Suite("Part completeness: closing records, skipped and failed inputs")
 struct PartCompletenessTests {
-    static let tunnel = tracePath("mapbox-navigation-ios/tunnel.json")
-    static let bike = tracePath("gpsbabel/bike.tcx")
-    static let haicom = tracePath("gpsd/haicom-305N.log")
-    static let pixel6 = tracePath("gnss_lib_py/pixel6.nmea")
+    static let tunnel = Repository.trace("mapbox-navigation-ios/tunnel.json")
+    static let bike = Repository.trace("gpsbabel/bike.tcx")
+    static let haicom = Repository.trace("gpsd/haicom-305N.log")
+    static let pixel6 = Repository.trace("gnss_lib_py/pixel6.nmea")
     /// GGA alone: no date anywhere, so no timed fix without --date.
-    static let undated = tracePath("gps-measurement-tools/MTV.Local1.SPAN.20200206-181434.gga")
+    static let undated = Repository.trace("gps-measurement-tools/MTV.Local1.SPAN.20200206-181434.gga")
     static let scenarios = ["--scenarios", "denied,ideal"]
 
     private func firstLine(_ text: String) -> String { String(text.split(separator: "\n").first ?? "") }
@@ -66,7 +67,7 @@ struct PartCompletenessTests {
     @Test("an engine that fails leaves a part of its header alone, with no closing record, which is refused")
     func engineFailure() throws {
         let folder = try MergeIdentityTests.Folder()
-        let engine = repositoryRoot.appendingPathComponent("Tests/EngineProtocolTests/Engines/misbehaving.py").path
+        let engine = Repository.path("Tests/EngineProtocolTests/Engines/misbehaving.py")
         let failed = runCommand(
             ["matrix", Self.pixel6, "--scenarios", "ideal", "--format", "jsonl", "--engine-command", "python3 \(engine) exit"])
         #expect(![0, 65].contains(failed.exitCode), "\(failed.error)")
@@ -269,7 +270,7 @@ struct PartCompletenessTests {
         process.executableURL = URL(fileURLWithPath: "/bin/sh")
         let limited = "ulimit -v 2097152 && " + (limits.isEmpty ? "" : "ulimit \(limits) && ")
         process.arguments =
-            ["-c", limited + #"exec timeout 30 "$0" "$@""#, productsFolder.appendingPathComponent("tracesim").path]
+            ["-c", limited + #"exec timeout 30 "$0" "$@""#, BuiltTracesim.path]
             + arguments
         let output = Pipe()
         let error = Pipe()

@@ -1,9 +1,10 @@
 import Foundation
+import TestSupport
 import Testing
 
 @Suite("tracesim permissions")
 struct PermissionsCommandTests {
-    static let user = repositoryRoot.appendingPathComponent("Documentation/Examples/user.json").path
+    static let user = Repository.path("Documentation/Examples/user.json")
 
     @Test("--sdk doorstep --format json: promptLog, result in the seed's shape, device; keys in order")
     func doorstepJSON() throws {

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 import Synchronization
 import TraceSimCLI
@@ -46,7 +47,7 @@ struct QuietFlagTests {
     func warningsKept() throws {
         let output = FileManager.default.temporaryDirectory.appendingPathComponent("quiet-\(UUID()).csv").path
         defer { try? FileManager.default.removeItem(atPath: output) }
-        let result = runCommand(["convert", "--quiet", tracePath("gpsbabel/2013_JUNE.json"), output])
+        let result = runCommand(["convert", "--quiet", Repository.trace("gpsbabel/2013_JUNE.json"), output])
         #expect(result.error.hasPrefix("warning: 227 motion samples not written"))
     }
 

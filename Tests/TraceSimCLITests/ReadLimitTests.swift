@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import TestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -18,8 +19,8 @@ enum ReadLimitHarness {
         let script = feed.map { "\($0) | (\(limited))" } ?? limited
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", script, productsFolder.appendingPathComponent("tracesim").path] + arguments
-        process.currentDirectoryURL = repositoryRoot
+        process.arguments = ["-c", script, BuiltTracesim.path] + arguments
+        process.currentDirectoryURL = Repository.root
         let output = Pipe()
         let error = Pipe()
         process.standardOutput = output
@@ -92,7 +93,7 @@ private func makedev(_ major: UInt32, _ minor: UInt32) -> dev_t {
 
 @Suite("reading is bounded: devices, pipes and FIFOs")
 struct ReadLimitTests {
-    static let bike = tracePath("gpsbabel/bike.tcx")
+    static let bike = Repository.trace("gpsbabel/bike.tcx")
 
     @Test("inspect of a zero device fails at its first NUL byte instead of reading forever", .enabled(if: ReadLimitHarness.isRoot))
     func inspectZeroDevice() throws {
@@ -135,7 +136,7 @@ struct ReadLimitTests {
     @Test("a scenario's geofences naming a device is refused as not a regular file", .enabled(if: ReadLimitHarness.isRoot))
     func scenarioGeofencesDevice() throws {
         let scratch = try ReadLimitScratch()
-        try scratch.device("zero", minor: 5)
+        _ = try scratch.device("zero", minor: 5)
         let scenario = try scratch.write("s.json", #"{"name": "s", "geofences": "zero"}"#)
         let result = try ReadLimitHarness.run(["matrix", Self.bike, "--scenarios", scenario])
         #expect(result.exitCode == 66, "\(result.error)")

@@ -1,5 +1,6 @@
 import Foundation
 import Scenarios
+import TestSupport
 import Testing
 import Traces
 
@@ -11,7 +12,7 @@ struct ReplayComparisonTests {
         "always-automatic-pause: the library's comparison gives what replay prints, not the plain ideal preset's numbers"
     )
     func automaticPause() throws {
-        let path = tracePath("gpsbabel/google_ext.kml")
+        let path = Repository.trace("gpsbabel/google_ext.kml")
         let scenario = try #require(Scenario.preset(named: "always-automatic-pause"))
         let trace = try TraceImporter.load(path: path)
         let comparison = try Comparison(trace: trace, scenario: scenario, traceName: path)

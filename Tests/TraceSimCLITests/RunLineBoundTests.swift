@@ -1,4 +1,5 @@
 import Synchronization
+import TestSupport
 import Testing
 import Traces
 
@@ -11,7 +12,7 @@ import Traces
 /// The bound is lowered here: the real one needs a trace of 4 million fixes.
 @Suite("Run lines within what merge reads")
 struct RunLineBoundTests {
-    static let tunnel = tracePath("mapbox-navigation-ios/tunnel.json")
+    static let tunnel = Repository.trace("mapbox-navigation-ios/tunnel.json")
 
     /// What a console wrote on one stream.
     final class Sink: Sendable {

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// TraceSim's notes on a run are its own channel: a `note:` line in text, Markdown, HTML and
@@ -7,7 +8,7 @@ import Testing
 /// notes a run whose authorization never settles.
 @Suite("Run notes, and track's --device over the ideal phone")
 struct RunNotesTests {
-    static let trace = tracePath("mapbox-navigation-ios/tunnel.json")
+    static let trace = Repository.trace("mapbox-navigation-ios/tunnel.json")
     static let unsettled = "note: location authorization never settled: it stayed notDetermined and nothing asked"
     static let unaskedScenario =
         #"{"name": "unasked", "device": {"authorization": {"location": "notDetermined"}}}"#

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// The CLI side of sharding: exit codes and usage errors. That the parts merge to the unsharded
@@ -6,9 +7,9 @@ import Testing
 @Suite("tracesim matrix --shard and tracesim merge")
 struct ShardMergeTests {
     static let traces = [
-        "Traces/gpsbabel/bike.tcx", "Traces/mapbox-navigation-ios/tunnel.json",
-        "Traces/gps-measurement-tools/MTV.Local1.ublox-F9K.20200206-181434.nmea",
-    ].map { repositoryRoot.appendingPathComponent($0).path }
+        "gpsbabel/bike.tcx", "mapbox-navigation-ios/tunnel.json",
+        "gps-measurement-tools/MTV.Local1.ublox-F9K.20200206-181434.nmea",
+    ].map(Repository.trace)
 
     private func write(_ text: String) throws -> URL {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("tracesim-part-\(UUID().uuidString).json")

@@ -1,9 +1,10 @@
 import Foundation
+import TestSupport
 import Testing
 
 @Suite("'-' reads the trace from standard input")
 struct StandardInputTests {
-    static let bike = tracePath("gpsbabel/bike.tcx")
+    static let bike = Repository.trace("gpsbabel/bike.tcx")
 
     static var bikeBytes: [UInt8] { (try? [UInt8](Data(contentsOf: URL(fileURLWithPath: bike)))) ?? [] }
 

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `--strict` on every command that reads a trace: without it a well-framed record with an
@@ -92,11 +93,15 @@ struct StrictFlagTests {
         #expect(Self.firstLine(result.error) == "error: \(path):1:17: \(Self.problem)")
     }
 
-    @Test("--strict is in the help of every command that reads a trace, and refused by the others")
-    func help() {
-        for command in ["inspect", "convert", "track", "replay", "matrix", "check", "tune"] {
-            #expect(runCommand([command, "--help"]).output.contains("--strict"), "\(command)")
-        }
+    @Test(
+        "--strict is in the help of every command that reads a trace",
+        arguments: ["inspect", "convert", "track", "replay", "matrix", "check", "tune"])
+    func help(command: String) {
+        #expect(runCommand([command, "--help"]).output.contains("--strict"))
+    }
+
+    @Test("--strict is refused by a command that reads no trace")
+    func refusedWithoutTrace() {
         #expect(runCommand(["scenarios", "--strict"]).exitCode == 64)
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `tracesim summarize`: the tables of a matrix from the runs it saved, byte for byte.

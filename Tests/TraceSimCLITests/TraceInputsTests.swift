@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import TestSupport
 import Testing
 import Traces
 
@@ -44,7 +45,7 @@ struct TraceInputsTests {
         }
     }
 
-    static func bytes(_ trace: String) throws -> [UInt8] { Array(try Data(contentsOf: URL(fileURLWithPath: tracePath(trace)))) }
+    static func bytes(_ trace: String) throws -> [UInt8] { Array(try Data(contentsOf: URL(fileURLWithPath: Repository.trace(trace)))) }
 
     /// A console that keeps what is written to standard error.
     final class Captured: Sendable {
@@ -129,7 +130,7 @@ struct TraceInputsTests {
     @Test("the bundled Traces folder gives its fourteen traces, its licences and source list noted")
     func bundled() throws {
         let captured = Captured()
-        let folder = repositoryRoot.appendingPathComponent("Traces").path
+        let folder = Repository.tracesFolder.path
         let inputs = try Self.expand([folder], console: captured.console)
         #expect(
             inputs

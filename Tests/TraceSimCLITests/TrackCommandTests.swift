@@ -1,14 +1,13 @@
 import Foundation
+import TestSupport
 import Testing
 
 @Suite("tracesim track")
 struct TrackCommandTests {
-    static let drive = repositoryRoot.appendingPathComponent(
-        "Traces/gps-measurement-tools/MTV.Local1.ublox-F9K.20200206-181434.nmea"
-    ).path
-    static let tunnel = repositoryRoot.appendingPathComponent("Traces/mapbox-navigation-ios/tunnel.json").path
-    static let fences = repositoryRoot.appendingPathComponent("Documentation/Examples/fences.geojson").path
-    static let device = repositoryRoot.appendingPathComponent("Documentation/Examples/device.json").path
+    static let drive = Repository.trace("gps-measurement-tools/MTV.Local1.ublox-F9K.20200206-181434.nmea")
+    static let tunnel = Repository.trace("mapbox-navigation-ios/tunnel.json")
+    static let fences = Repository.path("Documentation/Examples/fences.geojson")
+    static let device = Repository.path("Documentation/Examples/device.json")
 
     private func temporary(_ text: String, _ suffix: String) throws -> URL {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("tracesim-\(UUID().uuidString).\(suffix)")
@@ -106,12 +105,12 @@ struct TrackCommandTests {
         #expect(runCommand(["track", Self.tunnel, "--seed", "-1"]).exitCode == 64)
     }
 
-    @Test("help describes every option")
-    func help() {
+    @Test(
+        "help describes every option",
+        arguments: ["--device", "--user", "--fences", "--starts-moving", "--stop-rule", "--smoothing", "--seed", "--format"])
+    func help(option: String) {
         let result = runCommand(["help", "track"])
         #expect(result.exitCode == 0)
-        for option in ["--device", "--user", "--fences", "--starts-moving", "--stop-rule", "--smoothing", "--seed", "--format"] {
-            #expect(result.output.contains(option), "\(option)")
-        }
+        #expect(result.output.contains(option))
     }
 }

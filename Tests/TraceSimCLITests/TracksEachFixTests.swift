@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `--tracks each` where a file's tracks meet the rest of the CLI: tracks with nothing to

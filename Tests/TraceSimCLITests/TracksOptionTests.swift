@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `--tracks time|file|each` and the overlap warning, on GPX files written here.

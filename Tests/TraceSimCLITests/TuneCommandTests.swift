@@ -1,13 +1,14 @@
 import Fleet
 import Foundation
 import Scenarios
+import TestSupport
 import Testing
 
 @Suite("tracesim tune")
 struct TuneCommandTests {
-    static let drive = tracePath("gps-measurement-tools/MTV.Local1.ublox-F9K.20200206-181434.nmea")
-    static let span = tracePath("gps-measurement-tools/MTV.Local1.SPAN.20200206-181434.gga")
-    static let bike = tracePath("gpsbabel/bike.tcx")
+    static let drive = Repository.trace("gps-measurement-tools/MTV.Local1.ublox-F9K.20200206-181434.nmea")
+    static let span = Repository.trace("gps-measurement-tools/MTV.Local1.SPAN.20200206-181434.gga")
+    static let bike = Repository.trace("gpsbabel/bike.tcx")
 
     private func json(_ text: String) throws -> [String: Any] {
         try #require(JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
@@ -211,7 +212,9 @@ struct TuneCommandTests {
 
     @Test("many traces pool into one table that does not depend on --jobs")
     func jobsDeterminism() {
-        let traces = [Self.drive, Self.bike, tracePath("gpsd/haicom-305N.log"), tracePath("mapbox-navigation-ios/tunnel.json")]
+        let traces = [
+            Self.drive, Self.bike, Repository.trace("gpsd/haicom-305N.log"), Repository.trace("mapbox-navigation-ios/tunnel.json"),
+        ]
         let arguments = ["tune"] + traces + ["--sweep", "distanceFilter=0,20", "--sweep", "stopTimeout=60,300", "--format", "csv"]
         let one = runCommand(arguments + ["--jobs", "1"])
         let three = runCommand(arguments + ["--jobs", "3"])
@@ -222,7 +225,7 @@ struct TuneCommandTests {
 
     @Test("a directory: a file that cannot be replayed is reported and left out, the rest pooled, and the exit is 65")
     func directory() {
-        let result = runCommand(["tune", tracePath("gps-measurement-tools"), "--sweep", "distanceFilter=0,20"])
+        let result = runCommand(["tune", Repository.trace("gps-measurement-tools"), "--sweep", "distanceFilter=0,20"])
         #expect(result.exitCode == 65)
         #expect(result.error.contains("MTV.Local1.SPAN.20200206-181434.gga: no timed fixes to replay"), "\(result.error)")
         #expect(result.output.contains("2 rows over 2 traces;"), "\(result.output)")

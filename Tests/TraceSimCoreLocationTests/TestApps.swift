@@ -3,15 +3,14 @@ import Engine
 import Foundation
 import Scenarios
 import SimulationCore
+import TestSupport
 import Traces
 import TraceSimCoreLocation
 
 /// The bundled u-blox drive (29 min, 8.6 km, Mountain View), as the scenario tests load it.
 enum Drive {
     static let trace: Trace = {
-        let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent()
-            .appendingPathComponent("Traces/gps-measurement-tools/MTV.Local1.ublox-F9K.20200206-181434.nmea").path
+        let path = Repository.trace("gps-measurement-tools/MTV.Local1.ublox-F9K.20200206-181434.nmea")
         do { return try TraceImporter.load(path: path) } catch { fatalError("bundled trace: \(error)") }
     }()
 

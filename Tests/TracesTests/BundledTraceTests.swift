@@ -1,4 +1,5 @@
 import SimulationCore
+import TestSupport
 import Testing
 import Traces
 
@@ -92,7 +93,7 @@ struct BundledTraceTests {
     @Test("imports each bundled trace to its pinned counts", arguments: expectations)
     func pinnedCounts(_ expected: Expectation) throws {
         let options = ImportOptions(nmeaStartDate: expected.date.flatMap(CalendarDate.init))
-        let trace = try TraceImporter.load(path: FixtureFiles.trace(expected.path), options: options)
+        let trace = try TraceImporter.load(path: Repository.trace(expected.path), options: options)
         let summary = TraceSummary(trace)
         #expect(summary.format == expected.format)
         #expect(summary.fixCount == expected.fixes)
@@ -112,7 +113,7 @@ struct BundledTraceTests {
     @Test("every bundled trace is detected from its content, whatever its file name")
     func detectionIgnoresExtension() throws {
         for expected in Self.expectations where expected.date == nil {
-            let bytes = try Array(FileBytes.read(FixtureFiles.trace(expected.path)))
+            let bytes = try Array(FileBytes.read(Repository.trace(expected.path)))
             let trace = try TraceImporter.read(bytes, name: "renamed.bin")
             #expect(trace.provenance.format == expected.format, "\(expected.path)")
         }
@@ -120,7 +121,7 @@ struct BundledTraceTests {
 
     @Test("SkyTraq GST sigmas become measured metres; HDOP never does")
     func skytraqAccuracy() throws {
-        let trace = try TraceImporter.load(path: FixtureFiles.trace("gpsd/skytraq-dgps.log"))
+        let trace = try TraceImporter.load(path: Repository.trace("gpsd/skytraq-dgps.log"))
         let first = try #require(trace.fixes.first)
         // $GPGST,213121.000,16.1,22.2,10.2,2.0,0.4,0.6,1.4: sigma lat 0.4 m, lon 0.6 m, alt 1.4 m.
         #expect(first.horizontalAccuracy == .meters((0.4 * 0.4 + 0.6 * 0.6).squareRoot()))
@@ -136,7 +137,7 @@ struct BundledTraceTests {
 
     @Test("haicom HDOP stays a dilution, and its metres are flagged as estimated")
     func haicomDilution() throws {
-        let trace = try TraceImporter.load(path: FixtureFiles.trace("gpsd/haicom-305N.log"))
+        let trace = try TraceImporter.load(path: Repository.trace("gpsd/haicom-305N.log"))
         let first = try #require(trace.fixes.first)
         #expect(first.horizontalAccuracy == .dilution(17.0))
         let estimate = try #require(first.horizontalAccuracyMeters())
@@ -150,7 +151,7 @@ struct BundledTraceTests {
 
     @Test("GnssLogger v3 keeps absent fields absent and each provider's own accuracy")
     func pixelProviders() throws {
-        let trace = try TraceImporter.load(path: FixtureFiles.trace("gnss_lib_py/pixel6.txt"))
+        let trace = try TraceImporter.load(path: Repository.trace("gnss_lib_py/pixel6.txt"))
         #expect(trace.provenance.device == "Google Pixel 7")
         let network = try #require(trace.fixes.first { $0.provider == .network })
         // Fix,NLP,37.4266961000,-122.1735829000,8.300000190734863,,15.136,,1699400585063,...
@@ -166,7 +167,7 @@ struct BundledTraceTests {
 
     @Test("70mai course is centi-degrees and speed cm/s")
     func seventyMaiUnits() throws {
-        let trace = try TraceImporter.load(path: FixtureFiles.trace("gpsbabel/GPSData000001-A810-Doriel.txt"))
+        let trace = try TraceImporter.load(path: Repository.trace("gpsbabel/GPSData000001-A810-Doriel.txt"))
         let first = try #require(trace.fixes.first)
         // 1740170756,A,46.840330,29.463088,32500,777,...
         #expect(first.courseDegrees == 325)
@@ -176,7 +177,7 @@ struct BundledTraceTests {
 
     @Test("Columbus hemisphere letters, km/h speeds and two-digit years")
     func columbusUnits() throws {
-        let trace = try TraceImporter.load(path: FixtureFiles.trace("gpsbabel/24173415.CSV"))
+        let trace = try TraceImporter.load(path: Repository.trace("gpsbabel/24173415.CSV"))
         let first = try #require(trace.fixes.first)
         // 1,T,250724,173418,49.0733336N,125.7648551W,38,0.2,0
         #expect(first.latitude == 49.0733336)
@@ -188,7 +189,7 @@ struct BundledTraceTests {
 
     @Test("Takeout activity segments become coarse motion samples with the segment's confidence")
     func takeoutMotion() throws {
-        let trace = try TraceImporter.load(path: FixtureFiles.trace("gpsbabel/2013_JUNE.json"))
+        let trace = try TraceImporter.load(path: Repository.trace("gpsbabel/2013_JUNE.json"))
         #expect(trace.motionSamples.allSatisfy { $0.isCoarse })
         let first = try #require(trace.motionSamples.first)
         // The first segment's probabilities are all 0, so its WALK travel mode decides.

@@ -1,4 +1,5 @@
 import SimulationCore
+import TestSupport
 import Testing
 import Traces
 
@@ -12,7 +13,7 @@ struct GPXSegmentExportTests {
 
     @Test("bike.tcx's two laps come back as two segments of one track, kind and all")
     func bikeLaps() throws {
-        let original = try TraceImporter.load(path: FixtureFiles.trace("gpsbabel/bike.tcx"))
+        let original = try TraceImporter.load(path: Repository.trace("gpsbabel/bike.tcx"))
         let back = try Self.roundTrip(original)
         #expect(back.fixes == original.fixes)
         #expect(back.fixSegments == original.fixSegments)
@@ -51,7 +52,7 @@ struct GPXSegmentExportTests {
 
     @Test("a single-segment trace is written as one unnamed track, as before segments were kept")
     func singleSegment() throws {
-        let original = try TraceImporter.load(path: FixtureFiles.trace("gpsd/skytraq-dgps.log"))
+        let original = try TraceImporter.load(path: Repository.trace("gpsd/skytraq-dgps.log"))
         let text = TraceExporter.export(original, as: .gpx)
         #expect(text.contains("tracesim:gpx:1\">\n<trk><trkseg>\n<trkpt "))
         #expect(text.hasSuffix("</trkpt>\n</trkseg></trk>\n</gpx>\n"))

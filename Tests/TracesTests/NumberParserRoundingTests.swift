@@ -70,12 +70,12 @@ struct NumberParserRoundingTests {
         }
     }
 
-    @Test("decimals exactly halfway between two doubles round to the even one")
-    func halfway() {
-        // 2^53 + 1 and 2^53 + 3 lie halfway between doubles; written with a fraction they
-        // take the long path.
-        for text in ["9007199254740993.0", "9007199254740995.0", "900719925474099.35", "0.9007199254740993"] {
-            Self.expectSame(text)
-        }
+    // 2^53 + 1 and 2^53 + 3 lie halfway between doubles; written with a fraction they take the
+    // long path.
+    @Test(
+        "decimals exactly halfway between two doubles round to the even one",
+        arguments: ["9007199254740993.0", "9007199254740995.0", "900719925474099.35", "0.9007199254740993"])
+    func halfway(text: String) {
+        Self.expectSame(text)
     }
 }

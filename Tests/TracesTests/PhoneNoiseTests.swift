@@ -1,5 +1,6 @@
 import Foundation
 import SimulationCore
+import TestSupport
 import Testing
 import Traces
 
@@ -8,7 +9,7 @@ import Traces
 @Suite("Phone-grade noise")
 struct PhoneNoiseTests {
     static let drive: Trace = {
-        let path = FixtureFiles.trace("gps-measurement-tools/MTV.Local1.ublox-F9K.20200206-181434.nmea")
+        let path = Repository.trace("gps-measurement-tools/MTV.Local1.ublox-F9K.20200206-181434.nmea")
         do { return try TraceImporter.load(path: path) } catch { fatalError("the bundled drive imports: \(error)") }
     }()
 

@@ -1,16 +1,17 @@
 import Foundation
+import TestSupport
 import Testing
 import Traces
 
 /// IN → canonical → re-import must reproduce every field of every fix, bit for bit.
 @Suite("Canonical round trips")
 struct RoundTripTests {
-    static let traces = FixtureFiles.allBundledTraces + ["fixture:garmin-1.1.gpx", "fixture:logger-1.0.gpx"]
+    static let traces = Repository.bundledTraces + ["fixture:garmin-1.1.gpx", "fixture:logger-1.0.gpx"]
 
     static func load(_ name: String) throws -> Trace {
         if name.hasPrefix("fixture:") { return try TraceImporter.load(path: FixtureFiles.fixture(String(name.dropFirst(8)))) }
         let options = ImportOptions(nmeaStartDate: name.hasSuffix(".gga") ? CalendarDate("2020-02-07") : nil)
-        return try TraceImporter.load(path: FixtureFiles.trace(name), options: options)
+        return try TraceImporter.load(path: Repository.trace(name), options: options)
     }
 
     @Test("every field survives CSV, JSON Lines and GPX", arguments: traces, ExportFormat.allCases)

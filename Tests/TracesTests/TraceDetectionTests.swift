@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import Traces
@@ -25,17 +26,17 @@ struct TraceDetectionTests {
         }
     }
 
-    @Test("every bundled trace is detected as the format its import reports", arguments: FixtureFiles.allBundledTraces)
+    @Test("every bundled trace is detected as the format its import reports", arguments: Repository.bundledTraces)
     func bundledTrace(relativePath: String) throws {
-        let path = FixtureFiles.trace(relativePath)
+        let path = Repository.trace(relativePath)
         let imported = try TraceImporter.load(path: path).provenance.format
         #expect(try TraceImporter.detectFormat(atPath: path) == imported)
     }
 
     @Test("there are fourteen bundled traces, and no licence or source list is one")
     func bundledFolder() throws {
-        #expect(FixtureFiles.allBundledTraces.count == 14)
-        let folder = FixtureFiles.tracesFolder
+        #expect(Repository.bundledTraces.count == 14)
+        let folder = Repository.tracesFolder.path
         let notTraces = try FileManager.default.contentsOfDirectory(atPath: folder + "/LICENSES").map {
             folder + "/LICENSES/" + $0
         }
@@ -48,11 +49,11 @@ struct TraceDetectionTests {
     @Test("a gzip trace is detected from its inflated head, whatever its name")
     func gzip() throws {
         let scratch = try Scratch()
-        let bike = try FileBytes.read(FixtureFiles.trace("gpsbabel/bike.tcx"))
+        let bike = try FileBytes.read(Repository.trace("gpsbabel/bike.tcx"))
         let compressed = try scratch.write("bike.bin", GzipTestSupport.gzip(bike))
         #expect(try TraceImporter.detectFormat(atPath: compressed) == .tcx)
         let kml = try scratch.write(
-            "route.gz", GzipTestSupport.gzip(try FileBytes.read(FixtureFiles.trace("gpsbabel/google_ext.kml"))))
+            "route.gz", GzipTestSupport.gzip(try FileBytes.read(Repository.trace("gpsbabel/google_ext.kml"))))
         #expect(try TraceImporter.detectFormat(atPath: kml) == .kml)
     }
 

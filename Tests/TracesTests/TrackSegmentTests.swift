@@ -1,5 +1,6 @@
 import Foundation
 import SimulationCore
+import TestSupport
 import Testing
 import Traces
 
@@ -112,7 +113,7 @@ struct TrackSegmentTests {
         #expect(trace.segments.first?.fixCount == 3)
         #expect(trace.fixSegments.isEmpty)
         #expect(MemoryLayout<Fix>.stride == 64)
-        let nmea = try TraceImporter.load(path: FixtureFiles.trace("gpsd/skytraq-dgps.log"))
+        let nmea = try TraceImporter.load(path: Repository.trace("gpsd/skytraq-dgps.log"))
         #expect(nmea.segments.isEmpty && nmea.fixSegments.isEmpty)
     }
 
@@ -245,12 +246,12 @@ struct TrackSegmentTests {
 
     static func load(_ name: String) throws -> Trace {
         let options = ImportOptions(nmeaStartDate: name.hasSuffix(".gga") ? CalendarDate("2020-02-07") : nil)
-        return try TraceImporter.load(path: FixtureFiles.trace(name), options: options)
+        return try TraceImporter.load(path: Repository.trace(name), options: options)
     }
 
     @Test(
         "every bundled trace survives CSV and JSON Lines with its fixes and segments",
-        arguments: FixtureFiles.allBundledTraces, [ExportFormat.csv, .jsonLines])
+        arguments: Repository.bundledTraces, [ExportFormat.csv, .jsonLines])
     func bundledRoundTrip(name: String, format: ExportFormat) throws {
         let original = try Self.load(name)
         let back = try TraceImporter.read(Array(TraceExporter.export(original, as: format).utf8), name: "back.\(format.rawValue)")

@@ -1,4 +1,5 @@
 import SimulationCore
+import TestSupport
 import Testing
 import Traces
 
@@ -201,7 +202,7 @@ struct UntimedRunTests {
         var options = ImportOptions()
         options.assumedRate = 1
         for options in [ImportOptions(), options] {
-            let trace = try TraceImporter.load(path: FixtureFiles.trace(path), options: options)
+            let trace = try TraceImporter.load(path: Repository.trace(path), options: options)
             #expect(trace.diagnostics.merged.count == merged)
             #expect(trace.diagnostics.untimedRuns == UntimedRunTally())
         }

@@ -1,5 +1,6 @@
 import Foundation
 import SimulationCore
+import TestSupport
 import Testing
 
 @testable import Traces
@@ -125,7 +126,7 @@ struct XMLPlainScannerTests {
     func bundledFilesAgree() throws {
         let paths = [
             FixtureFiles.fixture("logger-1.0.gpx"), FixtureFiles.fixture("garmin-1.1.gpx"),
-            FixtureFiles.trace("gpsbabel/bike.tcx"), FixtureFiles.trace("gpsbabel/google_ext.kml"),
+            Repository.trace("gpsbabel/bike.tcx"), Repository.trace("gpsbabel/google_ext.kml"),
         ]
         for path in paths {
             let bytes = try FileBytes.read(path)
