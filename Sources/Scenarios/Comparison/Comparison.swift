@@ -33,6 +33,8 @@ public struct Comparison: Sendable {
     /// Replays `trace` through `scenario` and through its reference, the two at once, and
     /// measures the one against the other.
     /// - Parameters:
+    ///   - trace: the recording both runs replay.
+    ///   - scenario: the permission level and person measured; its reference is derived from it.
     ///   - fences: the geofences of both runs.
     ///   - seed: seeds both runs' phones; `nil` keeps the scenario's own seed (presets use 0).
     ///   - engine: the app code both runs replay.
