@@ -120,7 +120,11 @@ let package = Package(
 
         // What the test targets share: where the repository's files are, the command line run
         // in-process with its output captured, the built binary, and the two test tiers.
-        .target(name: "TestSupport", dependencies: ["TraceSimCLI", "Scenarios"], path: "Tests/TestSupport"),
+        .target(
+            name: "TestSupport",
+            dependencies: ["TraceSimCLI", "Scenarios", "Engine", "Device", "Geometry", "Traces", "SimulationCore"],
+            path: "Tests/TestSupport"
+        ),
         .testTarget(name: "CGEOSTests", dependencies: ["CGEOS"]),
         .testTarget(name: "SimulationCoreTests", dependencies: ["SimulationCore"]),
         .testTarget(name: "ConfigJSONTests", dependencies: ["ConfigJSON"]),
@@ -138,7 +142,10 @@ let package = Package(
         ),
         .testTarget(
             name: "FleetTests",
-            dependencies: ["Fleet", "Scenarios", "ConfigJSON", "Geometry", "Traces", "SimulationCore", "TestSupport"]
+            dependencies: [
+                "Fleet", "Scenarios", "ConfigJSON", "Engine", "Device", "Geometry", "Traces", "SimulationCore",
+                "TestSupport",
+            ]
         ),
         .testTarget(
             name: "EngineTests",

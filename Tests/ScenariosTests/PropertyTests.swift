@@ -2,6 +2,7 @@ import Device
 import Engine
 import Scenarios
 import SimulationCore
+import TestSupport
 import Testing
 import Traces
 

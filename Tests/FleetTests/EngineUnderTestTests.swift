@@ -5,6 +5,7 @@ import Geometry
 import Scenarios
 import SimulationCore
 import Synchronization
+import TestSupport
 import Testing
 import Traces
 
@@ -12,7 +13,13 @@ import Traces
 /// told the run's scenario and trace, measured on its own record, failing the run cleanly.
 @Suite("Engine under test")
 struct EngineUnderTestTests {
-    static let traces = [Matrix.NamedTrace(name: "drive", trace: PresetTests.trace)]
+    static let traces: [Matrix.NamedTrace] = {
+        // The bundled u-blox drive (29 min, 8.6 km, Mountain View).
+        let path = Repository.trace("gps-measurement-tools/MTV.Local1.ublox-F9K.20200206-181434.nmea")
+        do { return [Matrix.NamedTrace(name: "drive", trace: try TraceImporter.load(path: path))] } catch {
+            fatalError("bundled trace: \(error)")
+        }
+    }()
     static let names = ["always-precise", "wheninuse-locked", "denied", "always-force-quit"]
 
     static func matrix(_ engine: EngineUnderTest) throws -> Matrix {

@@ -4,6 +4,7 @@ import Geometry
 import Scenarios
 import SimulationCore
 import Synchronization
+import TestSupport
 import Testing
 import Traces
 

@@ -2,6 +2,7 @@ import Fleet
 import Scenarios
 import SimulationCore
 import Synchronization
+import TestSupport
 import Testing
 import Traces
 

@@ -9,14 +9,14 @@ import Traces
 /// Seeded inputs for the property tests: traces with every optional field sometimes absent,
 /// accuracy measured, from a dilution or missing, several providers, stops and jumps; and
 /// timelines of locks, unlocks and trips to the background.
-enum GeneratedInputs {
+package enum GeneratedInputs {
     /// Whether the long versions run (`TRACESIM_LONG_TESTS=1`): many more and longer cases.
-    static let isLong = ProcessInfo.processInfo.environment["TRACESIM_LONG_TESTS"] != nil
+    package static let isLong = ProcessInfo.processInfo.environment["TRACESIM_LONG_TESTS"] != nil
 
     /// How many cases a property runs: a handful by default, hundreds in the long run.
-    static var caseCount: Int { isLong ? 300 : 12 }
+    package static var caseCount: Int { isLong ? 300 : 12 }
 
-    static func trace(seed: UInt64) -> Trace {
+    package static func trace(seed: UInt64) -> Trace {
         var random = SplitMix64(seed: seed)
         let count = Int(random.uniform(50...(isLong ? 20_000 : 1_500)))
         let start = SimInstant(nanosecondsSinceEpoch: 1_600_000_000_000_000_000 + Int64(seed % 1_000) * 86_400_000_000_000)
@@ -61,7 +61,7 @@ enum GeneratedInputs {
     }
 
     /// Random locks, unlocks and trips to the background, sorted by time.
-    static func timeline(seed: UInt64) -> [Scenario.TimelineEvent] {
+    package static func timeline(seed: UInt64) -> [Scenario.TimelineEvent] {
         var random = SplitMix64(seed: seed ^ 0x5EED)
         let events: [DeviceEvent] = [
             .user(.lockedScreen), .user(.unlockedScreen), .user(.movedAppToBackground), .user(.movedAppToForeground),
@@ -82,7 +82,7 @@ enum GeneratedInputs {
 extension GeneratedInputs {
     /// The built-in engine as a custom engine would make it for `context`: what a test's own
     /// engine wraps when only its failures or its calls are under test.
-    static func builtInClient(_ context: EngineContext) throws(EngineFailure) -> TrackingEngine {
+    package static func builtInClient(_ context: EngineContext) throws(EngineFailure) -> TrackingEngine {
         do {
             return try TrackingEngine(
                 configuration: context.scenario.engine, fences: context.fences, context: GEOSContext(),
