@@ -3,10 +3,8 @@ import Engine
 import Foundation
 import Scenarios
 import SimulationCore
-import Synchronization
 import TestSupport
 import Testing
-import TraceSimCLI
 
 /// A program that embeds the command line with its own engine gets `replay`, `matrix` and
 /// `check` for it: the engine's diagnostics show in every format, and its failure fails the run.
@@ -15,13 +13,7 @@ struct EmbeddedEngineCommandTests {
     static let drive = Repository.trace("gps-measurement-tools/MTV.Local1.ublox-F9K.20200206-181434.nmea")
 
     static func run(_ arguments: [String], engine: EngineUnderTest) -> CommandResult {
-        let output = Mutex("")
-        let error = Mutex("")
-        let console = Console(
-            output: { text in output.withLock { $0 += text } },
-            error: { text in error.withLock { $0 += text } })
-        let code = TraceSimCommandLine.run(arguments, console: console, engine: engine)
-        return CommandResult(exitCode: code, output: output.withLock { $0 }, error: error.withLock { $0 })
+        runCommand(arguments, engine: engine)
     }
 
     static let counting = EngineUnderTest.custom(named: "counting") { _ in CountingClient(failsAfter: nil) }

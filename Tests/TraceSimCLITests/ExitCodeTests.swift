@@ -3,10 +3,8 @@ import Engine
 import Foundation
 import Scenarios
 import SimulationCore
-import Synchronization
 import TestSupport
 import Testing
-import TraceSimCLI
 
 /// Exit codes CI can act on: a run whose engine crashed, hung or broke the protocol exits 70 in
 /// `replay`, `matrix`, `check` and `tune`, apart from a violated threshold (1); `check` still
@@ -21,13 +19,7 @@ struct ExitCodeTests {
     }
 
     static func run(_ arguments: [String], engine: EngineUnderTest = .builtIn) -> CommandResult {
-        let output = Mutex("")
-        let error = Mutex("")
-        let console = Console(
-            output: { text in output.withLock { $0 += text } },
-            error: { text in error.withLock { $0 += text } })
-        let code = TraceSimCommandLine.run(arguments, console: console, engine: engine)
-        return CommandResult(exitCode: code, output: output.withLock { $0 }, error: error.withLock { $0 })
+        runCommand(arguments, engine: engine)
     }
 
     static func folder() throws -> URL {
