@@ -119,6 +119,7 @@ struct ScenarioPersonCommandTests {
             ("all,denied", "'denied' is already one of the presets 'all' runs"),
             ("all,,denied", "unknown scenario ''"),
             ("all,alll", "did you mean 'all'?"),
+            ("all,denid", "did you mean 'denied'?"),
         ])
     func badMixes(list: String, message: String) {
         let result = runCommand(["matrix", Self.walk, "--scenarios", list])

@@ -97,8 +97,11 @@ enum ReplayArguments {
             return (parsed.scenario, fences, entry)
         }
         guard let scenario = Scenario.preset(named: name) else {
-            let names = Scenario.presets.map(\.name) + ["all"]
-            let nearest = names.min { editDistance($0, name) < editDistance($1, name) } ?? ""
+            // `all` is suggested only for a near miss of it, not as the nearest of far guesses.
+            let names = Scenario.presets.map(\.name)
+            let nearest =
+                editDistance("all", name) <= 1
+                ? "all" : names.min { editDistance($0, name) < editDistance($1, name) } ?? ""
             throw UsageError(
                 "unknown scenario '\(MessageText.value(name))' (did you mean '\(nearest)'? see 'tracesim scenarios', or give a .json file)",
                 command: command)
