@@ -62,6 +62,20 @@ package final class EngineProcessPool: Sendable {
         /// not say hello: every later take fails with it at once, instead of starting another
         /// process and waiting for a hello that will not come.
         var helloFailure: EngineFailure?
+        /// Whether a process of this command has said hello: until one has, one process at a
+        /// time is started, so an engine that cannot start (`python3 missing.py`) prints its
+        /// error on standard error once, not once per parallel run.
+        var hasGreeted = false
+        /// Whether the first process is being started and greeted; other takes wait for it.
+        var isFirstStarting = false
+    }
+
+    /// What a take does next.
+    private enum Step {
+        case fail(EngineFailure)
+        case reuse(EngineProcess)
+        case wait
+        case start(isFirst: Bool)
     }
     private let state = Mutex(State())
 
@@ -87,32 +101,57 @@ package final class EngineProcessPool: Sendable {
     ///
     /// An idle process that has exited since its last run (or wrote something after it) is
     /// reaped and passed over: its end belongs to no run, and must not fail this one.
+    ///
+    /// Until a process has said hello, takes that need a new one wait for the first: its
+    /// failure is every run's (its error printed once), and its hello lets the rest start.
+    /// The wait is bounded by the first hello's own deadline.
     func take(run: String) throws(EngineFailure) -> (process: EngineProcess, isReused: Bool) {
-        while true {
-            let (process, helloFailure) = state.withLock { ($0.idle.popLast(), $0.helloFailure) }
-            if let helloFailure { throw helloFailure }
-            guard let process else { break }
-            if process.isReusable() { return (process, true) }
+        var isFirst = false
+        steps: while true {
+            let step = state.withLock { state -> Step in
+                if let failure = state.helloFailure { return .fail(failure) }
+                if let process = state.idle.popLast() { return .reuse(process) }
+                if state.hasGreeted { return .start(isFirst: false) }
+                if state.isFirstStarting { return .wait }
+                state.isFirstStarting = true
+                return .start(isFirst: true)
+            }
+            switch step {
+            case .fail(let failure): throw failure
+            case .reuse(let process): if process.isReusable() { return (process, true) }
+            case .wait: usleep(1000)
+            case .start(let first):
+                isFirst = first
+                break steps
+            }
         }
         let process: EngineProcess
         do {
             process = try EngineProcess(command: command)
         } catch {
-            throw remember(EngineFailure("run \(run): the engine could not be started: \(error)"))
+            throw remember(EngineFailure("run \(run): the engine could not be started: \(error)"), isFirst: isFirst)
         }
         state.withLock { $0.spawned += 1 }
         do {
             try greet(process, run: run)
         } catch {
-            throw remember(error)
+            throw remember(error, isFirst: isFirst)
+        }
+        if isFirst {
+            state.withLock {
+                $0.hasGreeted = true
+                $0.isFirstStarting = false
+            }
         }
         return (process, false)
     }
 
-    /// Keeps the first start or hello failure, and returns the one every take now fails with.
-    private func remember(_ failure: EngineFailure) -> EngineFailure {
+    /// Keeps the first start or hello failure, and returns the one every take now fails with;
+    /// the first process's failure also ends the others' wait.
+    private func remember(_ failure: EngineFailure, isFirst: Bool) -> EngineFailure {
         state.withLock { state in
             if state.helloFailure == nil { state.helloFailure = failure }
+            if isFirst { state.isFirstStarting = false }
             return state.helloFailure ?? failure
         }
     }

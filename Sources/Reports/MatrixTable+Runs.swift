@@ -28,10 +28,12 @@ extension MatrixTable.Row {
         }
     }
 
-    /// Every key of a run's object; `notes`, `diagnostics` and `droppedDiagnostics` may be absent.
+    /// Every key of a run's object; `notes`, `diagnostics`, `droppedDiagnostics` and `authorizationDrift` may be
+    /// absent.
     private static let runKeys = [
         "trace", "scenario", "seed", "flowSeconds", "metrics", "reference", "lifecycle", "lifecycleSeconds",
         "deliveredTimes", "promptLog", "authorization", "notes", "diagnostics", "droppedDiagnostics",
+        "authorizationDrift",
     ]
 
     /// Members the tables do not read, and the bracket each opens with.
@@ -83,6 +85,7 @@ extension MatrixTable.Row {
             diagnostics: try diagnostics(members["diagnostics"], reader),
             droppedDiagnostics: try droppedDiagnostics(members["droppedDiagnostics"], reader))
         row.notes = try notes(members["notes"], reader)
+        try AuthorizationMarkReport.check(members["authorizationDrift"], reader)
         return row
     }
 

@@ -5,32 +5,40 @@ import Permissions
 /// The built-in scenarios, one per permission level. Each names the fact-sheet rows (a8, the
 /// degradation matrix, and the rules behind it) it reproduces, and each names its OS profile:
 /// never `current`, so a preset means the same thing when `current` moves to a newer iOS.
+///
+/// Each also names its person, whose answers match the preset's name, and the status the name
+/// promises: an app that asks for more than the name says (an Always request under
+/// `wheninuse-locked`) meets a person who declines it, so the row still measures what its name
+/// says. Documentation/TraceSim.docc/ScenariosAndMatrix.md lists them.
 extension Scenario {
     /// Every preset, in the order reports list them; `ideal` first.
     public static let presets: [Scenario] = [
         Scenario(
             name: "ideal", summary: "Always + Precise, app in the foreground: the reference",
-            factRows: ["a8 Always + Precise"], device: with(.ios26) { _ in }),
+            factRows: ["a8 Always + Precise"], device: with(.ios26) { _ in }
+        ).person(.agreeable, expecting: .authorizedAlways),
         locked("always-precise", "Always + Precise, phone locked after 60 s", ["a8 Always + Precise", "a4"], .ios26) {
             _ in
-        },
+        }.person(.agreeable, expecting: .authorizedAlways),
         locked(
             "always-approximate", "Always with Approximate location: a few coarse fixes an hour",
             ["a8 Always + Approximate", "a2"], .ios26
         ) {
             $0.authorization.isPrecise = false
-        },
+        }.person(.keepsApproximate, expecting: .authorizedAlways),
         provisionalAlways,
         Scenario(
             name: "wheninuse-foreground", summary: "When-In-Use, app stays in the foreground",
-            factRows: ["a8 WIU", "a4"], device: with(.ios26) { $0.authorization.storedStatus = .authorizedWhenInUse }),
+            factRows: ["a8 WIU", "a4"], device: with(.ios26) { $0.authorization.storedStatus = .authorizedWhenInUse }
+        ).person(.keepsWhileUsing, expecting: .authorizedWhenInUse),
         withoutBackgroundUpdates(
             locked(
                 "wheninuse-locked", "When-In-Use, locked after 60 s: nothing after the 70 s cutoff",
                 ["a8 WIU without session", "a4 #2-3"], .ios26
             ) {
                 $0.authorization.storedStatus = .authorizedWhenInUse
-            }),
+            }
+        ).person(.keepsWhileUsing, expecting: .authorizedWhenInUse),
         wheninuseBackgroundSession,
         withoutBackgroundUpdates(
             locked(
@@ -39,40 +47,47 @@ extension Scenario {
             ) {
                 $0.authorization.storedStatus = .authorizedWhenInUse
                 $0.authorization.isAllowOnce = true
-            }),
+            }
+        ).person(.allowsOnce, expecting: .authorizedWhenInUse),
         Scenario(
             name: "denied", summary: "Location denied", factRows: ["a8 Denied", "a1 #6"],
-            device: with(.ios26) { $0.authorization.storedStatus = .denied }),
+            device: with(.ios26) { $0.authorization.storedStatus = .denied }
+        ).person(.refusesLocation, expecting: .denied),
         Scenario(
             name: "restricted", summary: "Location restricted (parental controls, MDM)",
             factRows: ["a8 Restricted", "a1 #2"],
-            device: with(.ios26) { $0.authorization.storedStatus = .restricted }),
+            device: with(.ios26) { $0.authorization.storedStatus = .restricted }
+        ).person(.agreeable, expecting: .restricted),
         Scenario(
             name: "services-off", summary: "Location Services off device-wide",
             factRows: ["a8 Location Services off", "a1 #4"],
-            device: with(.ios26) { $0.authorization.isLocationServicesEnabled = false }),
+            device: with(.ios26) { $0.authorization.isLocationServicesEnabled = false }
+        ).person(.agreeable, expecting: .denied),
         locked(
             "always-motion-denied", "Always, motion denied: departures wait for the stationary region",
             ["a8 Motion denied", "a7"], .ios26
         ) {
             $0.authorization.motionStatus = .denied
-        },
+        }.person(.refusesMotion, expecting: .authorizedAlways),
         Scenario(
             name: "always-force-quit",
             summary: "Always on iOS 18, force-quit at 25%; relaunched by a region exit or significant change",
             factRows: ["a8 Always + Precise", "a4 force-quit", "a6 relaunch", "d 6"], device: with(.ios18) { _ in },
-            timeline: [.init(.fraction(0.25), .user(.forceQuitApp))]),
+            timeline: [.init(.fraction(0.25), .user(.forceQuitApp))]
+        ).person(.agreeable, expecting: .authorizedAlways),
         Scenario(
             name: "always-force-quit-ios26",
             summary:
                 "Always on iOS 26, force-quit at 25%: neither a region exit nor a significant change relaunches it",
             factRows: ["a8 Always + Precise", "a4 force-quit", "d 6"], device: with(.ios26) { _ in },
-            timeline: [.init(.fraction(0.25), .user(.forceQuitApp))]),
+            timeline: [.init(.fraction(0.25), .user(.forceQuitApp))]
+        ).person(.agreeable, expecting: .authorizedAlways),
         Scenario(
             name: "wheninuse-force-quit", summary: "When-In-Use, force-quit at 25%: never comes back",
             factRows: ["a8 WIU", "a4 force-quit"],
             device: with(.ios26) { $0.authorization.storedStatus = .authorizedWhenInUse },
-            timeline: [.init(.fraction(0.25), .user(.forceQuitApp))]),
+            timeline: [.init(.fraction(0.25), .user(.forceQuitApp))]
+        ).person(.keepsWhileUsing, expecting: .authorizedWhenInUse),
         Scenario(
             name: "missing-usage-key", summary: "No location usage keys in Info.plist: no prompt, nothing collected",
             factRows: ["a3"],
@@ -82,7 +97,8 @@ extension Scenario {
                 $0.infoPlist.hasWhenInUseUsageDescription = false
                 $0.infoPlist.hasAlwaysAndWhenInUseUsageDescription = false
             },
-            authorization: .flow(.bggeo, .agreeable)),
+            authorization: .flow(.bggeo)
+        ).person(.agreeable, expecting: .notDetermined),
         alwaysPreventSuspend,
         alwaysAutomaticPause,
     ]
@@ -101,11 +117,12 @@ extension Scenario {
         return Scenario(
             name: "provisional-always",
             summary: "iOS 13 provisional Always: the upgrade prompt waits for the unlock at 50%",
-            factRows: ["a8 Provisional Always", "a1 #10"], device: device, authorization: .flow(.bggeo, .agreeable),
+            factRows: ["a8 Provisional Always", "a1 #10"], device: device, authorization: .flow(.bggeo),
             timeline: [
                 .init(.seconds(60), .user(.lockedScreen)), .init(.fraction(0.5), .user(.unlockedScreen)),
                 .init(.fraction(0.52), .user(.lockedScreen)),
-            ])
+            ]
+        ).person(.agreeable, expecting: .authorizedAlways)
     }
 
     private static var wheninuseBackgroundSession: Scenario {
@@ -116,7 +133,8 @@ extension Scenario {
             summary: "When-In-Use with a background activity session, locked after 60 s",
             factRows: ["a8 WIU + session", "a4 #4 #8"],
             device: with(.ios26) { $0.authorization.storedStatus = .authorizedWhenInUse },
-            timeline: [.init(.seconds(60), .user(.lockedScreen))], engine: engine)
+            timeline: [.init(.seconds(60), .user(.lockedScreen))], engine: engine
+        ).person(.keepsWhileUsing, expecting: .authorizedWhenInUse)
     }
 
     private static func locked(
@@ -155,7 +173,7 @@ extension Scenario {
         ) { _ in }
         scenario.engine.preventSuspend = true
         scenario.engine.heartbeatIntervalSeconds = 60
-        return scenario
+        return scenario.person(.agreeable, expecting: .authorizedAlways)
     }
 
     private static var alwaysAutomaticPause: Scenario {
@@ -167,6 +185,14 @@ extension Scenario {
         ) { _ in }
         scenario.engine.locationOptions.pausesLocationUpdatesAutomatically = true
         scenario.engine.motion.stopTimeoutSeconds = 86_400
-        return scenario
+        return scenario.person(.agreeable, expecting: .authorizedAlways)
+    }
+
+    /// This scenario with `user` as its person, promising `status` at the end of a run.
+    private func person(_ user: SimulatedUser, expecting status: AuthorizationStatus) -> Scenario {
+        var changed = self
+        changed.user = user
+        changed.expectedAuthorization = status
+        return changed
     }
 }

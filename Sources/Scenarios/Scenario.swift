@@ -10,9 +10,9 @@ public struct Scenario: Sendable {
     public enum Authorization: Sendable {
         /// The phone starts in `Device.Configuration.authorization`; no flow runs.
         case fixed
-        /// A permission layer runs at the trace's start with this person answering; tracking
-        /// begins when the flow returns.
-        case flow(PermissionLayer, SimulatedUser)
+        /// A permission layer runs at the trace's start with the scenario's person
+        /// (`Scenario.user`) answering; tracking begins when the flow returns.
+        case flow(PermissionLayer)
     }
 
     /// When a timeline event happens.
@@ -59,17 +59,35 @@ public struct Scenario: Sendable {
     public var timeline: [TimelineEvent]
     /// The engine's settings.
     public var engine: EngineConfiguration
-    /// The person answering prompts during the replay (the deferred Always upgrade).
+    /// The one person holding the phone for the whole run: they answer the permission flow's
+    /// prompts, every prompt the app raises while tracking (an Always request, the deferred
+    /// upgrade, temporary full accuracy), and make their Settings changes at their times.
     public var user: SimulatedUser
     /// Seeds the phone's randomness.
     public var seed: UInt64
+    /// The location status the scenario's name promises the run ends with
+    /// (`authorizedWhenInUse` for `wheninuse-locked`), or `nil` when the scenario does not say.
+    /// A run that ends elsewhere is marked (`ScenarioRun.authorizationDrift`).
+    public var expectedAuthorization: AuthorizationStatus?
 
     /// Creates a scenario; by default the ideal phone (Always + Precise, motion authorized,
-    /// app in the foreground) with the default engine.
+    /// app in the foreground) with the default engine and the agreeable person.
+    /// - Parameters:
+    ///   - name: the name reports use.
+    ///   - summary: one line for `tracesim scenarios`.
+    ///   - factRows: the fact-sheet rows the scenario rests on.
+    ///   - device: the phone at the start.
+    ///   - authorization: how authorization is reached.
+    ///   - timeline: what happens over time.
+    ///   - engine: the built-in engine's settings.
+    ///   - user: the person for the whole run.
+    ///   - seed: seeds the phone's randomness.
+    ///   - expectedAuthorization: the status the name promises the run ends with, if it says.
     public init(
         name: String, summary: String, factRows: [String] = [], device: Device.Configuration = Scenario.idealDevice,
         authorization: Authorization = .fixed, timeline: [TimelineEvent] = [],
-        engine: EngineConfiguration = EngineConfiguration(), user: SimulatedUser = .agreeable, seed: UInt64 = 0
+        engine: EngineConfiguration = EngineConfiguration(), user: SimulatedUser = .agreeable, seed: UInt64 = 0,
+        expectedAuthorization: AuthorizationStatus? = nil
     ) {
         self.name = name
         self.summary = summary
@@ -80,6 +98,7 @@ public struct Scenario: Sendable {
         self.engine = engine
         self.user = user
         self.seed = seed
+        self.expectedAuthorization = expectedAuthorization
     }
 
     /// Always + Precise, motion authorized, a complete Info.plist.

@@ -11,7 +11,9 @@ import Traces
 /// ```json
 /// {"name": "night-shift", "summary": "When-In-Use, locked after a minute",
 ///  "device": {DEVICE.json},
-///  "authorization": "fixed" | {"flow": "doorstep|bggeo|airship|wizard", "user": {USER.json}},
+///  "authorization": "fixed" | {"flow": "doorstep|bggeo|airship|wizard", "user": {USER.json}}
+///                   | {"user": {USER.json}} (fixed, with this person),
+///  "expectedAuthorization": "authorizedWhenInUse" (any CLAuthorizationStatus name),
 ///  "timeline": [{"at": 60, "event": "lock"}, {"atFraction": 0.25, "event": "forceQuit"}],
 ///  "engine": {"startsMoving": false, "stopRule": "timeout|radar", "stopTimeout": 300,
 ///             "stationaryRadius": 25, "smoothing": "passThrough|adjust|conservative",
@@ -24,6 +26,11 @@ import Traces
 ///                            "initialTriggerEntry": true}},
 ///  "geofences": "fences.geojson", "seed": 0}
 /// ```
+///
+/// The `user` is the one person of the whole run: they answer the flow, every prompt the app
+/// raises while tracking, and make their Settings changes; without a `user` the person is
+/// `SimulatedUser.agreeable`. With `expectedAuthorization`, a run that ends with another status
+/// is marked (`AuthorizationDrift`).
 public enum ScenarioFile {
     /// A scenario and the geofence file it names (relative to the scenario file's folder).
     public struct Parsed: Sendable {
@@ -39,7 +46,10 @@ public enum ScenarioFile {
         let root = try ConfigJSON.parse(bytes, file: file)
         let members = try reader.object(
             root, "$",
-            allowed: ["name", "summary", "device", "authorization", "timeline", "engine", "geofences", "seed"])
+            allowed: [
+                "name", "summary", "device", "authorization", "expectedAuthorization", "timeline", "engine",
+                "geofences", "seed",
+            ])
         let name = try reader.string(try reader.required(members, "name", in: root, "$"), "$.name")
         guard !name.isEmpty, name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }) else {
             throw reader.fail(root, "$.name", "a scenario name is letters, digits, '-' and '_'")
@@ -53,9 +63,11 @@ public enum ScenarioFile {
         // fresh install would collect nothing whatever else the device block says: such a
         // phone starts as the ideal one. A flow must be able to prompt, so its phone starts as
         // a fresh install. The block changes only what it names. (An `authorization` that is
-        // not an object is "fixed", or an error reported below.)
+        // without a "flow" is fixed, or an error reported below.)
         var isFlow = false
-        if case .object = members["authorization"]?.value { isFlow = true }
+        if case .object(let fields) = members["authorization"]?.value {
+            isFlow = fields.contains { $0.key == "flow" }
+        }
         scenario.device = isFlow ? Device.Configuration() : Scenario.idealDevice
         if let node = members["device"] {
             scenario.device = try DeviceSetup.parse(node, at: "$.device", reader: reader, over: scenario.device)
@@ -63,7 +75,11 @@ public enum ScenarioFile {
         }
         var personMoves: [Scenario.TimelineEvent] = []
         if let node = members["authorization"] {
-            (scenario.authorization, personMoves) = try authorization(node, reader)
+            (scenario.authorization, scenario.user, personMoves) = try authorization(node, reader)
+        }
+        if let node = members["expectedAuthorization"] {
+            scenario.expectedAuthorization = try reader.token(
+                node, "$.expectedAuthorization", AuthorizationStatus.allCases.map { ($0.name, $0) })
         }
         for (index, node) in try reader.optionalArray(members, "timeline", "$").enumerated() {
             scenario.timeline.append(try timelineEvent(node, "$.timeline[\(index)]", reader))
@@ -80,18 +96,27 @@ public enum ScenarioFile {
         return Parsed(scenario: scenario, geofences: geofences)
     }
 
-    /// The authorization, and the lifecycle moves of the flow's person (`USER.json`'s
-    /// `lifecycle`), which the scenario's timeline carries.
+    /// The authorization, the scenario's person, and the person's lifecycle moves
+    /// (`USER.json`'s `lifecycle`), which the scenario's timeline carries.
     private static func authorization(_ node: JSONNode, _ reader: ConfigReader) throws(ConfigError)
-        -> (Scenario.Authorization, [Scenario.TimelineEvent])
+        -> (Scenario.Authorization, SimulatedUser, [Scenario.TimelineEvent])
     {
         if case .string = node.value {
-            return (try reader.token(node, "$.authorization", [("fixed", Scenario.Authorization.fixed)]), [])
+            return (
+                try reader.token(node, "$.authorization", [("fixed", Scenario.Authorization.fixed)]), .agreeable, []
+            )
         }
         let members = try reader.object(node, "$.authorization", allowed: ["flow", "user"])
-        let layer = try reader.token(
-            try reader.required(members, "flow", in: node, "$.authorization"), "$.authorization.flow",
-            PermissionLayer.allCases.map { ($0.rawValue, $0) })
+        guard !members.isEmpty else {
+            throw reader.fail(
+                node, "$.authorization",
+                "give a 'flow' (doorstep, bggeo, airship or wizard), a 'user', or both; \"fixed\" for neither")
+        }
+        var authorization = Scenario.Authorization.fixed
+        if let flow = members["flow"] {
+            authorization = .flow(
+                try reader.token(flow, "$.authorization.flow", PermissionLayer.allCases.map { ($0.rawValue, $0) }))
+        }
         var user = SimulatedUser.agreeable
         var moves: [Scenario.TimelineEvent] = []
         if let userNode = members["user"] {
@@ -99,7 +124,7 @@ public enum ScenarioFile {
             user = script.user
             moves = script.lifecycle.map { Scenario.TimelineEvent(.seconds($0.atSeconds), $0.event) }
         }
-        return (.flow(layer, user), moves)
+        return (authorization, user, moves)
     }
 
     private static func timelineEvent(_ node: JSONNode, _ path: @autoclosure () -> String, _ reader: ConfigReader)

@@ -44,8 +44,11 @@ public struct ScenarioRun: Sendable {
     /// What the engine under test reported beyond the diagnostics a run keeps.
     public var droppedDiagnostics = DroppedDiagnostics()
     /// What TraceSim noticed about the run that its figures do not say (authorization that
-    /// never settled), in the order noticed; never the engine's words, which are `diagnostics`.
+    /// never settled, authorization that drifted), in the order noticed; never the engine's
+    /// words, which are `diagnostics`.
     public var notes: [RunNote] = []
+    /// The location status the run ended with, when it is not the one its scenario promises.
+    public var authorizationDrift: AuthorizationDrift?
     /// Why the engine under test could not go on; `ScenarioRunner.run` throws it.
     var failure: EngineFailure?
 
@@ -126,6 +129,9 @@ public enum ScenarioRunner {
         {
             run.notes.append(unsettled)
         }
+        run.authorizationDrift = AuthorizationDrift.of(
+            expected: scenario.expectedAuthorization, timeline: run.authorization)
+        if let drift = run.authorizationDrift { run.notes.append(drift.note(scenario: scenario.name)) }
         run.failure = client.failure
         return run
     }
@@ -134,11 +140,13 @@ public enum ScenarioRunner {
     /// permission flow, its person and its timeline, exactly as `run` does for the built-in
     /// engine. The engine settings of `scenario` are ignored: `client` is the engine.
     ///
-    /// One phone runs from the trace's first fix to its last. With a flow, the flow runs on
-    /// it first with the person's timeline and Settings changes queued at their own times;
-    /// tracking starts when the flow settles (`PermissionSession.settle()`), and the replay
-    /// goes on with the same phone and queue, so whatever the flow did not reach yet happens
-    /// during the replay.
+    /// One phone runs from the trace's first fix to its last, held by one person
+    /// (`Scenario.user`). With a flow, the flow runs on it first with the person's timeline and
+    /// Settings changes queued at their own times; tracking starts when the flow settles
+    /// (`PermissionSession.settle()`), and the replay goes on with the same phone, queue and
+    /// person, so whatever the flow did not reach yet happens during the replay and a prompt
+    /// the app raises while tracking gets the person's next answer. Without a flow the person's
+    /// Settings changes are queued from the trace's first fix.
     public static func replay<Client: LocationClient>(_ trace: Trace, _ scenario: Scenario, client: Client)
         -> ScenarioReplay<Client>
     {
@@ -153,24 +161,25 @@ public enum ScenarioRunner {
         var phone: DeviceRun
         var script = timeline
         var wizardSteps: [PermissionsWizard.Step]?
-        if case .flow(let layer, let user) = scenario.authorization {
+        if case .flow(let layer) = scenario.authorization {
             var setup = DeviceSetup()
             setup.configuration = configuration
             // The session keeps seconds from its start, as a person's file gives them.
             let lifecycle = timeline.map {
                 PermissionSession.ScriptedEvent(atSeconds: $0.time.seconds(since: start), event: $0.event)
             }
-            let flow = layer.run(setup: setup, user: user, lifecycle: lifecycle, start: start, ending: .settled)
+            let flow = layer.run(
+                setup: setup, user: scenario.user, lifecycle: lifecycle, start: start, ending: .settled)
             wizardSteps = flow.wizard?.transcript
             phone = flow.session.phone
             phone.stopLogging()
             script = []
         } else {
-            phone = DeviceRun(device: Device(configuration: configuration))
+            phone = DeviceRun(device: Device(configuration: configuration), user: scenario.user)
             phone.open(at: start)
+            phone.scriptSettingsChanges(from: start)
         }
         let trackingStart = phone.now
-        phone.user = scenario.user
         var replay = Replay(phone: phone, client: client)
         replay.run(trace, script: script, from: trackingStart)
         return ScenarioReplay(

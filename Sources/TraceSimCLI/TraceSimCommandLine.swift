@@ -69,7 +69,7 @@ public enum TraceSimCommandLine {
         let declaration = command.declaration
         var parsed = try ParsedArguments(arguments, declaration: declaration)
         if parsed.flag("help") {
-            console.print(declaration.help)
+            console.print(ProgramName.rename(declaration.help, to: console.programName))
             return .success
         }
         parsed.engine = try EngineArguments.engine(parsed, embedded: engine, command: declaration.name)
@@ -98,8 +98,11 @@ public enum TraceSimCommandLine {
         // EFBIG and exit 74.
         signal(SIGPIPE, SIG_IGN)
         signal(SIGXFSZ, SIG_IGN)
+        // Help and errors name the program as it was started (`trip-tracker`), not `tracesim`.
+        var console = Console.standard
+        console.programName = ProgramName.of(invocation: CommandLine.arguments.first)
         // Through TerminationSignals: after a signal, death by it wins over the failed run's code.
-        TerminationSignals.exit(run(Array(CommandLine.arguments.dropFirst()), engine: engine))
+        TerminationSignals.exit(run(Array(CommandLine.arguments.dropFirst()), console: console, engine: engine))
     }
 
     /// `main(engine:)` for an engine written against `LocationClient` directly: `client` makes
@@ -115,7 +118,7 @@ public enum TraceSimCommandLine {
     /// Runs one command line and returns the process exit code.
     /// - Parameters:
     ///   - arguments: the arguments after the program name.
-    ///   - console: where output and diagnostics go.
+    ///   - console: where output and diagnostics go; help and errors name its `programName`.
     ///   - engine: what `replay`, `matrix` and `check` put under test (`track` and `tune` refuse
     ///     an engine of your own unless it honours the built-in engine's settings).
     public static func run(
@@ -125,8 +128,9 @@ public enum TraceSimCommandLine {
         do {
             code = try dispatch(arguments, console: console, engine: engine)
         } catch let error as UsageError {
-            console.warn("error: \(error.message)")
-            let helpCommand = error.command.map { "tracesim help \($0)" } ?? "tracesim --help"
+            console.warn("error: " + ProgramName.rename(error.message, to: console.programName))
+            let program = console.programName
+            let helpCommand = error.command.map { "\(program) help \($0)" } ?? "\(program) --help"
             console.warn("Run '\(helpCommand)' for usage.")
             code = .usage
         } catch let failure as CommandFailure {
@@ -157,6 +161,7 @@ public enum TraceSimCommandLine {
     private static func dispatch(_ arguments: [String], console: Console, engine: EngineUnderTest) throws
         -> ExitCode
     {
+        let overview = ProgramName.rename(overview, to: console.programName)
         guard let first = arguments.first else {
             console.print(overview)
             return .usage
@@ -174,7 +179,7 @@ public enum TraceSimCommandLine {
                 return .success
             }
             guard let command = command(named: arguments[1]) else { throw unknownCommand(arguments[1]) }
-            console.print(command.declaration.help)
+            console.print(ProgramName.rename(command.declaration.help, to: console.programName))
             return .success
         default:
             guard let command = command(named: first) else { throw unknownCommand(first) }

@@ -68,7 +68,7 @@ struct ScenarioFileTests {
             {"name": "wizard_run", "authorization": {"flow": "wizard", "user": {"answers": [{"prompt": "location", "answer": "dontAllow"}]}},
              "timeline": [{"atFraction": 1, "event": "locationServicesOff"}], "engine": {"stopRule": "radar", "elasticity": "mauron85"}}
             """)
-        guard case .flow(let layer, _) = parsed.scenario.authorization else {
+        guard case .flow(let layer) = parsed.scenario.authorization else {
             Issue.record("expected a flow")
             return
         }

@@ -25,7 +25,7 @@ struct TrackingStartAndPoolingTests {
             responses: [.location: [.answer(answer, afterSeconds: 2)], .upgrade: [.answer(.changeToAlways, afterSeconds: 2)]],
             settingsChanges: settings)
         return Scenario(
-            name: "flow", summary: "", device: device, authorization: .flow(.bggeo, user), timeline: timeline)
+            name: "flow", summary: "", device: device, authorization: .flow(.bggeo), timeline: timeline, user: user)
     }
 
     static func seconds(_ instant: SimInstant) -> Double { instant.seconds(since: drive.fixes[0].timestamp) }

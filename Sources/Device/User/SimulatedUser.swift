@@ -89,11 +89,20 @@ public struct SimulatedUser: Sendable, Equatable {
     private var used: [PromptFamily: Int] = [:]
     /// Settings changes, in time order.
     public let settingsChanges: [ScheduledChange]
+    /// What reports call this person (`agreeable`, `keepsWhileUsing`); `nil` for a person read
+    /// from a script file, whose answers are the file's.
+    public var name: String?
 
     /// Creates a script. Each family's responses are used in order; the last repeats. A
     /// family without responses never answers.
+    /// - Parameters:
+    ///   - responses: each prompt family's answers, in order.
+    ///   - settingsChanges: what the person changes in Settings, and when.
+    ///   - name: what reports call the person; `nil` for a scripted one.
     /// - Throws: `ScriptError` for an answer its prompt does not offer.
-    public init(responses: [PromptFamily: [Response]], settingsChanges: [ScheduledChange] = []) throws(ScriptError) {
+    public init(
+        responses: [PromptFamily: [Response]], settingsChanges: [ScheduledChange] = [], name: String? = nil
+    ) throws(ScriptError) {
         for family in PromptFamily.allCases {
             for (index, response) in (responses[family] ?? []).enumerated() {
                 if case .answer(let answer, _) = response, !family.offers(answer) {
@@ -102,6 +111,7 @@ public struct SimulatedUser: Sendable, Equatable {
             }
         }
         self.responses = responses
+        self.name = name
         self.settingsChanges = settingsChanges.enumerated().sorted {
             ($0.element.atSeconds, $0.offset) < ($1.element.atSeconds, $1.offset)
         }.map(\.element)
@@ -117,19 +127,68 @@ public struct SimulatedUser: Sendable, Equatable {
     }
 
     /// A user who allows everything at once: precise While Using, then Always, motion, Bluetooth.
-    public static let agreeable: SimulatedUser = {
+    public static let agreeable = builtIn(
+        "agreeable", location: .allowWhileUsing(precise: true), upgrade: .changeToAlways, others: .allow)
+
+    /// A person who wants the app to have location only while using it: precise While Using,
+    /// and Keep Only While Using on every Always upgrade prompt (the one at once and the
+    /// deferred one an Always-requiring event raises); motion, Bluetooth and temporary full
+    /// accuracy allowed. The person of the When-In-Use presets: an app that asks for Always
+    /// does not get it (Apple, `requestAlwaysAuthorization()`: the upgrade prompt offers
+    /// "Keep Only While Using").
+    public static let keepsWhileUsing = builtIn(
+        "keepsWhileUsing", location: .allowWhileUsing(precise: true), upgrade: .keepWhileUsing, others: .allow)
+
+    /// A person who answers Allow Once (precise) every time the location prompt appears,
+    /// including after each grant lapsed, and Keep Only While Using on an upgrade prompt;
+    /// motion and the rest allowed. The person of the `allow-once` preset (Apple,
+    /// `requestWhenInUseAuthorization()`: Allow Once grants a temporary When-In-Use
+    /// authorization that ends when the app is no longer in use).
+    public static let allowsOnce = builtIn(
+        "allowsOnce", location: .allowOnce(precise: true), upgrade: .keepWhileUsing, others: .allow)
+
+    /// A person who refuses location: Don't Allow on the location prompt and Keep Only While
+    /// Using on an upgrade prompt; motion and the rest allowed, so a run shows what location
+    /// alone costs. The person of `denied`.
+    public static let refusesLocation = builtIn(
+        "refusesLocation", location: .dontAllow, upgrade: .keepWhileUsing, others: .allow)
+
+    /// A person who allows location as `agreeable` does (precise, then Always) and refuses
+    /// Motion & Fitness. The person of `always-motion-denied`.
+    public static let refusesMotion: SimulatedUser = {
+        var user = builtIn(
+            "refusesMotion", location: .allowWhileUsing(precise: true), upgrade: .changeToAlways, others: .allow)
+        user.responses[.motion] = [.answer(.deny, afterSeconds: 2)]
+        return user
+    }()
+
+    /// A person who grants Always with Precise off and refuses temporary full accuracy, so the
+    /// app keeps approximate location whatever it asks. The person of `always-approximate`.
+    public static let keepsApproximate: SimulatedUser = {
+        var user = builtIn(
+            "keepsApproximate", location: .allowWhileUsing(precise: false), upgrade: .changeToAlways, others: .allow)
+        user.responses[.temporaryFullAccuracy] = [.answer(.deny, afterSeconds: 2)]
+        return user
+    }()
+
+    /// A built-in person: one answer per family after 2 s, the last repeating; `others` for
+    /// temporary full accuracy, motion and Bluetooth.
+    private static func builtIn(
+        _ name: String, location: PromptAnswer, upgrade: PromptAnswer, others: PromptAnswer
+    ) -> SimulatedUser {
         do {
-            return try SimulatedUser(responses: [
-                .location: [.answer(.allowWhileUsing(precise: true), afterSeconds: 2)],
-                .upgrade: [.answer(.changeToAlways, afterSeconds: 2)],
-                .temporaryFullAccuracy: [.answer(.allow, afterSeconds: 2)],
-                .motion: [.answer(.allow, afterSeconds: 2)],
-                .bluetooth: [.answer(.allow, afterSeconds: 2)],
-            ])
+            return try SimulatedUser(
+                responses: [
+                    .location: [.answer(location, afterSeconds: 2)],
+                    .upgrade: [.answer(upgrade, afterSeconds: 2)],
+                    .temporaryFullAccuracy: [.answer(others, afterSeconds: 2)],
+                    .motion: [.answer(others, afterSeconds: 2)],
+                    .bluetooth: [.answer(others, afterSeconds: 2)],
+                ], name: name)
         } catch {
             preconditionFailure("the built-in script is valid: \(error)")
         }
-    }()
+    }
 }
 
 /// One line of the prompt log.

@@ -36,44 +36,77 @@ enum ReplayArguments {
     /// run's identity records of it.
     typealias Chosen = (scenario: Scenario, fences: [Geofence]?, identity: RunIdentity.ScenarioEntry)
 
-    /// Preset names or scenario files (ending in `.json`), comma-separated, or `all` (every
-    /// preset but the ideal reference). A file's geofence path is relative to the file.
+    /// Preset names, scenario files (ending in `.json`) and `all` (every preset but the ideal
+    /// reference, in their order), comma-separated: `all,night-shift.json` runs every preset and
+    /// the file. A file's geofence path is relative to the file.
     /// - Throws: `CommandFailure` for a missing or invalid file, `UsageError` for an unknown
-    ///   preset. Scenario files that `namingFile` lists (an expectations file) resolve against
-    ///   its folder.
+    ///   preset, or for a list with `all` that names `all` again, a preset `all` runs, or a file
+    ///   whose scenario has such a preset's name (two rows of one name). Scenario files that
+    ///   `namingFile` lists (an expectations file) resolve against its folder.
     static func scenarios(_ list: String, command: String, console: Console, namedBy namingFile: String? = nil)
         throws -> [Chosen]
     {
-        if list == "all" {
-            return Scenario.presets.filter { $0.name != "ideal" }.map { ($0, nil, .init(name: $0.name)) }
-        }
-        var chosen: [Chosen] = []
-        for name in list.split(separator: ",", omittingEmptySubsequences: false).map(String.init) {
-            if name.hasSuffix(".json") {
-                let (parsed, file) = try ConfigFiles.load(
-                    name, namedBy: namingFile, console, fingerprinted(ScenarioFile.parse))
-                var entry = RunIdentity.ScenarioEntry(name: parsed.scenario.name, file: file)
-                guard let relative = parsed.geofences else {
-                    chosen.append((parsed.scenario, nil, entry))
-                    continue
-                }
-                let scenarioPath = namingFile.map { ConfigFiles.resolve(name, namedBy: $0) } ?? name
-                let (fences, input) = try ConfigFiles.load(
-                    relative, namedBy: scenarioPath, console, fingerprinted(GeofenceLoader.load))
-                entry.fences = input
-                chosen.append((parsed.scenario, fences, entry))
-                continue
+        let names = list.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+        let chosen = try names.flatMap { name throws in
+            guard name == "all" else {
+                return [try scenario(name, command: command, console: console, namedBy: namingFile)]
             }
-            guard let scenario = Scenario.preset(named: name) else {
-                let names = Scenario.presets.map(\.name)
-                let nearest = names.min { editDistance($0, name) < editDistance($1, name) } ?? ""
-                throw UsageError(
-                    "unknown scenario '\(MessageText.value(name))' (did you mean '\(nearest)'? see 'tracesim scenarios', or give a .json file)",
-                    command: command)
-            }
-            chosen.append((scenario, nil, .init(name: scenario.name)))
+            return allPresets
         }
+        if names.contains("all") { try checkMixWithAll(names, chosen, command: command) }
         return chosen
+    }
+
+    /// What `all` runs: every preset but the ideal reference.
+    private static var allPresets: [Chosen] {
+        Scenario.presets.filter { $0.name != "ideal" }.map { ($0, nil, .init(name: $0.name)) }
+    }
+
+    /// Refuses a list that names `all` twice, or beside `all` a preset it runs or a scenario
+    /// file of such a preset's name: either would print two rows of one name.
+    private static func checkMixWithAll(_ names: [String], _ chosen: [Chosen], command: String) throws(UsageError) {
+        guard names.count(where: { $0 == "all" }) == 1 else {
+            throw UsageError("--scenarios names 'all' more than once", command: command)
+        }
+        let inAll = Set(allPresets.map(\.scenario.name))
+        for name in names where name != "all" && inAll.contains(name) {
+            throw UsageError(
+                "--scenarios: '\(MessageText.value(name))' is already one of the presets 'all' runs", command: command)
+        }
+        for entry in chosen where entry.identity.file != nil && inAll.contains(entry.scenario.name) {
+            throw UsageError(
+                "--scenarios: the scenario file \(MessageText.path(entry.identity.file?.path ?? "")) is named "
+                    + "'\(MessageText.value(entry.scenario.name))', a preset 'all' runs: rename it in the file",
+                command: command)
+        }
+    }
+
+    /// One preset name or scenario file of a `--scenarios` list.
+    private static func scenario(_ name: String, command: String, console: Console, namedBy namingFile: String?)
+        throws -> Chosen
+    {
+        if name.hasSuffix(".json") {
+            let (parsed, file) = try ConfigFiles.load(
+                name, namedBy: namingFile, console, fingerprinted(ScenarioFile.parse))
+            var entry = RunIdentity.ScenarioEntry(name: parsed.scenario.name, file: file)
+            guard let relative = parsed.geofences else { return (parsed.scenario, nil, entry) }
+            let scenarioPath = namingFile.map { ConfigFiles.resolve(name, namedBy: $0) } ?? name
+            let (fences, input) = try ConfigFiles.load(
+                relative, namedBy: scenarioPath, console, fingerprinted(GeofenceLoader.load))
+            entry.fences = input
+            return (parsed.scenario, fences, entry)
+        }
+        guard let scenario = Scenario.preset(named: name) else {
+            // `all` is suggested only for a near miss of it, not as the nearest of far guesses.
+            let names = Scenario.presets.map(\.name)
+            let nearest =
+                editDistance("all", name) <= 1
+                ? "all" : names.min { editDistance($0, name) < editDistance($1, name) } ?? ""
+            throw UsageError(
+                "unknown scenario '\(MessageText.value(name))' (did you mean '\(nearest)'? see 'tracesim scenarios', or give a .json file)",
+                command: command)
+        }
+        return (scenario, nil, .init(name: scenario.name))
     }
 
     /// The matrix's entry for a scenario chosen on the command line.

@@ -37,5 +37,5 @@ extension Command {
 extension Console {
     /// Prints a failure: the one place its wording reaches standard error, whether it ends the
     /// command (`TraceSimCommandLine`) or only skips a file (`inspect`, `matrix`).
-    func report(_ failure: CommandFailure) { warn(failure.message) }
+    func report(_ failure: CommandFailure) { warn(ProgramName.rename(failure.message, to: programName)) }
 }

@@ -16,6 +16,10 @@ public struct Console: Sendable {
     /// output lost or merged, and errors always do.
     var isQuiet = false
 
+    /// The program's name in help and errors: `tracesim`, or the executable of a program built
+    /// on `TraceSimCommandLine.main` (which sets it from the path it was started by).
+    public var programName = "tracesim"
+
     /// Whether a progress bar may be drawn on standard error.
     var showsProgress: Bool { errorIsTerminal && !isQuiet }
 
