@@ -59,6 +59,9 @@ public struct Scenario: Sendable {
     public var timeline: [TimelineEvent]
     /// The engine's settings.
     public var engine: EngineConfiguration
+    /// Values of settings a team's own engine declares (`EngineSetting`), by name: what a
+    /// scenario file's `engineSettings` holds and `tracesim tune` sweeps.
+    public var engineSettings: [(name: String, value: Tuning.SettingValue)] = []
     /// The person answering prompts during the replay (the deferred Always upgrade).
     public var user: SimulatedUser
     /// Seeds the phone's randomness.

@@ -22,8 +22,12 @@ import Traces
 ///             "odometerAccuracy": 20, "movingRegionRefresh": 100, "requestsMotionActivity": true,
 ///             "geofencing": {"proximityRadius": 1000, "maximumRegistered": 20, "rerankInterval": 60,
 ///                            "initialTriggerEntry": true}},
+///  "engineSettings": {"accuracyThreshold": 50, "mode": "drive"},
 ///  "geofences": "fences.geojson", "seed": 0}
 /// ```
+///
+/// `engineSettings` holds values of settings a team's own engine declares (`EngineSetting`);
+/// the run checks them against the engine's declarations.
 public enum ScenarioFile {
     /// A scenario and the geofence file it names (relative to the scenario file's folder).
     public struct Parsed: Sendable {
@@ -39,7 +43,10 @@ public enum ScenarioFile {
         let root = try ConfigJSON.parse(bytes, file: file)
         let members = try reader.object(
             root, "$",
-            allowed: ["name", "summary", "device", "authorization", "timeline", "engine", "geofences", "seed"])
+            allowed: [
+                "name", "summary", "device", "authorization", "timeline", "engine", "engineSettings", "geofences",
+                "seed",
+            ])
         let name = try reader.string(try reader.required(members, "name", in: root, "$"), "$.name")
         guard !name.isEmpty, name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }) else {
             throw reader.fail(root, "$.name", "a scenario name is letters, digits, '-' and '_'")
@@ -72,6 +79,7 @@ public enum ScenarioFile {
         // scenario's at the same instant (the runner keeps ties in order).
         scenario.timeline += personMoves
         if let node = members["engine"] { scenario.engine = try engine(node, reader) }
+        if let node = members["engineSettings"] { scenario.engineSettings = try engineSettings(node, reader) }
         var geofences: String?
         if let node = members["geofences"] { geofences = try reader.string(node, "$.geofences") }
         if let node = members["seed"] {
