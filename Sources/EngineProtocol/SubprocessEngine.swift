@@ -113,7 +113,7 @@ package final class EngineProcessPool: Sendable {
     /// The settings the engine declares in its hello (none without the capability `settings`):
     /// a process is started and greeted if none is idle, then kept for the first run.
     func declaredSettings() throws(EngineFailure) -> [EngineSetting] {
-        let (process, _) = try take(run: "(hello)")
+        let (process, _) = try take(run: "(asking for its settings)")
         let settings = process.session?.settings ?? []
         giveBack(process)
         return settings

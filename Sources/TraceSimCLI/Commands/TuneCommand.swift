@@ -62,7 +62,7 @@ enum TuneCommand: ReportingCommand {
                     \(parameterHelp)
                     With --engine-command, or in a program built on TraceSim with an
                     engine of its own, the names are the settings that engine declares
-                    (Documentation/Tuning.md, "Tuning your own engine").
+                    (Documentation/TraceSim.docc/Tuning.md, "Tuning your own engine").
                     """, usageValue: "<name>=<from>:<to>:<step>|<name>=<v1>,<v2>", isRepeatable: true),
             .init(
                 name: "objective", value: "<metric[:min|max]>",
