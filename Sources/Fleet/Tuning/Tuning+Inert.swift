@@ -5,9 +5,10 @@ extension Tuning.Outcome {
     /// that differ only in that sweep's value (same scenario, same other values), every value
     /// gave the same pooled measures, bit for bit. Such a setting is dead on these traces and
     /// scenarios (never read, or never reached): tuning it picks among identical rows. A sweep
-    /// of one value is never called inert: it was not varied.
+    /// of one value is never called inert: it was not varied, nor is any sweep over no trace:
+    /// empty rows are alike because nothing was measured.
     public var inertSweeps: [Int] {
-        guard !rows.isEmpty else { return [] }
+        guard !rows.isEmpty, traceCount > 0 else { return [] }
         let combinations = sweeps.reduce(1) { $0 * $1.values.count }
         guard combinations > 0 else { return [] }
         return sweeps.indices.filter { sweep in
