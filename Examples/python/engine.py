@@ -13,20 +13,33 @@ The engine is the kind an app team writes against Core Location:
 - at launch it starts standard location updates (allowed in the background) and
   significant-change monitoring, which can relaunch the app after it is terminated;
 - it keeps a fix when its accuracy is 100 m or better, and records it when it lies at least
-  DISTANCE_FILTER_M from the last recorded fix (a plain distance filter);
-- when the device has stayed within STATIONARY_RADIUS_M for STOP_AFTER_S seconds it stops
+  distanceFilterMeters (10 m) from the last recorded fix (a plain distance filter);
+- when the device has stayed within stationaryRadiusMeters (50 m) for stopAfterSeconds (300) it stops
   updates to save battery and monitors a stationary region around where it stopped;
 - leaving that region (or a significant change far from it) starts updates again.
+
+Its four thresholds are settings `tracesim tune` can sweep: the hello declares them (protocol
+version 2, capability "settings") and every reset carries the value of each for that run:
+
+    tracesim tune Traces/... --engine-command "python3 Examples/python/engine.py" \
+        --sweep maxAccuracyMeters=20,50,100 --sweep distanceFilterMeters=0:30:10
 """
 
 import json
 import math
 import sys
 
-DISTANCE_FILTER_M = 10.0
-MAX_ACCURACY_M = 100.0
-STATIONARY_RADIUS_M = 50.0
-STOP_AFTER_S = 300.0
+# The settings this engine declares in its hello: name, kind, range and default.
+SETTINGS = [
+    {"name": "maxAccuracyMeters", "kind": "number", "min": 1, "max": 1000, "default": 100,
+     "summary": "keep a fix only this accurate or better"},
+    {"name": "distanceFilterMeters", "kind": "number", "min": 0, "max": 1000, "default": 10,
+     "summary": "record a fix only this far from the last recorded"},
+    {"name": "stationaryRadiusMeters", "kind": "number", "min": 1, "max": 1000, "default": 50,
+     "summary": "staying within this radius counts as stopped"},
+    {"name": "stopAfterSeconds", "kind": "integer", "min": 1, "max": 86400, "default": 300,
+     "summary": "stop updates after staying put this long"},
+]
 REGION_ID = "example.stationary"
 UERE_M = 7.5
 NS = 1_000_000_000
@@ -41,7 +54,12 @@ def distance_m(a, b):
 
 
 class Tracker:
-    def __init__(self):
+    def __init__(self, settings):
+        # Every declared setting arrives with each reset: the default or the swept value.
+        self.max_accuracy_m = settings["maxAccuracyMeters"]
+        self.distance_filter_m = settings["distanceFilterMeters"]
+        self.stationary_radius_m = settings["stationaryRadiusMeters"]
+        self.stop_after_s = settings["stopAfterSeconds"]
         self.updating = False
         self.last_recorded = None  # (lat, lon)
         self.last_accepted = None  # (lat, lon)
@@ -70,7 +88,7 @@ class Tracker:
         if self.updating:
             return []
         here = (message["location"]["latitude"], message["location"]["longitude"])
-        if self.anchor and distance_m(here, self.anchor[:2]) < STATIONARY_RADIUS_M:
+        if self.anchor and distance_m(here, self.anchor[:2]) < self.stationary_radius_m:
             return []
         return self.depart()
 
@@ -93,7 +111,7 @@ class Tracker:
         if accuracy is None and "horizontalDilution" in location:
             # Traces from NMEA carry HDOP, not metres: 7.5 m of range error per unit.
             accuracy = location["horizontalDilution"] * UERE_M
-        if accuracy is None or accuracy < 0 or accuracy > MAX_ACCURACY_M:
+        if accuracy is None or accuracy < 0 or accuracy > self.max_accuracy_m:
             answers.append(record("rejected", reason="lowAccuracy"))
             return answers
         here = (location["latitude"], location["longitude"])
@@ -103,12 +121,12 @@ class Tracker:
             self.odometer += distance_m(self.last_accepted, here)
             answers.append(record("odometer", meters=self.odometer))
         self.last_accepted = here
-        if self.last_recorded is None or distance_m(self.last_recorded, here) >= DISTANCE_FILTER_M:
+        if self.last_recorded is None or distance_m(self.last_recorded, here) >= self.distance_filter_m:
             self.last_recorded = here
             answers.append(record("recorded"))
-        if self.anchor is None or distance_m(here, self.anchor[:2]) > STATIONARY_RADIUS_M:
+        if self.anchor is None or distance_m(here, self.anchor[:2]) > self.stationary_radius_m:
             self.anchor = (here[0], here[1], timestamp)
-        elif timestamp - self.anchor[2] >= STOP_AFTER_S * NS and self.updating:
+        elif timestamp - self.anchor[2] >= self.stop_after_s * NS and self.updating:
             answers += self.stop(here)
         return answers
 
@@ -118,7 +136,7 @@ class Tracker:
         return [
             request("stopUpdatingLocation"),
             request("startMonitoring", identifier=REGION_ID, latitude=here[0], longitude=here[1],
-                    radius=STATIONARY_RADIUS_M),
+                    radius=self.stationary_radius_m),
             record("motion", state="stationary"),
         ]
 
@@ -151,12 +169,13 @@ def main():
         if kind == "hello":
             if message["protocolVersion"] != 1:
                 sys.exit(f"engine.py speaks protocol version 1, not {message['protocolVersion']}")
-            answers = [{"type": "hello", "protocolVersion": 1, "name": "python distance-filter example"}]
+            answers = [{"type": "hello", "protocolVersion": 2, "name": "python distance-filter example",
+                        "capabilities": ["settings"], "settings": SETTINGS}]
             out.write("".join(json.dumps(answer) + "\n" for answer in answers))
             out.flush()
             continue
         if kind == "reset":
-            tracker = Tracker()
+            tracker = Tracker(message["settings"])
             answers = []
         else:
             # Events this engine does not handle (motion, visits, authorization changes,

@@ -2,6 +2,7 @@ import ConfigJSON
 import Device
 import Engine
 import Geometry
+import Scenarios
 import SimulationCore
 import Traces
 
@@ -33,8 +34,9 @@ package enum EngineRecord: Sendable, Equatable {
 /// What the engine writes back: its `hello`, then for each event any number of requests,
 /// timers, records and log lines closed by exactly one `done`.
 package enum EngineAnswer: Sendable, Equatable {
-    /// The protocol version the engine speaks; `capabilities` from version 2 on, `nil` in 1.
-    case hello(protocolVersion: Int64, name: String, capabilities: [String]?)
+    /// The protocol version the engine speaks; `capabilities` from version 2 on, `nil` in 1;
+    /// `settings` it declares for `tune` (capability `settings`), `nil` without.
+    case hello(protocolVersion: Int64, name: String, capabilities: [String]?, settings: [EngineSetting]? = nil)
     case request(AppRequest)
     case schedule(timer: String, at: SimInstant)
     /// Forgets every pending timer with this id (capability `cancel`).
@@ -88,7 +90,7 @@ package enum EngineAnswer: Sendable, Equatable {
     /// The line the engine writes (without its newline).
     package var line: String {
         switch self {
-        case .hello(let version, let name, let capabilities):
+        case .hello(let version, let name, let capabilities, let settings):
             var line = ProtocolLine(type: "hello")
             line.integer("protocolVersion", version)
             line.string("name", name)
@@ -100,6 +102,7 @@ package enum EngineAnswer: Sendable, Equatable {
                 }
                 line.raw("capabilities", list + "]")
             }
+            if let settings { line.raw("settings", EngineSettingDeclarations.json(settings)) }
             return line.line
         case .request(let request):
             var line = ProtocolLine(type: "request")
@@ -189,7 +192,7 @@ package enum EngineAnswer: Sendable, Equatable {
             fields = try MessageFields(value, context: "hello")
             answer = .hello(
                 protocolVersion: try fields.integer("protocolVersion"), name: try fields.string("name"),
-                capabilities: try capabilities(&fields))
+                capabilities: try capabilities(&fields), settings: try EngineSettingDeclarations.parse(&fields))
         case "request":
             fields = try MessageFields(value, context: "request")
             let call = try fields.string("call")

@@ -1,3 +1,5 @@
+import Scenarios
+
 /// The line-by-line link to one engine: its process (`EngineProcess`), or lines held in
 /// memory (`EngineProtocolHarness`), so the protocol's reader and the client's state can be
 /// driven without a process.
@@ -23,6 +25,8 @@ package enum EngineCapability: String, CaseIterable, Sendable {
     case cancel
     /// A `schedule` of a timer id that is pending replaces it: only the last one fires.
     case replaceTimers
+    /// The hello declares `settings` for `tune` and every `reset` carries their values.
+    case settings
 }
 
 /// What an engine's `hello` settled for the life of its process: the protocol version and the
@@ -33,6 +37,8 @@ struct EngineSession: Sendable, Equatable {
     /// Capabilities the engine declared that this TraceSim does not know, in its order: a
     /// later TraceSim's, or misspelt. They are ignored, and every run notes them.
     private(set) var unknownCapabilities: [String] = []
+    /// The settings the engine declared (capability `settings`), in its order.
+    private(set) var settings: [EngineSetting] = []
 
     /// Version 1: no capabilities.
     static let version1 = EngineSession(checkedVersion: 1)
@@ -41,8 +47,9 @@ struct EngineSession: Sendable, Equatable {
 
     /// The session of an engine that answered `hello` with `version` and `capabilities`.
     /// - Throws: `ProtocolMessageError` for a version TraceSim does not speak, capabilities with
-    ///   version 1 or none with version 2, or a capability listed twice.
-    init(version: Int64, capabilities: [String]?) throws(ProtocolMessageError) {
+    ///   version 1 or none with version 2, a capability listed twice, or `settings` without the
+    ///   capability `settings` (or the capability without them).
+    init(version: Int64, capabilities: [String]?, settings: [EngineSetting]? = nil) throws(ProtocolMessageError) {
         let (lowest, highest) = (RunMessages.version, RunMessages.highestVersion)
         guard (lowest...highest).contains(version) else {
             throw ProtocolMessageError(
@@ -53,6 +60,10 @@ struct EngineSession: Sendable, Equatable {
         guard version >= 2 else {
             if capabilities != nil {
                 throw ProtocolMessageError("hello: \"capabilities\" come with protocol version 2, not 1")
+            }
+            if settings != nil {
+                throw ProtocolMessageError(
+                    "hello: \"settings\" come with protocol version 2 and the capability 'settings'")
             }
             return
         }
@@ -69,6 +80,14 @@ struct EngineSession: Sendable, Equatable {
             } else {
                 unknownCapabilities.append(name)
             }
+        }
+        switch (declared.contains(.settings), settings) {
+        case (true, nil):
+            throw ProtocolMessageError("hello: the capability 'settings' needs \"settings\" (an array, possibly empty)")
+        case (false, .some):
+            throw ProtocolMessageError("hello: \"settings\" need the capability 'settings' in \"capabilities\"")
+        case (true, let settings?): self.settings = settings
+        case (false, nil): break
         }
     }
 

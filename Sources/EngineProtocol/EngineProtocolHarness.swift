@@ -18,6 +18,8 @@ public enum EngineProtocolHarness {
                 connection: ScriptedConnection(output: output, pieceBytes: max(1, pieceBytes)), context: context,
                 timeoutSeconds: 10)
         }
+        // As a subprocess's: the settings its hello declares are checked by the client, per run.
+        .asking { [] }
     }
 
     /// Both sides of a run of `trace` through `scenario` with the built-in engine served

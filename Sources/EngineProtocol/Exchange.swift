@@ -99,12 +99,13 @@ struct Exchange {
             let line = try connection.readLine(deadline: deadline)
             let (value, type) = try exchange.message(line)
             guard type == "hello" else { throw exchange.failure("expected hello, not '\(type)'") }
-            guard case .hello(let version, _, let capabilities) = try exchange.answer(value, type: type) else {
+            guard case .hello(let version, _, let capabilities, let settings) = try exchange.answer(value, type: type)
+            else {
                 throw exchange.failure("expected hello")
             }
             let session: EngineSession
             do {
-                session = try EngineSession(version: version, capabilities: capabilities)
+                session = try EngineSession(version: version, capabilities: capabilities, settings: settings)
             } catch {
                 throw exchange.failure(error.message)
             }

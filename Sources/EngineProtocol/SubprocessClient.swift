@@ -109,7 +109,16 @@ final class SubprocessClient: RecordingClient {
             : "the engine declared capabilities this TraceSim does not know, and they are ignored: "
                 + session.unknownCapabilities.map { "'\($0)'" }.joined(separator: ", ")
         var ignored: [LocationClientRequest<SubprocessTimer>] = []
-        exchange(RunMessages.resetLine(context), waitingFor: "its done for reset", kind: .reset, into: &ignored)
+        let line: String
+        do {
+            line = try EngineSettingDeclarations.resetLine(context, session: session)
+        } catch {
+            // The scenario names a setting this engine does not declare: nothing to send.
+            connection?.terminate()
+            failure = EngineFailure("run \(run): \(error.message)")
+            return
+        }
+        exchange(line, waitingFor: "its done for reset", kind: .reset, into: &ignored)
     }
 
     func start(

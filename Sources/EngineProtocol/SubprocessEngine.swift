@@ -48,6 +48,7 @@ extension EngineUnderTest {
         .custom(named: "'\(VisibleText.escapingControls(pool.command))'") { context throws(EngineFailure) in
             try SubprocessClient(pool: pool, context: context)
         }
+        .asking { () throws(EngineFailure) in try pool.declaredSettings() }
     }
 }
 
@@ -144,6 +145,15 @@ package final class EngineProcessPool: Sendable {
             }
         }
         return (process, false)
+    }
+
+    /// The settings the engine declares in its hello (none without the capability `settings`):
+    /// a process is started and greeted if none is idle, then kept for the first run.
+    func declaredSettings() throws(EngineFailure) -> [EngineSetting] {
+        let (process, _) = try take(run: "(asking for its settings)")
+        let settings = process.session?.settings ?? []
+        giveBack(process)
+        return settings
     }
 
     /// Keeps the first start or hello failure, and returns the one every take now fails with;

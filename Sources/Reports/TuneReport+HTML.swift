@@ -14,6 +14,7 @@ extension TuneReport {
             + "<p class=\"legend\">Filled blue, joined: the front. Grey: dominated. Hollow: fails a constraint. "
             + "Arrows give the better direction of each objective.</p>"
             + "<h2>Rows</h2><pre style=\"font-size:12px;overflow-x:auto\">\(table)</pre>"
+            + inertLines(outcome).map { "<p class=\"legend\"><strong>\(HTMLReport.escape($0))</strong></p>" }.joined()
         return HTMLReport.page(title: "tracesim tune", body: body)
     }
 

@@ -4,7 +4,8 @@ import Scenarios
 
 extension TuneReport {
     /// The study as one JSON object (keys in this order, documented in `Documentation/Tuning.md`):
-    /// `schemaVersion`, `reference`, `traces`, `parameters`, `objectives` (`metric`,
+    /// `schemaVersion`, `reference`, `traces`, `parameters`, `inertParameters` (swept settings
+    /// whose values gave identical measures on every row), `objectives` (`metric`,
     /// `direction`), `constraints` (as written), `rows` (`row`, `scenario`, `values` keyed by
     /// parameter, `metrics` keyed by metric name with `null` when absent, `meetsConstraints`,
     /// `failedConstraints`, `front`, `dominatedBy`) and `chosen` (`row` and `scenario`, the
@@ -39,6 +40,7 @@ extension TuneReport {
             ("schemaVersion", .integer(1)), ("reference", .string(outcome.reference)),
             ("traces", .integer(outcome.traceCount)),
             ("parameters", .array(outcome.sweeps.map { .string($0.parameter.name) })),
+            ("inertParameters", .array(outcome.inertSweeps.map { .string(outcome.sweeps[$0].parameter.name) })),
             (
                 "objectives",
                 .array(
@@ -53,10 +55,11 @@ extension TuneReport {
         ]).rendered
     }
 
-    /// The chosen row's settings as a scenario file `tracesim replay --scenario FILE` reads:
-    /// `{"name", "summary", "engine"}` with every engine setting written, so the file does not
-    /// depend on defaults that may change. It carries the engine only: the row's phone,
-    /// permissions and timeline come from its scenario, which the summary names.
+    /// The chosen row as a scenario file `tracesim replay --scenario FILE` reads: the row's
+    /// scenario whole (its phone, permissions, authorization flow and person, timeline and
+    /// seed) with the swept values on its engine, every setting written
+    /// (`ScenarioFileWriter`), so re-running the file reproduces the row. Should the row's
+    /// scenario hold a state no scenario file key can hold, the summary says what is missing.
     public static func scenarioSnippet(_ outcome: Tuning.Outcome, row: Int) -> String {
         scenarioObject(outcome, row: row).rendered
     }
@@ -64,16 +67,15 @@ extension TuneReport {
     static func scenarioObject(_ outcome: Tuning.Outcome, row index: Int) -> JSONText {
         let row = outcome.rows[index]
         let values = zip(outcome.sweeps, row.values).map { "\($0.parameter.name)=\($1)" }.joined(separator: ", ")
-        return .object([
-            ("name", .string("\(row.scenarioName)-tuned")),
-            (
-                "summary",
-                .string(
-                    "tracesim tune row \(index + 1): the engine of \(row.scenarioName)"
-                        + (values.isEmpty ? "" : " with \(values)") + " (phone and permissions not included)")
-            ),
-            ("engine", engineObject(row.scenario.engine)),
-        ])
+        let summary =
+            "tracesim tune row \(index + 1): \(row.scenarioName)" + (values.isEmpty ? "" : " with \(values)")
+        let name = "\(row.scenarioName)-tuned"
+        let written = ScenarioFileWriter.write(row.scenario, name: name, summary: summary)
+        guard !written.lossy.isEmpty else { return written.object }
+        return ScenarioFileWriter.write(
+            row.scenario, name: name,
+            summary: summary + " (not reproduced exactly: " + written.lossy.joined(separator: ", ") + ")"
+        ).object
     }
 
     /// Every setting of `configuration`, nested by key path as a scenario file's `engine`.

@@ -49,6 +49,7 @@ public enum TuneReport {
                 + "losing on another, " + outcome.objectives.map(describe).joined(separator: ", ") + ".",
             "Reference: \(outcome.reference).",
         ]
+        lines += inertLines(outcome)
         if let chosen = outcome.chosen {
             let row = outcome.rows[chosen]
             let values = zip(outcome.sweeps, row.values).map { "\($0.parameter.name)=\($1)" }
@@ -61,6 +62,15 @@ public enum TuneReport {
             lines.append("Chosen: none: no row meets every constraint.")
         }
         return lines
+    }
+
+    /// One line per inert sweep: its values gave identical measures on every row.
+    static func inertLines(_ outcome: Tuning.Outcome) -> [String] {
+        outcome.inertSweeps.map { index in
+            let sweep = outcome.sweeps[index]
+            return "Inert: \(sweep.parameter.name) (\(sweep.values.map(\.description).joined(separator: ", "))) gave "
+                + "identical measures on every row: it moves nothing on these traces and scenarios."
+        }
     }
 
     /// `maximising recordedFixes`.

@@ -18,7 +18,15 @@ public struct EngineUnderTest: Sendable {
         case custom(Factory)
     }
 
+    /// Where an engine's declared settings come from: given with it, or asked of it (an
+    /// engine run as a command says them in its `hello`).
+    enum SettingsSource: Sendable {
+        case given([EngineSetting])
+        case asked(@Sendable () throws(EngineFailure) -> [EngineSetting])
+    }
+
     let kind: Kind
+    var settingsSource = SettingsSource.given([])
     /// How reports and errors name the engine: "built-in", or the name a custom engine was given.
     public let name: String
     /// Whether the engine applies the built-in engine's settings it is handed
@@ -35,6 +43,42 @@ public struct EngineUnderTest: Sendable {
         -> EngineUnderTest
     {
         EngineUnderTest(kind: .custom(make), name: name, honoursEngineSettings: honoursEngineSettings)
+    }
+
+    /// A team's engine that declares `settings` (its own, not the built-in engine's), so
+    /// `tracesim tune` can sweep them: every run's `EngineContext.settings` holds their values.
+    /// - Parameters:
+    ///   - name: how reports and errors name the engine.
+    ///   - settings: the settings it takes; `tune` checks them (`EngineSetting.problem(in:)`).
+    ///   - make: makes the client for one run (ideal runs included).
+    public static func custom(named name: String, settings: [EngineSetting], _ make: @escaping Factory)
+        -> EngineUnderTest
+    {
+        var engine = EngineUnderTest(kind: .custom(make), name: name, honoursEngineSettings: false)
+        engine.settingsSource = .given(settings)
+        return engine
+    }
+
+    /// This engine, its declared settings asked of it by `settings` when first needed.
+    package func asking(settings: @escaping @Sendable () throws(EngineFailure) -> [EngineSetting]) -> EngineUnderTest {
+        var engine = self
+        engine.settingsSource = .asked(settings)
+        return engine
+    }
+
+    /// The settings the engine declares (none for the built-in engine, whose settings are
+    /// `Tuning.parameters`). An engine run as a command is started to be asked.
+    /// - Throws: `EngineFailure` when the engine cannot be asked or declares malformed settings.
+    public func declaredSettings() throws(EngineFailure) -> [EngineSetting] {
+        let settings: [EngineSetting]
+        switch settingsSource {
+        case .given(let given): settings = given
+        case .asked(let ask): settings = try ask()
+        }
+        if let problem = EngineSetting.problem(in: settings) {
+            throw EngineFailure("its hello or declaration has a malformed setting: \(problem)")
+        }
+        return settings
     }
 
     /// Whether this is the built-in engine.
@@ -56,6 +100,9 @@ public struct EngineContext: Sendable {
     public var traceName: String
     /// How many fixes the trace holds, for reserving capacity.
     public var expectedFixCount: Int
+    /// The value of every setting the engine declared (`EngineUnderTest.custom(named:settings:_:)`):
+    /// the scenario's `engineSettings` (a tune row's swept values), else each default.
+    public var settings = EngineSettingValues([])
 
     /// The context of one run.
     public init(scenario: Scenario, fences: [Geofence], traceName: String, expectedFixCount: Int) {

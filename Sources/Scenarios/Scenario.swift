@@ -59,6 +59,9 @@ public struct Scenario: Sendable {
     public var timeline: [TimelineEvent]
     /// The engine's settings.
     public var engine: EngineConfiguration
+    /// Values of settings a team's own engine declares (`EngineSetting`), by name: what a
+    /// scenario file's `engineSettings` holds and `tracesim tune` sweeps.
+    public var engineSettings: [(name: String, value: Tuning.SettingValue)] = []
     /// The one person holding the phone for the whole run: they answer the permission flow's
     /// prompts, every prompt the app raises while tracking (an Always request, the deferred
     /// upgrade, temporary full accuracy), and make their Settings changes at their times.

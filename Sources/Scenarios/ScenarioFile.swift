@@ -24,6 +24,7 @@ import Traces
 ///             "odometerAccuracy": 20, "movingRegionRefresh": 100, "requestsMotionActivity": true,
 ///             "geofencing": {"proximityRadius": 1000, "maximumRegistered": 20, "rerankInterval": 60,
 ///                            "initialTriggerEntry": true}},
+///  "engineSettings": {"accuracyThreshold": 50, "mode": "drive"},
 ///  "geofences": "fences.geojson", "seed": 0}
 /// ```
 ///
@@ -31,6 +32,9 @@ import Traces
 /// raises while tracking, and make their Settings changes; without a `user` the person is
 /// `SimulatedUser.agreeable`. With `expectedAuthorization`, a run that ends with another status
 /// is marked (`AuthorizationDrift`).
+///
+/// `engineSettings` holds values of settings a team's own engine declares (`EngineSetting`);
+/// the run checks them against the engine's declarations.
 public enum ScenarioFile {
     /// A scenario and the geofence file it names (relative to the scenario file's folder).
     public struct Parsed: Sendable {
@@ -48,7 +52,7 @@ public enum ScenarioFile {
             root, "$",
             allowed: [
                 "name", "summary", "device", "authorization", "expectedAuthorization", "timeline", "engine",
-                "geofences", "seed",
+                "engineSettings", "geofences", "seed",
             ])
         let name = try reader.string(try reader.required(members, "name", in: root, "$"), "$.name")
         guard !name.isEmpty, name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }) else {
@@ -88,6 +92,7 @@ public enum ScenarioFile {
         // scenario's at the same instant (the runner keeps ties in order).
         scenario.timeline += personMoves
         if let node = members["engine"] { scenario.engine = try engine(node, reader) }
+        if let node = members["engineSettings"] { scenario.engineSettings = try engineSettings(node, reader) }
         var geofences: String?
         if let node = members["geofences"] { geofences = try reader.string(node, "$.geofences") }
         if let node = members["seed"] {

@@ -89,14 +89,24 @@ public enum ScenarioRunner {
     ) throws(RunFailure) -> ScenarioRun {
         switch engine.kind {
         case .builtIn:
+            if let setting = scenario.engineSettings.first {
+                throw .engine(
+                    EngineFailure(
+                        "scenario \(scenario.name): engineSettings names '\(setting.name)', but the built-in engine "
+                            + "declares no settings of its own (its settings are the scenario's engine object)"))
+            }
             do {
                 return try run(trace, scenario, fences: fences)
             } catch {
                 throw .geometry(error)
             }
         case .custom(let make):
-            let context = EngineContext(
+            var context = EngineContext(
                 scenario: scenario, fences: fences, traceName: traceName, expectedFixCount: trace.fixes.count)
+            if case .given(let settings) = engine.settingsSource {
+                context.settings = try EngineSettingCheck.values(
+                    scenario, declared: settings, engine: "engine \(engine.name)")
+            }
             let client: any RecordingClient
             do {
                 client = try make(context)

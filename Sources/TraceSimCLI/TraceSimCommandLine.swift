@@ -115,12 +115,31 @@ public enum TraceSimCommandLine {
         main(engine: .custom(named: name) { context in client(context) })
     }
 
+    /// `main(named:client:)` for an engine with settings of its own that `tune` sweeps: each
+    /// run's `EngineContext.settings` holds the value of every setting in `settings` (the
+    /// swept value, the scenario's `engineSettings`, or the default).
+    ///
+    ///     TraceSimCommandLine.main(
+    ///         named: "my-engine",
+    ///         settings: [EngineSetting(name: "accuracyMeters", kind: .number(5...500), defaultValue: .number(50))]
+    ///     ) { context in MyEngine(accuracy: context.settings.number("accuracyMeters") ?? 50) }
+    ///
+    /// - Parameters:
+    ///   - name: how reports and errors name the engine.
+    ///   - settings: the settings the engine takes; `tune --sweep NAME=…` names them.
+    ///   - client: makes a fresh client for every run.
+    public static func main<Client: RecordingClient & SendableMetatype>(
+        named name: String, settings: [EngineSetting], client: @escaping @Sendable (EngineContext) -> Client
+    ) -> Never {
+        main(engine: .custom(named: name, settings: settings) { context in client(context) })
+    }
+
     /// Runs one command line and returns the process exit code.
     /// - Parameters:
     ///   - arguments: the arguments after the program name.
     ///   - console: where output and diagnostics go; help and errors name its `programName`.
-    ///   - engine: what `replay`, `matrix` and `check` put under test (`track` and `tune` refuse
-    ///     an engine of your own unless it honours the built-in engine's settings).
+    ///   - engine: what `replay`, `matrix`, `check` and `tune` put under test (`track` refuses
+    ///     an engine of your own; `tune` sweeps the settings it declares).
     public static func run(
         _ arguments: [String], console: Console = .standard, engine: EngineUnderTest = .builtIn
     ) -> Int32 {

@@ -279,7 +279,7 @@ struct SubprocessEngineTests {
         let log = try await Self.timerLog("unknown")
         #expect(
             log == [
-                "the engine declared capabilities this TraceSim does not know, and they are ignored: 'settings', 'runs'": 1
+                "the engine declared capabilities this TraceSim does not know, and they are ignored: 'batches', 'runs'": 1
             ])
     }
 
@@ -391,6 +391,14 @@ struct EngineMessageTests {
         [
             .hello(protocolVersion: 1, name: "x", capabilities: nil),
             .hello(protocolVersion: 2, name: "x", capabilities: ["cancel", "replaceTimers", "later"]),
+            .hello(
+                protocolVersion: 2, name: "x", capabilities: ["settings"],
+                settings: [
+                    EngineSetting(name: "n", kind: .number(0...1), defaultValue: .number(0.5), summary: "s"),
+                    EngineSetting(name: "i", kind: .integer(-3...3), defaultValue: .number(0)),
+                    EngineSetting(name: "b", kind: .bool, defaultValue: .bool(true)),
+                    EngineSetting(name: "c", kind: .choice(["x", "y"]), defaultValue: .token("y")),
+                ]),
             .schedule(timer: "t", at: now), .cancel(timer: "t"), .log("note"), .done,
         ]
         + [

@@ -141,7 +141,7 @@ struct TuneCommandTests {
             "tune", Self.bike, "--sweep", "distanceFilter=10", "--format", "csv", "--write-scenario", "/dev/stdout",
         ])
         #expect(toStandardOutput.exitCode == 0, "\(toStandardOutput.error)")
-        #expect(toStandardOutput.output.hasSuffix("}}\n") && toStandardOutput.output.contains("{\"name\":\"ideal-tuned\""))
+        #expect(toStandardOutput.output.hasSuffix("\"seed\":0}\n") && toStandardOutput.output.contains("{\"name\":\"ideal-tuned\""))
         let toDevice = folder.appendingPathComponent("null").path
         try FileManager.default.createSymbolicLink(atPath: toDevice, withDestinationPath: "/dev/null")
         let device = runCommand(["tune", Self.bike, "--sweep", "distanceFilter=10", "--write-scenario", toDevice])

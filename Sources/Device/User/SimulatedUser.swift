@@ -117,6 +117,10 @@ public struct SimulatedUser: Sendable, Equatable {
         }.map(\.element)
     }
 
+    /// Each family's responses as scripted, in order (the last repeats): what a USER.json holds,
+    /// so a scenario can be written back to a file.
+    package var scriptedResponses: [PromptFamily: [Response]] { responses }
+
     /// The next response to a prompt of this kind.
     public mutating func respond(to kind: PromptKind) -> Response {
         let family = PromptFamily(kind)

@@ -55,7 +55,7 @@ extension Tuning {
             rows = scenarios.flatMap { chosen in
                 combinations.map { values in
                     var scenario = chosen.scenario
-                    for (sweep, value) in zip(sweeps, values) { sweep.parameter.apply(value, to: &scenario.engine) }
+                    for (sweep, value) in zip(sweeps, values) { sweep.parameter.apply(value, to: &scenario) }
                     return RowSetting(
                         scenario: scenario, scenarioName: chosen.scenario.name, fences: chosen.fences ?? fences,
                         values: values)

@@ -24,16 +24,23 @@ extension Tuning {
         public var values: [SettingValue]
 
         /// Parses `name=from:to:step` (numbers; `to` included when the steps land on it) or
-        /// `name=v1,v2,...` (numbers, `true`/`false`, or the setting's words).
-        public static func parse(_ text: String) -> Result<Sweep, SweepError> {
+        /// `name=v1,v2,...` (numbers, `true`/`false`, or the setting's words), `name` one of
+        /// `parameters` (the built-in engine's by default; a team's engine declares its own).
+        public static func parse(_ text: String, parameters: [Parameter] = Tuning.parameters) -> Result<
+            Sweep, SweepError
+        > {
             let pieces = text.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
             guard pieces.count == 2, !pieces[0].isEmpty, !pieces[1].isEmpty else {
                 return .failure(SweepError("'\(text)' is not name=from:to:step or name=v1,v2,..."))
             }
-            guard let parameter = Tuning.parameter(named: pieces[0]) else {
+            guard let parameter = parameters.first(where: { $0.name == pieces[0] }) else {
                 return .failure(
                     SweepError(
-                        "unknown parameter '\(pieces[0])' (one of: \(parameters.map(\.name).joined(separator: ", ")))"))
+                        parameters.isEmpty
+                            ? "unknown parameter '\(pieces[0])': the engine under test declares no settings of its own "
+                                + "and does not take the built-in engine's"
+                            : "unknown parameter '\(pieces[0])' (one of: \(parameters.map(\.name).joined(separator: ", ")))"
+                    ))
             }
             let values: [SettingValue]
             if pieces[1].contains(":") {

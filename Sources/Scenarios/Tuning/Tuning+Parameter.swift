@@ -41,6 +41,9 @@ extension Tuning {
         public var summary: String
         /// Whether only whole numbers are taken (a count).
         public var isWhole = false
+        /// Whether a team's engine declared the setting (`EngineSetting`): it lives in the
+        /// scenario's `engineSettings`, not in the built-in engine's configuration.
+        public internal(set) var isDeclaredByEngine = false
         let apply: @Sendable (inout EngineConfiguration, SettingValue) -> Void
         let read: @Sendable (EngineConfiguration) -> SettingValue?
 
@@ -50,6 +53,14 @@ extension Tuning {
         /// Sets `value` (already checked against `kind`) on `configuration`.
         public func apply(_ value: SettingValue, to configuration: inout EngineConfiguration) {
             apply(&configuration, value)
+        }
+
+        /// Sets `value` (already checked against `kind`) on `scenario`: its engine settings, or
+        /// its `engineSettings` for a setting an engine declared.
+        public func apply(_ value: SettingValue, to scenario: inout Scenario) {
+            guard isDeclaredByEngine else { return apply(value, to: &scenario.engine) }
+            scenario.engineSettings.removeAll { $0.name == name }
+            scenario.engineSettings.append((name, value))
         }
 
         /// The setting's value in `configuration`; `nil` when it is unset (no heartbeat).

@@ -3,8 +3,9 @@ import Scenarios
 
 /// `--engine-command` and `--engine-timeout`: an engine in any language, run as a subprocess
 /// over the lock-step JSON Lines protocol, in place of the built-in engine. Declared once
-/// here; `replay`, `matrix` and `check` list them. `track` (the built-in engine's inner states)
-/// and `tune` (its settings) refuse them, saying what to use instead (`refused(because:)`).
+/// here; `replay`, `matrix`, `check` and `tune` (which sweeps the settings the engine declares
+/// in its hello) list them. `track` (the built-in engine's inner states) refuses them, saying
+/// what to use instead (`refused(because:)`).
 enum EngineArguments {
     static let declared: [CommandDeclaration.Option] = [
         .init(

@@ -1,3 +1,4 @@
+import Engine
 import Fleet
 import Scenarios
 import SimulationCore
@@ -5,10 +6,24 @@ import SimulationCore
 /// Reads `tune`'s sweeps, objectives, constraints and jobs, each mistake a usage error (64)
 /// saying what is wrong.
 enum TuneArguments {
-    static func sweeps(_ texts: [String], command: String) throws(UsageError) -> [Tuning.Sweep] {
+    /// The settings `--sweep` may name on `engine`: the built-in engine's, and those a team's
+    /// engine declares (an engine run as a command is started and asked).
+    /// - Throws: `CommandFailure` 70 when the engine cannot be asked or declares a malformed
+    ///   setting: the engine broke its side of the protocol.
+    static func parameters(_ engine: EngineUnderTest) throws(CommandFailure) -> [Tuning.Parameter] {
+        do {
+            return try Tuning.parameters(for: engine)
+        } catch {
+            throw CommandFailure(.engineFailed, "error: engine \(engine.name): \(error.message)")
+        }
+    }
+
+    static func sweeps(_ texts: [String], parameters: [Tuning.Parameter] = Tuning.parameters, command: String)
+        throws(UsageError) -> [Tuning.Sweep]
+    {
         var sweeps: [Tuning.Sweep] = []
         for text in texts {
-            switch Tuning.Sweep.parse(text) {
+            switch Tuning.Sweep.parse(text, parameters: parameters) {
             case .success(let sweep):
                 // Crossing a setting with itself would run combinations in which the later value
                 // silently overrides the earlier one.

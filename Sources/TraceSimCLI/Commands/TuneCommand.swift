@@ -60,6 +60,9 @@ enum TuneCommand: ReportingCommand {
                     name=from:to:step for numbers, name=v1,v2,... for any setting.
                     Names are the scenario file's engine keys:
                     \(parameterHelp)
+                    With --engine-command, or in a program built on TraceSim with an
+                    engine of its own, the names are the settings that engine declares
+                    (Documentation/TraceSim.docc/Tuning.md, "Tuning your own engine").
                     """, usageValue: "<name>=<from>:<to>:<step>|<name>=<v1>,<v2>", isRepeatable: true),
             .init(
                 name: "objective", value: "<metric[:min|max]>",
@@ -103,7 +106,7 @@ enum TuneCommand: ReportingCommand {
                     """),
             NoiseArguments.declared,
             .init(name: "seed", value: "<n>", help: "Seeds --noise (default 0); the scenarios keep their own seeds."),
-        ] + TraceInputs.declared + ImportArguments.declared,
+        ] + TraceInputs.declared + EngineArguments.declared + ImportArguments.declared,
         discussion: """
             Every row is measured against the same reference on each trace: the ideal preset
             (Always + Precise) with the default engine settings, as 'matrix' uses; never the swept
@@ -115,10 +118,7 @@ enum TuneCommand: ReportingCommand {
             truth does not overlap a trace; 66 a file is missing or unreadable, or no input gave a
             trace; 70 the engine under test crashed, hung or broke the protocol; 73 the scenario
             file exists or cannot be written.
-            """,
-        refusedOptions: EngineArguments.refused(
-            because: "it sweeps the built-in engine's settings, which an engine run as a command need not "
-                + "take; measure such an engine with 'tracesim matrix' or 'tracesim check' and --engine-command"))
+            """)
 
     /// Each parameter, its values and what it does, for `--help`.
     static var parameterHelp: String {
@@ -133,11 +133,6 @@ enum TuneCommand: ReportingCommand {
     }
 
     static func run(_ parsed: ParsedArguments, console: Console) throws -> ExitCode {
-        guard parsed.engine.honoursEngineSettings else {
-            throw UsageError(
-                "tune sweeps the built-in engine's settings, which engine \(parsed.engine.name) does not take",
-                command: name)
-        }
         guard !parsed.positionals.isEmpty || !parsed.values("traces-from").isEmpty else {
             throw UsageError("tune needs at least one trace file, directory or --traces-from list", command: name)
         }
@@ -147,7 +142,8 @@ enum TuneCommand: ReportingCommand {
         let seed = try ReplayArguments.seed(parsed, command: name)
         // With noise and no truth, each clean trace is the truth of its noisy copy.
         let hasTruth = truthPath != nil || noise != nil
-        let sweeps = try TuneArguments.sweeps(parsed.values("sweep"), command: name)
+        let sweeps = try TuneArguments.sweeps(
+            parsed.values("sweep"), parameters: try TuneArguments.parameters(parsed.engine), command: name)
         let objectives = try TuneArguments.objectives(
             parsed.values("objective"), hasTruth: hasTruth, command: name)
         let constraints = try TuneArguments.constraints(
