@@ -56,6 +56,19 @@ struct HTMLDropRulesTests {
         #expect(!html.contains("will relaunch"))
     }
 
+    @Test("the app's label widens the label column to fit its scenario's name, and a name past a third of it is cut")
+    func appLabelFits() throws {
+        var scenario = Fixture.preset("ideal")
+        let run = try ScenarioRunner.run(Fixture.trace, scenario)
+        let fits = HTMLReport.timeline(run: run, ideal: run)
+        #expect(fits.contains(">app (ideal)</text>"))
+        scenario.name = String(repeating: "long-scenario-", count: 5)
+        let long = try ScenarioRunner.run(Fixture.trace, scenario)
+        let cut = HTMLReport.timeline(run: long, ideal: long)
+        // At most 300 units of labels: 284 for the text, room for 43 characters of 6.6: 42 and "…".
+        #expect(cut.contains(">app (long-scenario-long-scenario-long-scen…<title>app (\(scenario.name))</title></text>"))
+    }
+
     @Test("the map's legend: the gate for the built-in engine, the app's own keeping for a team's engine")
     func legendForACustomEngine() throws {
         let builtIn = try page("always-precise").html
