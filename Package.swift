@@ -192,7 +192,7 @@ let package = Package(
             name: "TraceSimCLITests",
             dependencies: [
                 "TraceSimCLI", "Traces", "Device", "Engine", "Fleet", "Scenarios", "SimulationCore", "TraceSimTool",
-                "TestSupport",
+                "TestSupport", "TraceSimCoreLocation",
             ]
         ),
         // The built-in engine direct and through the Core Location facade: the same bytes.

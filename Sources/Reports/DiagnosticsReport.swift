@@ -14,15 +14,62 @@ enum DiagnosticsReport {
     /// What one run reported: the messages it kept with their counts, and what it dropped.
     typealias RunDiagnostics = (kept: [MatrixTable.DiagnosticCount], dropped: DroppedDiagnostics)
 
-    /// One line per diagnostic: how often, what, and when first (seconds from the trace's
-    /// start); then what was not kept, if anything.
+    /// One line per diagnostic, errors first, then warnings, then information (the order first
+    /// seen within each): its severity, how often, what, and when first (seconds from the
+    /// trace's start). Optional callbacks without a handler are one information line, not one
+    /// each (`unhandledCallbacksLine`). Then what was not kept, if anything.
     static func lines(_ run: ScenarioRun) -> [String] {
-        let kept = run.diagnostics.map {
-            "\($0.count)× \(VisibleText.escapingControls($0.message)) "
-                + "(first at +\(Formatting.fixed($0.firstTime.seconds(since: run.traceStart), 1)) s)"
+        let sorted = run.diagnostics.sortedBySeverity
+        var lines: [String] = []
+        var unhandled: [ClientDiagnostic] = []
+        for diagnostic in sorted {
+            if diagnostic.severity == .information, diagnostic.unhandledCallback != nil {
+                unhandled.append(diagnostic)
+                continue
+            }
+            lines.append(
+                "\(diagnostic.severity.rawValue): \(diagnostic.count)× \(VisibleText.escapingControls(diagnostic.message)) "
+                    + "(first at +\(Formatting.fixed(diagnostic.firstTime.seconds(since: run.traceStart), 1)) s)")
         }
-        guard let dropped = droppedLine(run.droppedDiagnostics) else { return kept }
-        return kept + [dropped]
+        if let line = unhandledCallbacksLine(unhandled.map { ($0.message, $0.count) }) {
+            lines.append("information: " + line)
+        }
+        guard let dropped = droppedLine(run.droppedDiagnostics) else { return lines }
+        return lines + [dropped]
+    }
+
+    /// "N optional callbacks without a handler in TYPE: CALLBACK ×COUNT, …" over unhandled-callback
+    /// messages and their counts, most frequent first (ties in the order given); `nil` for none.
+    /// One line however many callbacks the app leaves to their defaults: in a trial, 294
+    /// authorization callbacks buried the one line that explained the run.
+    /// `runs`, when given, is how many runs reported each message (a matrix's summary), and
+    /// `text` writes a name the engine chose (escaped; a code span in Markdown).
+    static func unhandledCallbacksLine(
+        _ messages: [(message: String, count: Int)], runs: [Int]? = nil,
+        text: (String) -> String = VisibleText.escapingControls
+    ) -> String? {
+        var callbacks: [(name: String, count: Int, runs: Int)] = []
+        var delegates: [String] = []
+        for (offset, entry) in messages.enumerated() {
+            guard let parts = ClientDiagnostic.unhandledCallback(in: entry.message) else { continue }
+            if !delegates.contains(parts.delegate) { delegates.append(parts.delegate) }
+            if let index = callbacks.firstIndex(where: { $0.name == parts.callback }) {
+                callbacks[index].count = callbacks[index].count.addingSaturating(entry.count)
+                callbacks[index].runs = max(callbacks[index].runs, runs?[offset] ?? 1)
+            } else {
+                callbacks.append((parts.callback, entry.count, runs?[offset] ?? 1))
+            }
+        }
+        guard !callbacks.isEmpty else { return nil }
+        let ordered = callbacks.enumerated().sorted {
+            ($0.element.count, -$0.offset) > ($1.element.count, -$1.offset)
+        }.map(\.element)
+        let listed = ordered.map { callback in
+            "\(text(callback.name)) ×\(callback.count)"
+                + (runs == nil ? "" : " in \(callback.runs) run\(callback.runs == 1 ? "" : "s")")
+        }
+        return "\(callbacks.count) optional callback\(callbacks.count == 1 ? "" : "s") without a handler in "
+            + delegates.map(text).joined(separator: ", ") + ": " + listed.joined(separator: ", ")
     }
 
     /// What a run did not keep, or `nil` when it kept everything.
@@ -44,7 +91,9 @@ enum DiagnosticsReport {
         return lines.isEmpty ? "" : "\nengine diagnostics:\n" + lines.map { "  " + $0 }.joined(separator: "\n")
     }
 
-    /// `"diagnostics": [...]` for a run's JSON, then `"droppedDiagnostics"` when the run dropped
+    /// `"diagnostics": [...]` for a run's JSON, errors first, each with its `"severity"`
+    /// (`"error"`, `"warning"` or `"information"`) and every message on its own (a program reading
+    /// the JSON collapses as it likes), then `"droppedDiagnostics"` when the run dropped
     /// some; nothing without diagnostics.
     static func jsonMember(_ run: ScenarioRun) -> [(String, JSONText)] {
         var members: [(String, JSONText)] = []
@@ -53,8 +102,9 @@ enum DiagnosticsReport {
                 (
                     "diagnostics",
                     .array(
-                        run.diagnostics.map {
+                        run.diagnostics.sortedBySeverity.map {
                             .object([
+                                ("severity", .string($0.severity.rawValue)),
                                 ("message", .string($0.message)), ("count", .integer($0.count)),
                                 ("firstT", .number(Formatting.rounded($0.firstTime.seconds(since: run.traceStart), 3))),
                             ])
@@ -72,8 +122,9 @@ enum DiagnosticsReport {
         return members
     }
 
-    /// A matrix's summary: each message once, with its count over every run and how many runs
-    /// reported it, in the order first seen (runs in output order); empty without any.
+    /// A matrix's summary: each message once, with its severity, its count over every run and
+    /// how many runs reported it, errors first and in the order first seen within a severity
+    /// (runs in output order), optional callbacks without a handler on one line; empty without any.
     static func summaryLines(_ runs: [ScenarioRun]) -> [String] {
         summaryLines(
             runs.map {
@@ -104,11 +155,26 @@ enum DiagnosticsReport {
                 }
             }
         }
-        let listed = totals.prefix(ClientDiagnostics.maximumMessages)
-        var lines = listed.map {
-            "engine diagnostic: \($0.count)× \(message($0.message)), in \($0.runs) run\($0.runs == 1 ? "" : "s")"
+        let sorted = totals.enumerated().sorted {
+            (ClientDiagnostic.severity(of: $0.element.message), $0.offset)
+                < (ClientDiagnostic.severity(of: $1.element.message), $1.offset)
+        }.map(\.element)
+        let listed = sorted.prefix(ClientDiagnostics.maximumMessages)
+        let collapsed = listed.filter {
+            ClientDiagnostic.severity(of: $0.message) == .information
+                && ClientDiagnostic.unhandledCallback(in: $0.message) != nil
         }
-        let unlisted = totals.dropFirst(listed.count)
+        let collapsedMessages = Set(collapsed.map(\.message))
+        var lines = listed.filter { !collapsedMessages.contains($0.message) }.map {
+            "engine diagnostic (\(ClientDiagnostic.severity(of: $0.message).rawValue)): \($0.count)× "
+                + "\(message($0.message)), in \($0.runs) run\($0.runs == 1 ? "" : "s")"
+        }
+        if let line = unhandledCallbacksLine(
+            collapsed.map { ($0.message, $0.count) }, runs: collapsed.map(\.runs), text: message)
+        {
+            lines.append("engine diagnostic (information): " + line)
+        }
+        let unlisted = sorted.dropFirst(listed.count)
         if !unlisted.isEmpty {
             let count = unlisted.map(\.count).saturatingSum()
             lines.append(

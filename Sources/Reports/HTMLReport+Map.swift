@@ -9,8 +9,8 @@ import Traces
 #endif
 
 extension HTMLReport {
-    /// The trace in grey, accepted fixes green, delivered-but-rejected red, never-delivered
-    /// orange, geofences blue. Equirectangular around the trace's middle latitude.
+    /// The trace in grey, accepted fixes green, delivered-but-rejected red (for a team's own
+    /// engine: delivered but not kept), never-delivered orange, geofences blue. Equirectangular around the trace's middle latitude.
     static func map(trace: Trace, run: ScenarioRun, fences: [Geofence]) -> String {
         let width = 900.0
         let height = 520.0
@@ -48,7 +48,10 @@ extension HTMLReport {
             accepted.contains(fix.timestamp) ? "accepted" : delivered.contains(fix.timestamp) ? "rejected" : "missed"
         }
         let legend = [
-            ("accepted", "accepted"), ("rejected", "delivered, rejected by the gate"), ("missed", "never delivered"),
+            // A team's engine has no gate: what it did not keep, it did not keep for its own reasons.
+            ("accepted", run.isBuiltInEngine ? "accepted" : "kept by the app"),
+            ("rejected", run.isBuiltInEngine ? "delivered, rejected by the gate" : "delivered, not kept by the app"),
+            ("missed", "never delivered"),
             ("fence", "geofence"),
         ]
         .map { "<span class=\"key \($0.0)\"></span>\($0.1)" }.joined(separator: " ")

@@ -28,6 +28,7 @@ extension HTMLReport {
         .reduced{fill:#ab47bc;background:#ab47bc}.prompt{fill:#00acc1;background:#00acc1}.suppressed{fill:#90a4ae;background:#90a4ae}
         .wake{fill:#6d4c41;background:#6d4c41}.lapse{fill:#ff7043;background:#ff7043}.terminated{fill:#212121;background:#212121}
         .key.phase-foreground{background:#4caf50}.key.phase-background{background:#8bc34a}.key.phase-suspended{background:#78909c}.key.phase-forceQuit{background:#37474f}.key.phase-terminatedBySystem{background:#9e9e9e}.entry{white-space:nowrap}
+        .drop{fill:#c62828;background:#c62828}.why code{font-size:12px}
         .key.locked{background:#5c6bc0}.key.moving{background:#ff9800}.key.gps{background:#1e88e5}.key.delivery{background:#2e9e4f}
         .formulas{color:#555;font-size:12px}
         .head{font-size:12px;font-weight:600;text-anchor:middle}.value{font-size:12px;text-anchor:middle;fill:#111}

@@ -9,7 +9,11 @@ extension HTMLReport {
     /// after each lock) as a dashed line; a legend under it.
     static func timeline(run: ScenarioRun, ideal: ScenarioRun) -> String {
         let width = 900.0
-        let left = 150.0
+        // The labels end at `left`: wide enough for the app's label, which carries the scenario's
+        // name (a long one was clipped at the page's edge), and never more than a third of the
+        // width; a longer label is cut, its whole text in its tooltip.
+        let appLabel = "app (\(run.scenario))"
+        let left = min(max(150, labelWidth(appLabel) + 16), 300)
         let span = max(run.traceEnd.seconds(since: run.traceStart), 1)
         func x(_ instant: SimInstant) -> Double {
             left + (width - left - 10) * min(max(instant.seconds(since: run.traceStart) / span, 0), 1)
@@ -42,11 +46,12 @@ extension HTMLReport {
         bands.append(("reduced accuracy", authorization(run).reduced))
         bands.append(("prompts", prompts(run)))
         bands.append(("wakes, lapses", wakes(run)))
-        bands.append(("app (\(run.scenario))", phases(run)))
+        bands.append((appLabel, phases(run)))
         bands.append(("screen locked", locks(run)))
         bands.append(("moving", motion(run)))
         bands.append(("GPS on", gps(run)))
         bands.append(("deliveries", deliveries(run)))
+        bands.append((dropBandLabel, []))
         bands.append(("ideal: GPS on", gps(ideal)))
         bands.append(("ideal: deliveries", deliveries(ideal)))
         // Every band is 26 units tall from y = 10; the axis sits under the last one.
@@ -55,8 +60,21 @@ extension HTMLReport {
         var svg = SVGWriter(class: "timeline", width: width, height: height)
         for (index, band) in bands.enumerated() {
             let y = 10 + 26 * Double(index)
+            let shown = fitted(band.label, width: left - 16)
             svg.add(
-                "text", [("class", "label"), ("x", f(left - 8)), ("y", f(y + 13))], content: escape(band.label))
+                "text", [("class", "label"), ("x", f(left - 8)), ("y", f(y + 13))],
+                content: escape(shown) + (shown == band.label ? "" : SVGWriter.title(band.label)))
+            if band.label == dropBandLabel {
+                for (start, end, kind, title) in dropSpans(run) {
+                    svg.add(
+                        "rect",
+                        [
+                            ("class", kind), ("x", f(x(start))), ("y", f(y)), ("width", f(max(x(end) - x(start), 0.8))),
+                            ("height", "18"),
+                        ], content: SVGWriter.title(title))
+                }
+                continue
+            }
             if band.spans.count > thinningThreshold, band.spans.allSatisfy({ $0.kind == "delivery" }) {
                 for bar in thinnedDeliveries(band.spans.map { x($0.start) }) {
                     svg.add(
@@ -99,8 +117,21 @@ extension HTMLReport {
                 "text", [("class", "tick"), ("text-anchor", anchor), ("x", f(position)), ("y", f(height - 4))],
                 content: Formatting.clock(seconds))
         }
-        return svg.finished + legend
+        return svg.finished + legend + dropReasons(run)
     }
+
+    /// About how wide `label` is drawn in the timeline's 12-pixel labels: 6.6 units a character,
+    /// an average sans-serif advance that errs wide, since a label measured short is clipped.
+    static func labelWidth(_ label: String) -> Double { 6.6 * Double(label.count) }
+
+    /// `label`, cut with "…" to fit `width`.
+    static func fitted(_ label: String, width: Double) -> String {
+        guard labelWidth(label) > width else { return label }
+        return String(label.prefix(max(Int(width / 6.6) - 1, 1))) + "…"
+    }
+
+    /// The band of fixes the phone kept from the app, each stretch titled with its rule.
+    private static let dropBandLabel = "dropped (rule)"
 
     /// The classes the timeline draws, with what each means, in band order.
     static let legendEntries: [(kind: String, meaning: String)] = [
@@ -114,7 +145,7 @@ extension HTMLReport {
         ("phase-suspended", "suspended"), ("phase-forceQuit", "force-quit"),
         ("phase-terminatedBySystem", "terminated by the system"), ("locked", "screen locked"),
         ("moving", "engine moving"), ("gps", "GPS on"),
-        ("delivery", "fix delivered"),
+        ("delivery", "fix delivered"), ("drop", "fix dropped by a phone rule (named in its tooltip and below)"),
     ]
 
     private static var legend: String {

@@ -174,11 +174,16 @@ extension MatrixTable.Row {
         var result: [MatrixTable.DiagnosticCount] = []
         for (index, entry) in try reader.array(node, "$.diagnostics").enumerated() {
             let path = "$.diagnostics[\(index)]"
-            let members = try reader.object(entry, path, allowed: ["message", "count", "firstT"])
+            let members = try reader.object(entry, path, allowed: ["severity", "message", "count", "firstT"])
             func required(_ key: String) throws(ConfigError) -> JSONNode {
                 try reader.required(members, key, in: entry, path)
             }
             _ = try reader.number(try required("firstT"), "\(path).firstT", in: anyNumber)
+            // Written since severities came; read from the message again, so it is only checked.
+            if let severity = members["severity"] {
+                _ = try reader.token(
+                    severity, "\(path).severity", DiagnosticSeverity.allCases.map { ($0.rawValue, $0) })
+            }
             result.append(
                 MatrixTable.DiagnosticCount(
                     message: try reader.string(try required("message"), "\(path).message"),

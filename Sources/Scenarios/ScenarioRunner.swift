@@ -43,6 +43,11 @@ public struct ScenarioRun: Sendable {
     public var diagnostics: [ClientDiagnostic] = []
     /// What the engine under test reported beyond the diagnostics a run keeps.
     public var droppedDiagnostics = DroppedDiagnostics()
+    /// Where the phone kept recorded fixes from the app, and by which rule.
+    public var locationDrops: [LocationDrops.Span] = []
+    /// Whether the built-in engine was measured (its gate rejects fixes); `false` for a team's
+    /// own engine, whose fixes are simply kept or not.
+    public var isBuiltInEngine = true
     /// What TraceSim noticed about the run that its figures do not say (authorization that
     /// never settled, authorization that drifted), in the order noticed; never the engine's
     /// words, which are `diagnostics`.
@@ -134,6 +139,8 @@ public enum ScenarioRunner {
             device: played.deviceConfiguration)
         run.diagnostics = client.diagnostics
         run.droppedDiagnostics = client.droppedDiagnostics
+        run.locationDrops = played.replay.locationDrops.spans
+        run.isBuiltInEngine = client is TrackingEngine
         if let unsettled = UnsettledAuthorization.note(
             authorization: run.authorization, promptLog: run.promptLog, start: played.traceStart)
         {

@@ -25,7 +25,7 @@ struct HTMLReportTests {
         return (html, cell)
     }
 
-    @Test("the run page: one circle per trace fix coloured by fate, the fences, eleven bands, the cutoff, the legend")
+    @Test("the run page: one circle per trace fix coloured by fate, the fences, twelve bands, the cutoff, the legend")
     func runPage() throws {
         let trace = try TraceImporter.load(path: Self.drive)
         let (html, cell) = try page(trace, Fixture.preset("wheninuse-locked"), fences: true)
@@ -37,8 +37,9 @@ struct HTMLReportTests {
         #expect(accepted + rejected == cell.metrics.deliveredFixes)
         #expect(accepted + rejected + missed == 1654)
         #expect(count("class=\"fence\"", in: html) == 2)
-        // Location status, reduced accuracy, prompts, wakes, then the seven lifecycle and delivery bands.
-        #expect(count("<text class=\"label\"", in: html) == 11)
+        // Location status, reduced accuracy, prompts, wakes, then the seven lifecycle and delivery
+        // bands, and the fixes dropped with their rule.
+        #expect(count("<text class=\"label\"", in: html) == 12)
         #expect(html.contains("<rect class=\"auth-authorizedWhenInUse\""))
         #expect(html.contains("<span class=\"key auth-authorizedAlways\"></span>Always"))
         #expect(count("<line class=\"cutoff\"", in: html) == 1)
@@ -59,8 +60,9 @@ struct HTMLReportTests {
             return Double(html[range.upperBound...].prefix { $0 != "\"" })
         }
         let (early, late) = (try #require(cutoffX(shorter)), try #require(cutoffX(standard)))
-        // 40 s earlier on a 838 s trip drawn 740 units wide.
-        #expect(abs((late - early) - 40.0 / 838 * 740) < 0.2, "\(early) \(late)")
+        // 40 s earlier on a 838 s trip drawn 728.8 units wide: 900 less the margin and the labels,
+        // 161.2 for "app (wheninuse-locked)".
+        #expect(abs((late - early) - 40.0 / 838 * 728.8) < 0.2, "\(early) \(late)")
     }
 
     @Test("the heatmap reddens past the ideal: a GPS cost of 4× the ideal is as red as none")

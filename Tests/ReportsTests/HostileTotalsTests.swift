@@ -39,7 +39,7 @@ struct HostileTotalsTests {
         }
         let lines = DiagnosticsReport.summaryLines(runs)
         #expect(lines.count == 2)
-        #expect(lines[0] == "engine diagnostic: \(Int.max)× late, in 1100 runs")
+        #expect(lines[0] == "engine diagnostic (warning): \(Int.max)× late, in 1100 runs")
         #expect(lines[1].hasPrefix("engine diagnostics not kept: \(Int.max) distinct messages (\(Int.max) times)"))
     }
 

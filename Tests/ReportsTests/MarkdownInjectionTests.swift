@@ -27,13 +27,13 @@ struct MarkdownInjectionTests {
     @Test("matrix and summarize Markdown put an engine's message in a code span")
     func engineDiagnostic() {
         let markdown = MatrixReport.markdown(Self.table())
-        #expect(markdown.contains("\n- engine diagnostic: 2× ` \(Self.hostile) `, in 1 run"), "\(markdown)")
+        #expect(markdown.contains("\n- engine diagnostic (warning): 2× ` \(Self.hostile) `, in 1 run"), "\(markdown)")
         #expect(!markdown.contains("\n###"))
         // Backticks in the message lengthen the fence; control characters stay escaped.
         let fenced = MatrixReport.markdown(Self.table(message: "a`b\u{1B}"))
         #expect(fenced.contains("2× `` a`b\\u{1B} ``, in 1 run"), "\(fenced)")
         // The text table is not Markdown: the message as before.
-        #expect(MatrixReport.text(Self.table()).contains("engine diagnostic: 2× \(Self.hostile), in 1 run"))
+        #expect(MatrixReport.text(Self.table()).contains("engine diagnostic (warning): 2× \(Self.hostile), in 1 run"))
     }
 
     @Test("a note read from saved runs is a code span in Markdown and plain in text")

@@ -46,7 +46,7 @@ struct EmbeddedEngineCommandTests {
             ["matrix", Self.drive, "--scenarios", "always-precise,denied"], engine: Self.counting)
         #expect(result.exitCode == 0, "\(result.error)")
         // always-precise delivers; denied delivers nothing, so one run reports it.
-        let line = result.output.split(separator: "\n").last { $0.hasPrefix("engine diagnostic: ") }
+        let line = result.output.split(separator: "\n").last { $0.hasPrefix("engine diagnostic (warning): ") }
         #expect(line?.hasSuffix("× saw a location, in 1 run") == true)
     }
 
@@ -84,7 +84,7 @@ struct EmbeddedEngineCommandTests {
         let expectations = Repository.path("Documentation/Examples/expectations.json")
         let check = Self.run(
             ["check", Repository.trace("gpsbabel/bike.tcx"), "--expect", expectations], engine: Self.counting)
-        let line = check.output.split(separator: "\n").last { $0.hasPrefix("engine diagnostic: ") }
+        let line = check.output.split(separator: "\n").last { $0.hasPrefix("engine diagnostic (warning): ") }
         #expect(line?.contains("× saw a location, in ") == true, "\(check.output)\(check.error)")
         let builtIn = runCommand(["check", Repository.trace("gpsbabel/bike.tcx"), "--expect", expectations])
         #expect(!builtIn.output.contains("engine diagnostic"))

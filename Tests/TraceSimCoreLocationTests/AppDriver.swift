@@ -15,9 +15,9 @@ struct AppDriver {
 
     init(
         status: AuthorizationStatus = .authorizedAlways, accuracy: AccuracyAuthorization = .fullAccuracy,
-        makeApp: @escaping () -> AnyObject
+        recording: (any RecordingApp)? = nil, makeApp: @escaping () -> AnyObject
     ) {
-        app = CoreLocationApp(makeApp: makeApp)
+        app = CoreLocationApp(recording: recording, makeApp: makeApp)
         let launch = LocationClientLaunch(
             authorizationStatus: status, accuracyAuthorization: accuracy, motionAuthorizationStatus: .authorized,
             isMotionActivityAvailable: true)

@@ -4,7 +4,7 @@
 //     swift run --package-path Examples trip-tracker matrix Traces/FILE ...
 //     swift run --package-path Examples trip-tracker replay Traces/FILE --scenario always-precise --format html
 //
-// Every run makes a fresh store (the record of the run, which outlives relaunches) and an app
+// Every run makes a fresh record (AppRecord, which outlives relaunches) and an app
 // whose launch creates the tracker, as an iOS app's delegate does at every launch.
 import TraceSimCLI
 import TraceSimCoreLocation
@@ -12,6 +12,6 @@ import TripTracker
 
 TraceSimCommandLine.main(
     engine: .custom(named: "trip-tracker") { context in
-        let store = RecordingStore(expectedFixCount: context.expectedFixCount)
-        return CoreLocationApp(recording: store) { TripTracker(store: store) }
+        let record = AppRecord(expectedFixCount: context.expectedFixCount)
+        return CoreLocationApp(recording: record) { TripTracker(store: RecordingStore(record: record)) }
     })

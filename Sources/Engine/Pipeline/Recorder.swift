@@ -112,6 +112,33 @@ public struct Recorder: Sendable {
     /// Notes a heartbeat.
     public mutating func heartbeat(at time: SimInstant) { heartbeatTimes.append(time) }
 
+    /// Appends the record of a later process of the same app (kept after a relaunch), so a run
+    /// is measured on one record, as a backend that both processes uploaded to would hold: counts
+    /// add up, the fixes follow this record's (a gap across the relaunch is a gap), and a
+    /// later process that starts in the motion state this record ended in goes on in it.
+    package mutating func append(_ later: Recorder) {
+        deliveredFixCount += later.deliveredFixCount
+        for slot in rejectionCounts.indices { rejectionCounts[slot] += later.rejectionCounts[slot] }
+        let offset = UInt32(acceptedTimes.count)
+        if let lastAcceptedTime, let next = later.acceptedTimes.first,
+            next.seconds(since: lastAcceptedTime) > gapThresholdSeconds
+        {
+            gaps.append(Gap(from: lastAcceptedTime, to: next))
+        }
+        acceptedTimes += later.acceptedTimes
+        acceptedPositions += later.acceptedPositions
+        recordedIndices += later.recordedIndices.map { $0 + offset }
+        gaps += later.gaps
+        lastAcceptedTime = later.lastAcceptedTime ?? lastAcceptedTime
+        var transitions = later.motionTransitions[...]
+        if let first = transitions.first, first.state == motionTransitions.last?.state {
+            transitions = transitions.dropFirst()
+        }
+        motionTransitions += transitions
+        geofenceEvents += later.geofenceEvents
+        heartbeatTimes += later.heartbeatTimes
+    }
+
     private static func slot(_ reason: RejectionReason) -> Int {
         RejectionReason.allCases.firstIndex(of: reason) ?? 0
     }

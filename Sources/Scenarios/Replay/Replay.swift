@@ -25,6 +25,8 @@ public struct Replay<Client: LocationClient> {
     private var hasRun = false
     /// When each fix reached the app (standard updates).
     public private(set) var deliveryTimes: [SimInstant] = []
+    /// Where the phone kept fixes from the app, and by which rule.
+    public private(set) var locationDrops = LocationDrops()
     /// The fixes of the next `didUpdateLocations` call: those the device delivered in one
     /// step, in order. Emptied after each call.
     private var locations: [LocationDelivery] = []
@@ -293,7 +295,9 @@ public struct Replay<Client: LocationClient> {
             // The first launch is the client's `start`, which follows this event.
             guard isClientStarted else { return }
             client.didLaunch(reason, inBackground: inBackground, at: now, into: &requests)
-        case .dropLocation, .promptShown, .schedule, .promptSuppressed, .bluetoothAuthorizationChanged,
+        case .dropLocation(let rule):
+            locationDrops.dropped(rule, at: now, deliveries: deliveryTimes.count)
+        case .promptShown, .schedule, .promptSuppressed, .bluetoothAuthorizationChanged,
             .regionEventDropped,
             .significantChangeDropped, .visitDropped, .dropMotion, .appTerminated:
             // What the app never sees, what the phone's run took care of (timers, the person's

@@ -1,5 +1,6 @@
 import Device
 import Engine
+import Geometry
 import SimulationCore
 import Traces
 
@@ -13,8 +14,10 @@ import Traces
 /// thread, with `AppClock` reading the virtual clock.
 ///
 /// What the run is measured on: the `recording` object when one is given (a record that
-/// outlives relaunches, like an upload backend); else the app object when it adopts
-/// `RecordingApp`; else everything the phone handed the app (`ReceivedRecord`).
+/// outlives relaunches, like an upload backend; `AppRecord` is one); else the app object when it
+/// adopts `RecordingApp`, the records of the objects of every process of the run joined in
+/// order, so a relaunch continues the run's one record rather than replacing it; else
+/// everything the phone handed the app (`ReceivedRecord`).
 public struct CoreLocationApp: RecordingClient {
     public typealias Timer = Int
 
@@ -22,6 +25,9 @@ public struct CoreLocationApp: RecordingClient {
     private let recording: (any RecordingApp)?
     private var host: SimulationHost?
     private var app: AnyObject?
+    /// What earlier processes' app objects recorded, when they adopt `RecordingApp` and no
+    /// `recording` is given: a relaunch makes a new app object, and the run stays one record.
+    private var earlierProcesses: (recorder: Recorder, odometerMeters: Double)?
 
     /// An app whose launch runs `makeApp`, measured on `recording` (see the type's notes).
     public init(recording: (any RecordingApp)? = nil, makeApp: @escaping () -> AnyObject) {
@@ -30,13 +36,29 @@ public struct CoreLocationApp: RecordingClient {
     }
 
     public var recorder: Recorder {
-        if let measured = recording ?? (app as? any RecordingApp) { return measured.recorder }
-        return host?.received.recorder ?? Recorder()
+        if let recording { return recording.recorder }
+        guard let current = app as? any RecordingApp else {
+            return earlierProcesses?.recorder ?? host?.received.recorder ?? Recorder()
+        }
+        guard var record = earlierProcesses?.recorder else { return current.recorder }
+        record.append(current.recorder)
+        return record
     }
 
     public var odometerMeters: Double {
-        if let measured = recording ?? (app as? any RecordingApp) { return measured.odometerMeters }
-        return host?.received.odometerMeters ?? 0
+        if let recording { return recording.odometerMeters }
+        guard let current = app as? any RecordingApp else {
+            return earlierProcesses?.odometerMeters ?? host?.received.odometerMeters ?? 0
+        }
+        guard let earlier = earlierProcesses else { return current.odometerMeters }
+        return earlier.odometerMeters + Self.seamMeters(earlier.recorder, current.recorder) + current.odometerMeters
+    }
+
+    /// The distance from one process's last accepted fix to the next process's first: each
+    /// process's odometer starts afresh, and the road between them was travelled all the same.
+    private static func seamMeters(_ earlier: Recorder, _ later: Recorder) -> Double {
+        guard let last = earlier.acceptedPositions.last, let first = later.acceptedPositions.first else { return 0 }
+        return Geodesy.distanceMeters(last, first)
     }
 
     public var diagnostics: [ClientDiagnostic] { host?.diagnostics ?? [] }
@@ -57,8 +79,22 @@ public struct CoreLocationApp: RecordingClient {
         // A new process: the old one's objects are gone. The host learns it first, so that a
         // manager deallocated with the old app does not stop services that outlive its process.
         host.relaunched(reason, inBackground: inBackground)
+        keepRecordOfEndedProcess()
         app = nil
         launchApp(host, at: now, into: &requests)
+    }
+
+    /// Keeps what the ending process's app object recorded (when it records and no `recording`
+    /// outlives processes), before the object goes with its process.
+    private mutating func keepRecordOfEndedProcess() {
+        guard recording == nil, let ended = app as? any RecordingApp else { return }
+        guard var kept = earlierProcesses else {
+            earlierProcesses = (ended.recorder, ended.odometerMeters)
+            return
+        }
+        kept.odometerMeters += Self.seamMeters(kept.recorder, ended.recorder) + ended.odometerMeters
+        kept.recorder.append(ended.recorder)
+        earlierProcesses = kept
     }
 
     private mutating func launchApp(

@@ -85,9 +85,33 @@ package final class SimulationHost: @unchecked Sendable {
         _ = lock.withLock { timers.removeValue(forKey: identifier) }
     }
 
-    /// Notes that `callback` reached a delegate of `type` that has no handler of its own.
+    /// Notes that `callback` reached a delegate of `type` that has no handler of its own: an
+    /// information line, except an unhandled `didFailWithError` while authorization keeps
+    /// every location away, which is a warning that says why it matters.
     package func noteUnhandled(_ callback: String, delegate type: Any.Type) {
-        diagnostics.note("\(callback) reached \(type), which has no handler for it", at: now)
+        if callback == Self.didFailWithError, let why = whyNoLocationWillCome {
+            // Apple's `locationManager(_:didFailWithError:)`: the error reports
+            // `CLError.Code.denied` when the person denied the app location (fact sheet a8); it is
+            // the app's only word that updates will not come, so a tracker without the handler
+            // waits in silence.
+            diagnostics.note(
+                "\(callback) reached \(type) without a handler while \(why): the app is never told "
+                    + "that no location will come (kCLErrorDenied)", at: now)
+            return
+        }
+        diagnostics.note(ClientDiagnostic.unhandledCallbackMessage(callback, delegate: "\(type)"), at: now)
+    }
+
+    private static let didFailWithError = "locationManager(_:didFailWithError:)"
+
+    /// Why no location can reach the app now, or `nil` while the authorization allows some.
+    /// Location Services off read as `denied` (fact sheet a1 #3), so the status says it all.
+    private var whyNoLocationWillCome: String? {
+        switch authorizationStatus {
+        case .denied: return "location authorization is denied"
+        case .restricted: return "location authorization is restricted"
+        case .notDetermined, .authorizedWhenInUse, .authorizedAlways: return nil
+        }
     }
 
     /// Registers an object to hear from the phone; it is held weakly and called in the order
