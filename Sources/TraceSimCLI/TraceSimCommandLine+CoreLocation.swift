@@ -24,13 +24,6 @@ extension TraceSimCommandLine {
     ///     TraceSimCommandLine.main(app: { LocationTracker() })
     public static func main(app makeApp: @escaping @Sendable () -> AnyObject) -> Never {
         let program = CommandLine.arguments.first.map { URL(fileURLWithPath: $0).lastPathComponent } ?? "app"
-        // Main-queue work and run-loop timers no run could claim belong to the command: said
-        // once, as the process ends.
-        atexit {
-            for line in WallClock.commandFindings {
-                FileHandle.standardError.write(Data("warning: \(line)\n".utf8))
-            }
-        }
         main(engine: .coreLocationApp(named: program, makeApp))
     }
 }

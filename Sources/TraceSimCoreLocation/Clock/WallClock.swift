@@ -1,4 +1,4 @@
-import CWallClock
+internal import CWallClock
 import Foundation
 import SimulationCore
 import Synchronization
@@ -23,7 +23,8 @@ import Synchronization
 /// Each is noted as a diagnostic of the run naming what was used and the `AppClock`
 /// replacement (prefixes `wall clock:`, `timer:`, `main queue:`). What no run can claim (sent
 /// from a thread that is neither in a callback nor in an app's task while runs are alive) goes
-/// to the real main queue or run loop and is counted for the whole command (`commandFindings`).
+/// to the real main queue or run loop and is counted for the whole command (`commandFindings`,
+/// printed as warnings when the process exits).
 /// Elsewhere (Apple platforms) none of this applies and `isInterposing` is `false`.
 package enum WallClock {
     /// Whether Foundation and Dispatch reach the executable's versions of the functions, so
@@ -83,6 +84,16 @@ package enum WallClock {
         }
         return lines
     }
+
+    /// Prints `commandFindings` as warnings on standard error when the process exits: once per
+    /// process, registered by the first run.
+    static let reportAtExit: Void = {
+        atexit {
+            for line in WallClock.commandFindings {
+                FileHandle.standardError.write(Data("warning: \(line)\n".utf8))
+            }
+        }
+    }()
 
     // MARK: - Handlers the C functions call
 
@@ -171,7 +182,10 @@ final class WallClockFindings: @unchecked Sendable {
     private var pending: [String] = []
     private var adopted: [ObjectIdentifier: WeakTimer] = [:]
 
-    init() { WallClock.liveRuns.add(1, ordering: .relaxed) }
+    init() {
+        _ = WallClock.reportAtExit
+        WallClock.liveRuns.add(1, ordering: .relaxed)
+    }
 
     deinit { WallClock.liveRuns.subtract(1, ordering: .relaxed) }
 
