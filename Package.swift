@@ -78,9 +78,13 @@ let package = Package(
                 "Fleet",
             ]
         ),
+        // What app code under the facade reads and schedules without `AppClock` (the wall clock,
+        // run-loop timers, the main queue), caught by the executable on Linux (see its header).
+        .target(name: "CWallClock", linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
         // The Core Location facade: CLLocationManager and its types over `LocationClient`.
         .target(
-            name: "TraceSimCoreLocation", dependencies: ["SimulationCore", "Traces", "Geometry", "Device", "Engine"]
+            name: "TraceSimCoreLocation",
+            dependencies: ["SimulationCore", "Traces", "Geometry", "Device", "Engine", "CWallClock"]
         ),
         // The subprocess engine: the protocol's messages, the engine process pool, and the
         // `RecordingClient` that speaks to one process per run.

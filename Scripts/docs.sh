@@ -35,11 +35,16 @@ print(" ".join(sorted(names)))
 PYTHON
 )
 read -r -a include_flags < <(python3 - "$out/package.json" <<'PYTHON'
-import json, subprocess, sys
+import json, os, subprocess, sys
 
 package = json.load(open(sys.argv[1]))
 flags = []
 for target in package["targets"]:
+    # A C target with a module map of its own (CWallClock) is found through its include folder.
+    own_map = os.path.join(target.get("path") or "Sources/" + target["name"], "include", "module.modulemap")
+    if target["type"] == "regular" and os.path.exists(own_map):
+        flags += ["-I", os.path.dirname(own_map)]
+        continue
     if target["type"] != "system":
         continue
     flags += ["-I", target.get("path") or "Sources/" + target["name"]]

@@ -14,12 +14,20 @@
             DispatchQueue.main.asyncAfter(deadline: .now() + seconds, execute: work)
         }
 
-        /// `Timer.scheduledTimer(withTimeInterval:repeats:block:)`.
+        /// `Timer.scheduledTimer(withTimeInterval:repeats:block:)`, with a block that need not be
+        /// `@Sendable`: a run-loop timer fires on the thread that scheduled it.
+        ///
+        /// - Parameters:
+        ///   - interval: Seconds between firings, and before the first.
+        ///   - repeats: Whether the timer fires until invalidated, rather than once.
+        ///   - block: What a firing runs, given the timer.
+        /// - Returns: The timer, to `invalidate()`.
         @discardableResult
         public static func scheduledTimer(
-            withTimeInterval interval: TimeInterval, repeats: Bool, block: @escaping @Sendable (Timer) -> Void
+            withTimeInterval interval: TimeInterval, repeats: Bool, block: @escaping (Timer) -> Void
         ) -> Timer {
-            Timer.scheduledTimer(withTimeInterval: interval, repeats: repeats, block: block)
+            let block = SameThreadBlock(block)
+            return Timer.scheduledTimer(withTimeInterval: interval, repeats: repeats) { block.body($0) }
         }
 
         /// `Task.sleep(for:)`.
@@ -32,5 +40,12 @@
         public static func sleep(seconds: TimeInterval) async throws {
             try await Task.sleep(nanoseconds: UInt64(min(max(seconds, 0) * 1e9, 1.8e19)))
         }
+    }
+
+    /// A timer's block, run on the thread that scheduled the timer.
+    private struct SameThreadBlock: @unchecked Sendable {
+        let body: (Timer) -> Void
+
+        init(_ body: @escaping (Timer) -> Void) { self.body = body }
     }
 #endif

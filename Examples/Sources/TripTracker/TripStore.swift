@@ -11,4 +11,11 @@ public protocol TripStore: AnyObject {
     func tripStarted(at date: Date)
     /// The device has been still for a few minutes.
     func tripEnded(at date: Date)
+    /// Upload what was handed over so far (every minute of a trip, and at its end).
+    func sync()
+}
+
+extension TripStore {
+    /// Nothing to upload: a store that keeps everything where it is.
+    public func sync() {}
 }

@@ -29,6 +29,8 @@ public final class TripTracker: NSObject, CLLocationManagerDelegate {
     /// Below this speed the distance filter is off, metres per second (see `adjustDistanceFilter`).
     static let slowSpeed: CLLocationSpeed = 10
     static let regionIdentifier = "trip-tracker.stationary"
+    /// How often a trip's locations are handed on for upload, seconds.
+    static let syncInterval: TimeInterval = 60
 
     private let store: TripStore
     private let manager = CLLocationManager()
@@ -39,6 +41,8 @@ public final class TripTracker: NSObject, CLLocationManagerDelegate {
     /// Where the phone last moved more than `stillRadius`, and when.
     private var anchor: CLLocation?
     private var stopCenter: CLLocation?
+    /// Hands the store what it has to upload, every `syncInterval` while on a trip.
+    private var syncTimer: Timer?
 
     /// Starts tracking: asks for When In Use, then Always, and starts location services.
     /// Called at every launch of the app, including a background relaunch by iOS.
@@ -96,7 +100,10 @@ public final class TripTracker: NSObject, CLLocationManagerDelegate {
         manager.stopUpdatingLocation()
         if isOnTrip {
             isOnTrip = false
+            syncTimer?.invalidate()
+            syncTimer = nil
             store.tripEnded(at: location.timestamp)
+            store.sync()
         }
         stopCenter = location
         let region = CLCircularRegion(
@@ -139,6 +146,7 @@ public final class TripTracker: NSObject, CLLocationManagerDelegate {
         if !isOnTrip {
             isOnTrip = true
             store.tripStarted(at: location.timestamp)
+            startSyncing()
         }
         if lastSaved.map({ location.distance(from: $0) >= Self.saveDistance }) ?? true {
             lastSaved = location
@@ -153,6 +161,17 @@ public final class TripTracker: NSObject, CLLocationManagerDelegate {
         }
         if location.timestamp.timeIntervalSince(anchor.timestamp) >= Self.stillDuration {
             park(at: location)
+        }
+    }
+
+    /// Uploads in batches, as apps do, with the timer an iOS developer writes. `AppClock`'s
+    /// timer takes a block that need not be `@Sendable`, so `[weak self]` in this class (which is
+    /// not `Sendable`) builds in Swift 6, where Foundation's `Timer.scheduledTimer` refuses it;
+    /// under a replay it fires in virtual time, and only while the app's process runs.
+    private func startSyncing() {
+        syncTimer?.invalidate()
+        syncTimer = AppClock.scheduledTimer(withTimeInterval: Self.syncInterval, repeats: true) { [weak self] _ in
+            self?.store.sync()
         }
     }
 

@@ -45,21 +45,37 @@ public enum AppClock {
     /// original schedule, skipping the firings it missed, as a run-loop timer does. Outside a
     /// replay this is `Timer.scheduledTimer(withTimeInterval:repeats:block:)`.
     ///
+    /// Unlike Foundation's, `block` need not be `@Sendable`, so the pattern an iOS developer
+    /// writes, `{ [weak self] _ in self?.stop() }` in a class that is not `Sendable`, builds in
+    /// Swift 6: the block runs on the thread that scheduled the timer (the replay's, or the
+    /// run loop's that the timer was added to), never concurrently with it.
+    ///
     /// An interval of zero or less is taken as 0.1 ms, as Foundation does.
+    ///
+    /// - Parameters:
+    ///   - interval: Seconds between firings, and before the first.
+    ///   - repeats: Whether the timer fires until invalidated, rather than once.
+    ///   - block: What a firing runs, given the timer.
+    /// - Returns: The timer, to `invalidate()`.
     @discardableResult
     public static func scheduledTimer(
-        withTimeInterval interval: TimeInterval, repeats: Bool, block: @escaping @Sendable (Timer) -> Void
+        withTimeInterval interval: TimeInterval, repeats: Bool, block: @escaping (Timer) -> Void
     ) -> Timer {
+        let block = SameThreadBlock(block)
         guard let host = SimulationHost.current else {
-            return Timer.scheduledTimer(withTimeInterval: interval, repeats: repeats, block: block)
+            return Timer.scheduledTimer(withTimeInterval: interval, repeats: repeats) { block.body($0) }
         }
         let seconds = max(interval, 0.000_1)
-        let timer = Timer(timeInterval: seconds, repeats: repeats, block: block)
-        schedule(timer, on: host, at: host.now.advanced(bySeconds: seconds), every: repeats ? seconds : nil)
+        let due = host.now.advanced(bySeconds: seconds)
+        // Made with its fire date, so making it reads no clock (a `Date()` read would be noted).
+        let timer = Timer(fire: Date(due), interval: seconds, repeats: repeats) { block.body($0) }
+        schedule(timer, on: host, at: due, every: repeats ? seconds : nil)
         return timer
     }
 
-    private static func schedule(_ timer: Timer, on host: SimulationHost, at due: SimInstant, every interval: Double?) {
+    /// Fires `timer` at `due` in virtual time (and every `interval` after, if it repeats)
+    /// until it is invalidated.
+    static func schedule(_ timer: Timer, on host: SimulationHost, at due: SimInstant, every interval: Double?) {
         timer.fireDate = Date(due)
         host.schedule(at: due) {
             guard timer.isValid else { return }
@@ -92,4 +108,12 @@ public enum AppClock {
     public static func sleep(seconds: TimeInterval) async throws {
         try await sleep(for: .nanoseconds(Int64(min(max(seconds, 0) * 1e9, 9e18))))
     }
+}
+
+/// A timer's block, which runs on the thread that scheduled it: Foundation's `Timer` asks for
+/// a `@Sendable` block, which a block capturing a non-`Sendable` object is not.
+private struct SameThreadBlock: @unchecked Sendable {
+    let body: (Timer) -> Void
+
+    init(_ body: @escaping (Timer) -> Void) { self.body = body }
 }

@@ -180,14 +180,23 @@ package final class SimulatedTasks: @unchecked Sendable {
 extension SimulationHost {
     /// Runs app code the way every callback does: this host bound as `current`, the app's
     /// tasks counted, and the callback not over until those tasks are parked or finished.
-    func runAppCode(_ body: () -> Void) {
-        Self.$current.withValue(self) { tasks.run(body) }
+    /// The replay's thread reads the virtual clock meanwhile (see `WallClock`), and what app
+    /// code was caught doing with the wall clock, timers and the main queue is noted.
+    func runAppCode(_ callback: String, _ body: () -> Void) {
+        let reads = wallClock.run(callback, at: now) { Self.$current.withValue(self) { tasks.run(body) } }
         if tasks.settle() {
             diagnostics.note(
                 "a task the app started neither finished nor waited on the simulation within "
                     + "\(tasks.timeoutSeconds) s of wall time; the replay stopped waiting for its tasks, "
                     + "so this run may not repeat exactly", at: now)
         }
+        for _ in 0..<reads {
+            diagnostics.note(
+                "wall clock: Date() or Date.now read during \(callback): given the callback's virtual instant "
+                    + "on the replay's thread (the same read in a Swift task or on another thread gets the real "
+                    + "time); use AppClock.now", at: now)
+        }
+        for finding in wallClock.take() { diagnostics.note(finding, at: now) }
     }
 }
 

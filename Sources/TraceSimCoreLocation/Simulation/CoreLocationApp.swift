@@ -101,12 +101,14 @@ public struct CoreLocationApp: RecordingClient {
         _ host: SimulationHost, at now: SimInstant, into requests: inout [LocationClientRequest<Int>]
     ) {
         var made: AnyObject?
-        host.deliver(at: now, into: &requests) { made = makeApp() }
+        host.deliver("the app's launch", at: now, into: &requests) { made = makeApp() }
         app = made
         // Core Location calls `locationManagerDidChangeAuthorization` once for every manager
         // created, soon after its creation (Apple: "when the app creates the related object's
         // CLLocationManager instance"), not inside the initializer.
-        host.deliver(at: now, into: &requests) { host.forEachObserver { $0.simulationDidChangeAuthorization() } }
+        host.deliver("locationManagerDidChangeAuthorization(_:)", at: now, into: &requests) {
+            host.forEachObserver { $0.simulationDidChangeAuthorization() }
+        }
     }
 
     public mutating func didUpdateLocations(
@@ -114,7 +116,9 @@ public struct CoreLocationApp: RecordingClient {
     ) {
         guard let host else { return }
         host.receive(locations)
-        host.deliver(at: now, into: &requests) { host.forEachObserver { $0.simulationDidUpdateLocations(locations) } }
+        host.deliver("locationManager(_:didUpdateLocations:)", at: now, into: &requests) {
+            host.forEachObserver { $0.simulationDidUpdateLocations(locations) }
+        }
     }
 
     public mutating func didReceiveSignificantChange(
@@ -122,7 +126,7 @@ public struct CoreLocationApp: RecordingClient {
     ) {
         guard let host else { return }
         host.receive(location)
-        host.deliver(at: now, into: &requests) {
+        host.deliver("locationManager(_:didUpdateLocations:)", at: now, into: &requests) {
             host.forEachObserver { $0.simulationDidReceiveSignificantChange(location) }
         }
     }
@@ -132,7 +136,9 @@ public struct CoreLocationApp: RecordingClient {
     ) {
         guard let host else { return }
         host.receive(sample, at: now)
-        host.deliver(at: now, into: &requests) { host.forEachObserver { $0.simulationDidUpdateMotionActivity(sample) } }
+        host.deliver("a motion activity update", at: now, into: &requests) {
+            host.forEachObserver { $0.simulationDidUpdateMotionActivity(sample) }
+        }
     }
 
     public mutating func didCrossRegion(
@@ -140,7 +146,7 @@ public struct CoreLocationApp: RecordingClient {
         into requests: inout [LocationClientRequest<Int>]
     ) {
         guard let host else { return }
-        host.deliver(at: now, into: &requests) {
+        host.deliver("a region crossing", at: now, into: &requests) {
             host.forEachObserver { $0.simulationDidCrossRegion(identifier, crossing) }
         }
     }
@@ -150,7 +156,7 @@ public struct CoreLocationApp: RecordingClient {
         into requests: inout [LocationClientRequest<Int>]
     ) {
         guard let host else { return }
-        host.deliver(at: now, into: &requests) {
+        host.deliver("locationManager(_:monitoringDidFailFor:withError:)", at: now, into: &requests) {
             host.forEachObserver { $0.simulationMonitoringDidFail(forRegion: identifier, rule) }
         }
     }
@@ -159,7 +165,9 @@ public struct CoreLocationApp: RecordingClient {
         _ visit: VisitEvent, at now: SimInstant, into requests: inout [LocationClientRequest<Int>]
     ) {
         guard let host else { return }
-        host.deliver(at: now, into: &requests) { host.forEachObserver { $0.simulationDidVisit(visit) } }
+        host.deliver("locationManager(_:didVisit:)", at: now, into: &requests) {
+            host.forEachObserver { $0.simulationDidVisit(visit) }
+        }
     }
 
     public mutating func didChangeAuthorization(
@@ -170,7 +178,9 @@ public struct CoreLocationApp: RecordingClient {
         // reads the next time it asks. Only a running process gets the callback.
         guard let host else { return }
         host.update(status: status, accuracy: accuracy)
-        host.deliver(at: now, into: &requests) { host.forEachObserver { $0.simulationDidChangeAuthorization() } }
+        host.deliver("locationManagerDidChangeAuthorization(_:)", at: now, into: &requests) {
+            host.forEachObserver { $0.simulationDidChangeAuthorization() }
+        }
     }
 
     public mutating func didChangeMotionAuthorization(
@@ -178,14 +188,16 @@ public struct CoreLocationApp: RecordingClient {
     ) {
         guard let host else { return }
         host.update(motionStatus: status)
-        host.deliver(at: now, into: &requests) { host.forEachObserver { $0.simulationDidChangeMotionAuthorization() } }
+        host.deliver("a motion authorization change", at: now, into: &requests) {
+            host.forEachObserver { $0.simulationDidChangeMotionAuthorization() }
+        }
     }
 
     public mutating func didCompleteTemporaryFullAccuracyRequest(
         granted: Bool, at now: SimInstant, into requests: inout [LocationClientRequest<Int>]
     ) {
         guard let host else { return }
-        host.deliver(at: now, into: &requests) {
+        host.deliver("the temporary full-accuracy request's completion", at: now, into: &requests) {
             host.forEachObserver { $0.simulationDidCompleteTemporaryFullAccuracyRequest(granted: granted) }
         }
     }
@@ -194,25 +206,31 @@ public struct CoreLocationApp: RecordingClient {
         _ rule: DeviceRule, at now: SimInstant, into requests: inout [LocationClientRequest<Int>]
     ) {
         guard let host else { return }
-        host.deliver(at: now, into: &requests) { host.forEachObserver { $0.simulationDidFailLocationUpdates(rule) } }
+        host.deliver("locationManager(_:didFailWithError:)", at: now, into: &requests) {
+            host.forEachObserver { $0.simulationDidFailLocationUpdates(rule) }
+        }
     }
 
     public mutating func didPauseLocationUpdates(at now: SimInstant, into requests: inout [LocationClientRequest<Int>])
     {
         guard let host else { return }
-        host.deliver(at: now, into: &requests) { host.forEachObserver { $0.simulationDidPauseLocationUpdates() } }
+        host.deliver("locationManagerDidPauseLocationUpdates(_:)", at: now, into: &requests) {
+            host.forEachObserver { $0.simulationDidPauseLocationUpdates() }
+        }
     }
 
     public mutating func timerFired(_ timer: Int, at now: SimInstant, into requests: inout [LocationClientRequest<Int>])
     {
         guard let host else { return }
-        host.deliver(at: now, into: &requests) { host.fire(timer) }
+        host.deliver("a timer or delayed work", at: now, into: &requests) { host.fire(timer) }
     }
 
     public mutating func finish(at now: SimInstant) {
         guard let host else { return }
         var ignored: [LocationClientRequest<Int>] = []
-        host.deliver(at: now, into: &ignored) { host.forEachObserver { $0.simulationDidFinish() } }
+        host.deliver("the end of the trace", at: now, into: &ignored) {
+            host.forEachObserver { $0.simulationDidFinish() }
+        }
         host.tasks.endProcess()
     }
 }

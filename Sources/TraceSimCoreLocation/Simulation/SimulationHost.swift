@@ -42,6 +42,8 @@ package final class SimulationHost: @unchecked Sendable {
     package private(set) lazy var locationServices = LocationServices(host: self)
     /// The app's Swift concurrency tasks, kept in lock-step with the replay.
     package let tasks = SimulatedTasks()
+    /// What app code did with the wall clock, run-loop timers and the main queue.
+    let wallClock = WallClockFindings()
 
     private let lock = NSLock()
     private var pending: [LocationClientRequest<Int>] = []
@@ -128,11 +130,14 @@ package final class SimulationHost: @unchecked Sendable {
 
     // MARK: - Driving, from `CoreLocationApp`
 
-    /// Moves the clock, runs `body` with this host bound as `current`, and hands back what
-    /// app code asked for meanwhile.
-    func deliver(at instant: SimInstant, into requests: inout [LocationClientRequest<Int>], _ body: () -> Void) {
+    /// Moves the clock, runs `body` (the app's `callback`) with this host bound as `current`,
+    /// and hands back what app code asked for meanwhile.
+    func deliver(
+        _ callback: String, at instant: SimInstant, into requests: inout [LocationClientRequest<Int>],
+        _ body: () -> Void
+    ) {
         now = instant
-        runAppCode(body)
+        runAppCode(callback, body)
         lock.withLock {
             requests.append(contentsOf: pending)
             pending.removeAll(keepingCapacity: true)
