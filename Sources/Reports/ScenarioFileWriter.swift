@@ -51,7 +51,10 @@ enum ScenarioFileWriter {
         default: differences.append("the authorization flow")
         }
         if parsed.timeline != scenario.timeline { differences.append("the timeline") }
-        if parsed.user != scenario.user { differences.append("the person answering prompts") }
+        // A person's name labels reports only; a file's person has none.
+        var person = parsed.user
+        person.name = scenario.user.name
+        if person != scenario.user { differences.append("the person answering prompts") }
         if parsed.seed != scenario.seed { differences.append("the seed") }
         if !parsed.engineSettings.elementsEqual(
             scenario.engineSettings, by: { $0.name == $1.name && $0.value == $1.value })
@@ -132,6 +135,9 @@ enum ScenarioFileWriter {
         // A file without a person has the agreeable one: some of its answers (precise While
         // Using) have no word in USER.json, so it is written by leaving it out.
         guard user != .agreeable else { return flow.isEmpty ? .string("fixed") : .object(flow) }
+        if let name = user.name, SimulatedUser.builtInPeople.contains(user) {
+            return .object(flow + [("user", .string(name))])
+        }
         var answers: [JSONText] = []
         let responses = user.scriptedResponses
         for vocabulary in UserScript.answers {

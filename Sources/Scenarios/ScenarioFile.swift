@@ -124,7 +124,10 @@ public enum ScenarioFile {
         }
         var user = SimulatedUser.agreeable
         var moves: [Scenario.TimelineEvent] = []
-        if let userNode = members["user"] {
+        if let userNode = members["user"], case .string = userNode.value {
+            user = try reader.token(
+                userNode, "$.authorization.user", SimulatedUser.builtInPeople.map { ($0.name ?? "", $0) })
+        } else if let userNode = members["user"] {
             let script = try UserScript.parse(userNode, at: "$.authorization.user", reader: reader)
             user = script.user
             moves = script.lifecycle.map { Scenario.TimelineEvent(.seconds($0.atSeconds), $0.event) }

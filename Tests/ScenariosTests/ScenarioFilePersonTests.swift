@@ -51,6 +51,15 @@ struct ScenarioFilePersonTests {
         #expect(scenario.device.authorization.storedStatus == .notDetermined)
     }
 
+    @Test("a user named by a preset's person is that person; an unknown name says which exist")
+    func namedPerson() throws {
+        let scenario = try parse(#"{"name": "w", "authorization": {"flow": "bggeo", "user": "keepsWhileUsing"}}"#)
+        #expect(scenario.user == .keepsWhileUsing)
+        let message = message(#"{"name": "w", "authorization": {"user": "keepsAlways"}}"#)
+        #expect(message.contains("$.authorization.user"), "\(message)")
+        #expect(message.contains("keepsWhileUsing"), "\(message)")
+    }
+
     @Test("without a user, the agreeable person; \"fixed\" as a string still reads")
     func defaults() throws {
         #expect(try parse(#"{"name": "a"}"#).user == .agreeable)

@@ -175,6 +175,12 @@ public struct SimulatedUser: Sendable, Equatable {
         return user
     }()
 
+    /// The people the presets name, which a scenario file can name too
+    /// (`"user": "keepsWhileUsing"`).
+    public static let builtInPeople: [SimulatedUser] = [
+        agreeable, keepsWhileUsing, allowsOnce, refusesLocation, refusesMotion, keepsApproximate,
+    ]
+
     /// A built-in person: one answer per family after 2 s, the last repeating; `others` for
     /// temporary full accuracy, motion and Bluetooth.
     private static func builtIn(
