@@ -30,6 +30,7 @@ extension HTMLReport {
         .key.phase-foreground{background:#4caf50}.key.phase-background{background:#8bc34a}.key.phase-suspended{background:#78909c}.key.phase-forceQuit{background:#37474f}.key.phase-terminatedBySystem{background:#9e9e9e}.entry{white-space:nowrap}
         .key.locked{background:#5c6bc0}.key.moving{background:#ff9800}.key.gps{background:#1e88e5}.key.delivery{background:#2e9e4f}
         .formulas{color:#555;font-size:12px}
+        .warnings{border:2px solid #d64545;background:#fdecea;color:#8e2424;border-radius:6px;padding:8px 12px;margin:8px 0 16px}.warnings ul{margin:4px 0 0;padding-left:20px}
         .head{font-size:12px;font-weight:600;text-anchor:middle}.value{font-size:12px;text-anchor:middle;fill:#111}
         </style></head><body>
         \(body)

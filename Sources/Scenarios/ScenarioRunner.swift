@@ -46,6 +46,9 @@ public struct ScenarioRun: Sendable {
     /// What TraceSim noticed about the run that its figures do not say (authorization that
     /// never settled), in the order noticed; never the engine's words, which are `diagnostics`.
     public var notes: [RunNote] = []
+    /// The run's kept fixes measured against the replayed trace (`TraceReference`): the
+    /// reference every engine shares, beside its own ideal run.
+    public var againstTrace = TraceReference()
     /// Why the engine under test could not go on; `ScenarioRunner.run` throws it.
     var failure: EngineFailure?
 
@@ -121,6 +124,7 @@ public enum ScenarioRunner {
             device: played.deviceConfiguration)
         run.diagnostics = client.diagnostics
         run.droppedDiagnostics = client.droppedDiagnostics
+        run.againstTrace = TraceReference(trace, kept: run.recorder)
         if let unsettled = UnsettledAuthorization.note(
             authorization: run.authorization, promptLog: run.promptLog, start: played.traceStart)
         {
