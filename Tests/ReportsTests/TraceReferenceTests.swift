@@ -1,3 +1,4 @@
+import ConfigJSON
 import Device
 import Engine
 import Fleet
@@ -225,4 +226,68 @@ private struct TestClient: RecordingClient {
     }
 
     func finish(at now: SimInstant) {}
+}
+
+/// The run JSON's new members read back by `summarize` and `merge`'s readers: every malformed,
+/// empty, hostile or wrongly typed value is an error naming the line and the key.
+@Suite("Runs against the trace: saved runs read back")
+struct TraceReferenceSavedRunTests {
+    /// A real run's JSON line, with a warning, from the golden fixture's matrix.
+    static let line: String = {
+        do {
+            guard var cell = try Fixture.matrix().run().cells.first else { fatalError("fixture matrix: no run") }
+            cell.metrics.tracePathRatio = 1.2
+            cell.metrics.keptPathMeters = 1.2 * cell.metrics.tracePathMeters
+            return MatrixReport.jsonRun(cell, trace: "a.csv")
+        } catch {
+            fatalError("fixture matrix: \(error)")
+        }
+    }()
+
+    static func read(_ line: String) -> Result<MatrixTable.Row, ConfigError> {
+        do throws(ConfigError) {
+            return .success(
+                try MatrixTable.Row(runJSON: Array(line.utf8)[...], scenarioIndex: 0, file: "runs.jsonl", line: 7))
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    @Test("a written run is read back with its reference and its warning")
+    func readBack() throws {
+        #expect(Self.line.contains(#""positionErrorReference":"trace","warnings":[{"code":"pathBeyondTrace","#))
+        let row = try Self.read(Self.line).get()
+        #expect(row.metrics.positionErrorReference == .trace)
+        #expect(row.metrics.tracePathRatio == 1.2)
+        let nulled = Self.line.replacingOccurrences(
+            of: #""positionErrorReference":"trace""#, with: #""positionErrorReference":null"#)
+        #expect(try Self.read(nulled).get().metrics.positionErrorReference == nil)
+    }
+
+    @Test(
+        "a malformed reference, warning or trace metric is refused at its line, naming the key",
+        arguments: [
+            (#""positionErrorReference":"trace""#, #""positionErrorReference":"gps""#, "$.positionErrorReference: expected one of"),
+            (#""positionErrorReference":"trace""#, #""positionErrorReference":"""#, "$.positionErrorReference: expected one of"),
+            (#""positionErrorReference":"trace""#, #""positionErrorReference":3"#, "$.positionErrorReference: expected a string"),
+            (#""positionErrorReference":"trace","#, "", "missing required key 'positionErrorReference'"),
+            (#""warnings":[{"#, #""warnings":[1,{"#, "$.warnings[0]: expected an object"),
+            (#""code":"pathBeyondTrace""#, #""code":"nope""#, "$.warnings[0].code: expected one of idealKeptNothing"),
+            (#""code":"pathBeyondTrace""#, #""code":7"#, "$.warnings[0].code: expected a string"),
+            (#""code":"pathBeyondTrace","#, "", "$.warnings[0]: missing required key 'code'"),
+            (#""warnings":[{"#, #""warnings":[{"extra":true,"#, "$.warnings[0].extra: unknown key"),
+            (#""tracePathRatio":1.2"#, #""tracePathRatio":"high""#, "$.metrics.tracePathRatio"),
+            (#""tracePathMeters":"#, #""tracePathMetres":"#, "$.metrics.tracePathMetres: unknown key"),
+        ])
+    func hostile(original: String, replacement: String, problem: String) throws {
+        #expect(Self.line.contains(original), "\(original)")
+        let hostile = Self.line.replacingOccurrences(of: original, with: replacement)
+        guard case .failure(let error) = Self.read(hostile) else {
+            Issue.record("\(replacement) was read")
+            return
+        }
+        #expect(error.line == 7)
+        #expect(error.description.hasPrefix("runs.jsonl:7:"), "\(error)")
+        #expect(error.description.contains(problem), "\(error)")
+    }
 }
