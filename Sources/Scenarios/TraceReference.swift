@@ -37,6 +37,9 @@ public struct TraceReference: Sendable, Equatable {
     public init() {}
 
     /// `recorder`'s kept fixes measured against `trace`.
+    /// - Parameters:
+    ///   - trace: the trace the run replayed.
+    ///   - recorder: what the engine kept during that replay.
     /// - Complexity: O(the trace's fixes + the kept fixes × log of the kept fixes).
     public init(_ trace: Trace, kept recorder: Recorder) {
         pathMeters = Tuning.pathLength(trace.fixes, every: 0)
@@ -51,6 +54,8 @@ public struct TraceReference: Sendable, Equatable {
     }
 
     /// The length of the path through `positions` in order, metres.
+    /// - Parameter positions: the positions, in time order.
+    /// - Returns: the sum of the distances between consecutive positions; 0 for fewer than two.
     public static func pathMeters(_ positions: [Coordinate]) -> Double {
         var length = 0.0
         for index in positions.indices.dropFirst() {

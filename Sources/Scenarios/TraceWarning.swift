@@ -50,6 +50,12 @@ public struct TraceWarning: Sendable, Equatable {
     public var reference = PositionErrorReference.trace
 
     /// A warning about `subject`.
+    /// - Parameters:
+    ///   - code: what is wrong.
+    ///   - subject: the row it is about.
+    ///   - value: the figure that crossed the line.
+    ///   - runs: how many runs of the row crossed it.
+    ///   - of: the row's runs.
     public init(_ code: Code, subject: String, value: Double, runs: Int = 1, of: Int = 1) {
         self.code = code
         self.subject = subject
@@ -58,8 +64,11 @@ public struct TraceWarning: Sendable, Equatable {
         self.of = of
     }
 
-    /// The warnings of one run of `scenario` (its row and its ideal run's share), in code order.
-    /// - Parameter metrics: the run measured against its ideal run and the trace.
+    /// The warnings of one run (its ideal run's share of the trace, then its own row).
+    /// - Parameters:
+    ///   - metrics: the run measured against its ideal run and the trace.
+    ///   - scenario: the run's scenario, the subject of its row's warnings.
+    /// - Returns: the warnings, the ideal run's first; empty when nothing crossed a line.
     public static func warnings(run metrics: Metrics, scenario: String) -> [TraceWarning] {
         var warnings = idealWarnings(
             subject: "ideal", keptNothing: metrics.idealAcceptedFixes == 0,
@@ -70,6 +79,10 @@ public struct TraceWarning: Sendable, Equatable {
 
     /// The warnings of a table: its ideal rows (an ideal run that keeps little of the trace)
     /// and its scenario rows (paths beyond the trace, fixes far from it), rows in order.
+    /// - Parameters:
+    ///   - ideal: the reference rows, each ideal run measured against itself.
+    ///   - scenarios: a row per scenario, its runs over the traces.
+    /// - Returns: the ideal rows' warnings, then the scenario rows'.
     public static func warnings(ideal: [ScenarioMetrics], scenarios: [ScenarioMetrics]) -> [TraceWarning] {
         let idealRows = ideal.flatMap { row in
             idealWarnings(
