@@ -55,32 +55,36 @@ public enum RunReport {
                 ("seed", .integer(Int(truncatingIfNeeded: run.seed))),
                 ("flowSeconds", .number(rounded(run.flowSeconds, 3))),
                 ("metrics", metricsObject),
-            ] + traceReferenceMembers(scenario: run.scenario, metrics: metrics) + referenceMember + [
-                (
-                    "lifecycle",
-                    .array(
-                        run.lifecycle.map {
-                            .object([
-                                ("t", seconds($0.time)), ("state", .string($0.phase.rawValue)),
-                                ("screenLocked", .bool($0.isScreenLocked)),
-                            ])
-                        })
-                ),
-                (
-                    "lifecycleSeconds",
-                    .object(run.secondsByPhase.map { ($0.phase.rawValue, .number(rounded($0.seconds, 3))) })
-                ),
-                ("deliveredTimes", .array(run.deliveryTimes.map(seconds))),
-                ("promptLog", PermissionsReport.promptLog(run.promptLog, since: start)),
-                ("authorization", .array(run.authorization.map { authorization($0, seconds: seconds) })),
-            ] + RunNotesReport.jsonMember(run) + DiagnosticsReport.jsonMember(run))
+            ]
+                + traceReferenceMembers(scenario: run.scenario, ideal: reference?.name ?? "ideal", metrics: metrics)
+                + referenceMember + [
+                    (
+                        "lifecycle",
+                        .array(
+                            run.lifecycle.map {
+                                .object([
+                                    ("t", seconds($0.time)), ("state", .string($0.phase.rawValue)),
+                                    ("screenLocked", .bool($0.isScreenLocked)),
+                                ])
+                            })
+                    ),
+                    (
+                        "lifecycleSeconds",
+                        .object(run.secondsByPhase.map { ($0.phase.rawValue, .number(rounded($0.seconds, 3))) })
+                    ),
+                    ("deliveredTimes", .array(run.deliveryTimes.map(seconds))),
+                    ("promptLog", PermissionsReport.promptLog(run.promptLog, since: start)),
+                    ("authorization", .array(run.authorization.map { authorization($0, seconds: seconds) })),
+                ] + RunNotesReport.jsonMember(run) + DiagnosticsReport.jsonMember(run))
     }
 
     /// What the run's position errors were measured against (`"truth"`, `"trace"` or `null`),
     /// and its warnings against the trace, when it has any (`TraceWarning`).
-    private static func traceReferenceMembers(scenario: String, metrics: Metrics) -> [(String, JSONText)] {
+    private static func traceReferenceMembers(scenario: String, ideal: String, metrics: Metrics)
+        -> [(String, JSONText)]
+    {
         [("positionErrorReference", metrics.positionErrorReference.map { .string($0.rawValue) } ?? .null)]
-            + TraceWarningReport.jsonMember(TraceWarning.warnings(run: metrics, scenario: scenario))
+            + TraceWarningReport.jsonMember(TraceWarning.warnings(run: metrics, scenario: scenario, ideal: ideal))
     }
 
     /// `metrics` with every value rounded as the run JSON writes it (each metric to its

@@ -189,8 +189,8 @@ public struct Metrics: Sendable, Equatable {
     static let coverageReachSeconds = 30.0
 
     /// The share of `0...span` within `reach` seconds of some time in `times` (sorted).
-    static func coverage(of times: [Double], span: Double, reach: Double) -> Double {
-        guard span > 0 else { return times.isEmpty ? 0 : 1 }
+    static func coverage<Times: Sequence<Double>>(of times: Times, span: Double, reach: Double) -> Double {
+        guard span > 0 else { return times.contains { _ in true } ? 1 : 0 }
         var covered = 0.0
         var coveredUpTo = 0.0
         for time in times {

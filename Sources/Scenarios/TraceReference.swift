@@ -45,7 +45,8 @@ public struct TraceReference: Sendable, Equatable {
         pathMeters = Tuning.pathLength(trace.fixes, every: 0)
         if let first = trace.fixes.first?.timestamp, let last = trace.fixes.last?.timestamp {
             let span = last.seconds(since: first)
-            let times = trace.fixes.map { $0.timestamp.seconds(since: first) }
+            // Lazily: a long trace's times are never copied into an array of their own.
+            let times = trace.fixes.lazy.map { $0.timestamp.seconds(since: first) }
             coveredSeconds = Metrics.coverage(of: times, span: span, reach: Metrics.coverageReachSeconds) * span
         }
         let errors = Tuning.errors(recorder, against: trace, reachSeconds: Self.interpolationReachSeconds).sorted()

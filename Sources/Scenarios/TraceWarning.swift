@@ -68,10 +68,11 @@ public struct TraceWarning: Sendable, Equatable {
     /// - Parameters:
     ///   - metrics: the run measured against its ideal run and the trace.
     ///   - scenario: the run's scenario, the subject of its row's warnings.
+    ///   - ideal: the name of its ideal run's row (`ideal`, or `ideal for NAME`).
     /// - Returns: the warnings, the ideal run's first; empty when nothing crossed a line.
-    public static func warnings(run metrics: Metrics, scenario: String) -> [TraceWarning] {
+    public static func warnings(run metrics: Metrics, scenario: String, ideal: String = "ideal") -> [TraceWarning] {
         var warnings = idealWarnings(
-            subject: "ideal", keptNothing: metrics.idealAcceptedFixes == 0,
+            subject: ideal, keptNothing: metrics.idealAcceptedFixes == 0,
             share: share(metrics.idealKeptPathMeters, metrics.tracePathMeters), runs: 1)
         warnings += rowWarnings(ScenarioMetrics(scenario: scenario, metrics: [metrics]))
         return warnings
