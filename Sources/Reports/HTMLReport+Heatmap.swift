@@ -7,7 +7,7 @@ extension HTMLReport {
     static func heatmap(_ rows: [ScenarioMetrics]) -> String {
         let columns: [(String, (MetricsSummary) -> Double?)] = [
             ("collected", \.collected), ("coverage", \.coverage), ("distance", \.distance),
-            ("GPS vs ideal", \.gpsVsIdeal),
+            ("GPS vs ideal", \.gpsVsIdeal), ("trace path", \.tracePath), ("trace time", \.traceTime),
         ]
         let cell = (width: 150.0, height: 28.0)
         let left = 230.0

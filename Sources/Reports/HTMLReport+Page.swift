@@ -31,6 +31,7 @@ extension HTMLReport {
         .drop{fill:#c62828;background:#c62828}.why code{font-size:12px}
         .key.locked{background:#5c6bc0}.key.moving{background:#ff9800}.key.gps{background:#1e88e5}.key.delivery{background:#2e9e4f}
         .formulas{color:#555;font-size:12px}
+        .warnings{border:2px solid #d64545;background:#fdecea;color:#8e2424;border-radius:6px;padding:8px 12px;margin:8px 0 16px}.warnings ul{margin:4px 0 0;padding-left:20px}
         .head{font-size:12px;font-weight:600;text-anchor:middle}.value{font-size:12px;text-anchor:middle;fill:#111}
         </style></head><body>
         \(body)

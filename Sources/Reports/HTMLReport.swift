@@ -19,7 +19,7 @@ public enum HTMLReport {
             body: """
                 <h1>\(escape(run.scenario))</h1>
                 <p class="sub">\(escape(path)) · seed \(run.seed) · compared with the ideal run of the same trace</p>
-                \(summary(metrics))
+                \(warningsBanner(TraceWarning.warnings(run: metrics, scenario: run.scenario)))\(summary(metrics))
                 <h2>Track</h2>
                 \(map(trace: trace, run: run, fences: fences))
                 <h2>Timeline</h2>
@@ -42,7 +42,7 @@ public enum HTMLReport {
     /// `perTrace` has some, and the `footer` lines (the ideal totals and the formulas).
     static func matrix(
         rows: [ScenarioMetrics], traceCount: Int, perTrace: [MatrixTable.TraceMetrics] = [],
-        footer: [String] = []
+        footer: [String] = [], warnings: [TraceWarning] = []
     ) -> String {
         let traces = perTrace.map { "<h2>\(escape($0.trace))</h2>\n" + heatmap($0.rows) }.joined(separator: "\n")
         let notes =
@@ -52,7 +52,7 @@ public enum HTMLReport {
             body: """
                 <h1>What each permission level costs</h1>
                 <p class="sub">\(traceCount) trace\(traceCount == 1 ? "" : "s") · each scenario pooled over traces against the ideal run of the same trace · greener is closer to ideal</p>
-                \(heatmap(rows))
+                \(warningsBanner(warnings))\(heatmap(rows))
                 \(notes)
                 \(traces)
                 """)

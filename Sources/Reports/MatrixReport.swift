@@ -22,6 +22,7 @@ public enum MatrixReport {
             "\(traces) trace\(traces == 1 ? "" : "s") × \(scenarios) scenario\(scenarios == 1 ? "" : "s"), "
             + "\(seedLabel); ratios pooled over traces against the ideal run\n"
             + RunReport.table(table.idealMetrics + table.metricsByScenario)
+            + TraceWarningReport.text(table.traceWarnings)
         if perTrace {
             for trace in table.metricsByTrace {
                 text += "\n\n" + trace.trace + "\n" + RunReport.table(trace.rows)
@@ -38,7 +39,7 @@ public enum MatrixReport {
 
     /// `markdown` from a table filled as runs streamed past, or from saved runs.
     public static func markdown(_ table: MatrixTable, perTrace: Bool = false) -> String {
-        var text = RunReport.markdownTable(table.idealMetrics + table.metricsByScenario)
+        var text = RunReport.markdownTable(table.idealMetrics + table.metricsByScenario) + markdownWarnings(table)
         if perTrace {
             for trace in table.metricsByTrace {
                 text +=
@@ -62,7 +63,18 @@ public enum MatrixReport {
         HTMLReport.matrix(
             rows: table.idealMetrics + table.metricsByScenario, traceCount: table.traces.count,
             perTrace: perTrace ? table.metricsByTrace : [],
-            footer: footer(table))
+            footer: footer(table), warnings: table.traceWarnings)
+    }
+
+    /// The warnings against the trace as bold Markdown lines after a blank line; the subject
+    /// (a scenario's name) in a code span, so none renders as Markdown.
+    private static func markdownWarnings(_ table: MatrixTable) -> String {
+        let warnings = table.traceWarnings.map { warning in
+            var shown = warning
+            shown.subject = MarkdownText.codeSpan(VisibleText.escapingControls(warning.subject))
+            return "**WARNING:** " + TraceWarningReport.message(shown)
+        }
+        return warnings.isEmpty ? "" : "\n\n" + warnings.joined(separator: "\n\n")
     }
 
     /// Under every table: what the ideal runs add up to (the denominators), one line per

@@ -28,12 +28,12 @@ extension MatrixTable.Row {
         }
     }
 
-    /// Every key of a run's object; `notes`, `diagnostics`, `droppedDiagnostics` and `authorizationDrift` may be
-    /// absent.
+    /// Every key of a run's object; `notes`, `diagnostics`, `droppedDiagnostics`, `warnings` and
+    /// `authorizationDrift` may be absent.
     private static let runKeys = [
-        "trace", "scenario", "seed", "flowSeconds", "metrics", "reference", "lifecycle", "lifecycleSeconds",
-        "deliveredTimes", "promptLog", "authorization", "notes", "diagnostics", "droppedDiagnostics",
-        "authorizationDrift",
+        "trace", "scenario", "seed", "flowSeconds", "metrics", "positionErrorReference", "reference", "lifecycle",
+        "lifecycleSeconds", "deliveredTimes", "promptLog", "authorization", "notes", "diagnostics",
+        "droppedDiagnostics", "warnings", "authorizationDrift",
     ]
 
     /// Members the tables do not read, and the bracket each opens with.
@@ -86,7 +86,45 @@ extension MatrixTable.Row {
             droppedDiagnostics: try droppedDiagnostics(members["droppedDiagnostics"], reader))
         row.notes = try notes(members["notes"], reader)
         try AuthorizationMarkReport.check(members["authorizationDrift"], reader)
+        row.metrics.positionErrorReference = try positionErrorReference(
+            try required("positionErrorReference"), reader)
+        try checkWarnings(members["warnings"], reader)
         return row
+    }
+
+    /// `"truth"`, `"trace"` or `null`.
+    private static func positionErrorReference(_ node: JSONNode, _ reader: ConfigReader) throws(ConfigError)
+        -> PositionErrorReference?
+    {
+        if case .null = node.value { return nil }
+        let path = "$.positionErrorReference"
+        let text = try reader.string(node, path)
+        guard let reference = PositionErrorReference(rawValue: text) else {
+            throw reader.fail(
+                node, path,
+                "expected one of \(PositionErrorReference.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")) "
+                    + "or null")
+        }
+        return reference
+    }
+
+    /// A run's `warnings` (`[{"code", "subject", "message"}]`), read for their shape only: the
+    /// tables compute their warnings again from the metrics.
+    private static func checkWarnings(_ node: JSONNode?, _ reader: ConfigReader) throws(ConfigError) {
+        guard let node else { return }
+        for (index, entry) in try reader.array(node, "$.warnings").enumerated() {
+            let path = "$.warnings[\(index)]"
+            let members = try reader.object(entry, path, allowed: ["code", "subject", "message"])
+            let codeNode = try reader.required(members, "code", in: entry, path)
+            guard TraceWarning.Code(rawValue: try reader.string(codeNode, "\(path).code")) != nil else {
+                throw reader.fail(
+                    codeNode, "\(path).code",
+                    "expected one of \(TraceWarning.Code.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            for key in ["subject", "message"] {
+                _ = try reader.string(try reader.required(members, key, in: entry, path), "\(path).\(key)")
+            }
+        }
     }
 
     /// The messages of a run's `notes` (`[{"message", "t"}]`), or none when absent.

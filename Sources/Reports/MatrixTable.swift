@@ -118,6 +118,25 @@ public struct MatrixTable: Sendable {
     /// of (`ReferenceMetrics.name`). None when the matrix runs the `ideal` preset itself and it
     /// measures the same.
     public var idealMetrics: [ScenarioMetrics] {
+        let found = referenceRows
+        // `--scenarios ideal,...` already has the row.
+        if found.count == 1, let named = scenarios.firstIndex(of: "ideal"),
+            MetricsSummary(metricsByScenario[named].metrics) == MetricsSummary(found[0].metrics)
+        {
+            return []
+        }
+        return found
+    }
+
+    /// The warnings against the trace (`TraceWarning`): each reference row's (whether or not
+    /// the table shows it) and each scenario row's, pooled over traces.
+    public var traceWarnings: [TraceWarning] {
+        TraceWarning.warnings(ideal: referenceRows, scenarios: metricsByScenario)
+    }
+
+    /// The reference rows, `ideal` when there is one, before `idealMetrics` leaves out a row the
+    /// matrix's own `ideal` scenario already shows.
+    private var referenceRows: [ScenarioMetrics] {
         var byScenario = [[Metrics]](repeating: [], count: scenarios.count)
         var names = [String?](repeating: nil, count: scenarios.count)
         for row in rows where byScenario.indices.contains(row.scenarioIndex) {
@@ -128,12 +147,6 @@ public struct MatrixTable: Sendable {
         for (index, metrics) in byScenario.enumerated() where !metrics.isEmpty {
             guard !found.contains(where: { $0.metrics == metrics }) else { continue }
             found.append((names[index] ?? "ideal", metrics))
-        }
-        // `--scenarios ideal,...` already has the row.
-        if found.count == 1, let named = scenarios.firstIndex(of: "ideal"),
-            MetricsSummary(metricsByScenario[named].metrics) == MetricsSummary(found[0].metrics)
-        {
-            return []
         }
         return found.map { ScenarioMetrics(scenario: found.count == 1 ? "ideal" : $0.name, metrics: $0.metrics) }
     }
@@ -195,6 +208,18 @@ public struct MatrixTable: Sendable {
         metrics.gpsOnSeconds = metrics.idealGpsOnSeconds
         metrics.positionErrorMedianMeters = nil
         metrics.positionErrorP95Meters = nil
+        metrics.positionErrorReference = nil
+        idealAgainstTrace(&metrics)
         return metrics
+    }
+
+    /// The ideal run's own share of the trace, from the sums a row carries: what a custom
+    /// engine's ideal row shows beside its 100 % against itself.
+    private static func idealAgainstTrace(_ metrics: inout Metrics) {
+        metrics.keptPathMeters = metrics.idealKeptPathMeters
+        metrics.tracePathRatio =
+            metrics.tracePathMeters > 0 ? metrics.idealKeptPathMeters / metrics.tracePathMeters : nil
+        metrics.traceTimeCoverage =
+            metrics.traceCoveredSeconds > 0 ? metrics.idealCoveredSeconds / metrics.traceCoveredSeconds : nil
     }
 }

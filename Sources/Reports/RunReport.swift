@@ -12,7 +12,10 @@ public enum RunReport {
     /// departs); added the pooled table's sums (`idealAcceptedFixes`, `coveredSeconds`,
     /// `idealCoveredSeconds`, `idealDistanceMeters`, `idealGpsOnSeconds`) and the run's
     /// `authorization` timeline. 3 (`Matrix.schemaVersion`, which parts are read against): JSON
-    /// Lines end with a closing record, and a part's JSON with an `end`.
+    /// Lines end with a closing record, and a part's JSON with an `end`. 4: every run is
+    /// measured against the replayed trace too (`tracePathRatio`, `traceTimeCoverage` and their
+    /// sums), the position errors are filled against the trace without a truth and the run
+    /// says which (`positionErrorReference`), and a run may carry `warnings`.
     public static let schemaVersion = Matrix.schemaVersion
 
     /// One run as the documented JSON object (`replay --format json`, one element of a matrix's
@@ -52,26 +55,37 @@ public enum RunReport {
                 ("seed", .integer(Int(truncatingIfNeeded: run.seed))),
                 ("flowSeconds", .number(rounded(run.flowSeconds, 3))),
                 ("metrics", metricsObject),
-            ] + referenceMember + [
-                (
-                    "lifecycle",
-                    .array(
-                        run.lifecycle.map {
-                            .object([
-                                ("t", seconds($0.time)), ("state", .string($0.phase.rawValue)),
-                                ("screenLocked", .bool($0.isScreenLocked)),
-                            ])
-                        })
-                ),
-                (
-                    "lifecycleSeconds",
-                    .object(run.secondsByPhase.map { ($0.phase.rawValue, .number(rounded($0.seconds, 3))) })
-                ),
-                ("deliveredTimes", .array(run.deliveryTimes.map(seconds))),
-                ("promptLog", PermissionsReport.promptLog(run.promptLog, since: start)),
-                ("authorization", .array(run.authorization.map { authorization($0, seconds: seconds) })),
-            ] + RunNotesReport.jsonMember(run) + AuthorizationMarkReport.jsonMember(run)
+            ]
+                + traceReferenceMembers(scenario: run.scenario, ideal: reference?.name ?? "ideal", metrics: metrics)
+                + referenceMember + [
+                    (
+                        "lifecycle",
+                        .array(
+                            run.lifecycle.map {
+                                .object([
+                                    ("t", seconds($0.time)), ("state", .string($0.phase.rawValue)),
+                                    ("screenLocked", .bool($0.isScreenLocked)),
+                                ])
+                            })
+                    ),
+                    (
+                        "lifecycleSeconds",
+                        .object(run.secondsByPhase.map { ($0.phase.rawValue, .number(rounded($0.seconds, 3))) })
+                    ),
+                    ("deliveredTimes", .array(run.deliveryTimes.map(seconds))),
+                    ("promptLog", PermissionsReport.promptLog(run.promptLog, since: start)),
+                    ("authorization", .array(run.authorization.map { authorization($0, seconds: seconds) })),
+                ] + RunNotesReport.jsonMember(run) + AuthorizationMarkReport.jsonMember(run)
                 + DiagnosticsReport.jsonMember(run))
+    }
+
+    /// What the run's position errors were measured against (`"truth"`, `"trace"` or `null`),
+    /// and its warnings against the trace, when it has any (`TraceWarning`).
+    private static func traceReferenceMembers(scenario: String, ideal: String, metrics: Metrics)
+        -> [(String, JSONText)]
+    {
+        [("positionErrorReference", metrics.positionErrorReference.map { .string($0.rawValue) } ?? .null)]
+            + TraceWarningReport.jsonMember(TraceWarning.warnings(run: metrics, scenario: scenario, ideal: ideal))
     }
 
     /// `metrics` with every value rounded as the run JSON writes it (each metric to its
@@ -108,19 +122,20 @@ public enum RunReport {
     }
 
     /// One run for a terminal (`replay --format text`): a line naming the trace, scenario and
-    /// seed, the run's row of the degradation table, the position error when the metrics were
-    /// measured against a truth, TraceSim's notes on the run, and what the engine under test
-    /// reported, when it did.
+    /// seed, the run's row of the degradation table, the position error against the truth (when
+    /// one was given) or the trace, the warnings against the trace, TraceSim's notes on the run,
+    /// and what the engine under test reported, when it did.
     public static func text(trace: String, run: ScenarioRun, metrics: Metrics) -> String {
         var text =
             "\(trace) · \(run.scenario) · seed \(run.seed)\n"
             + table([ScenarioMetrics(scenario: run.scenario, metrics: [metrics])])
         if let median = metrics.positionErrorMedianMeters, let p95 = metrics.positionErrorP95Meters {
             text +=
-                "\nposition error against the truth: median \(Formatting.fixed(median, 2)) m, "
-                + "p95 \(Formatting.fixed(p95, 2)) m"
+                "\nposition error against the \((metrics.positionErrorReference ?? .trace).rawValue): "
+                + "median \(Formatting.fixed(median, 2)) m, p95 \(Formatting.fixed(p95, 2)) m"
         }
-        return text + RunNotesReport.text(run) + DiagnosticsReport.text(run)
+        return text + TraceWarningReport.text(TraceWarning.warnings(run: metrics, scenario: run.scenario))
+            + RunNotesReport.text(run) + DiagnosticsReport.text(run)
     }
 
     /// The degradation table: a row per scenario, pooled over traces as `MetricsSummary` says
@@ -184,20 +199,29 @@ public enum RunReport {
     }
 
     private static func tableCells(_ rows: [ScenarioMetrics]) -> [[String]] {
-        let header = [
-            "scenario", "collected", "coverage", "distance", "longest gap", "departure", "GPS vs ideal", "rejected",
-        ]
+        let header =
+            [
+                "scenario", "collected", "coverage", "distance", "longest gap", "departure", "GPS vs ideal", "rejected",
+            ] + traceColumnHeaders
         var lines: [[String]] = [header]
         for row in rows {
             let summary = MetricsSummary(row.metrics)
             let departure = summary.departureDelaySeconds.map(Formatting.signedDelay) ?? "-"
-            lines.append([
-                row.scenario, ratio(summary.collected), percent(summary.coverage ?? 0), ratio(summary.distance),
-                Formatting.duration(summary.medianLongestGapSeconds), departure, ratio(summary.gpsVsIdeal),
-                String(summary.rejected),
-            ])
+            lines.append(
+                [
+                    row.scenario, ratio(summary.collected), percent(summary.coverage ?? 0), ratio(summary.distance),
+                    Formatting.duration(summary.medianLongestGapSeconds), departure, ratio(summary.gpsVsIdeal),
+                    String(summary.rejected),
+                ] + traceColumns(summary))
         }
         return lines
+    }
+
+    /// The "vs the trace" columns after the "vs ideal" ones: the same for every engine.
+    private static let traceColumnHeaders = ["trace path", "trace time"]
+
+    private static func traceColumns(_ summary: MetricsSummary) -> [String] {
+        [ratio(summary.tracePath), ratio(summary.traceTime)]
     }
 
     private static func ratio(_ share: Double?) -> String { share.map(percent) ?? "-" }

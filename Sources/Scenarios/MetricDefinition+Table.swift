@@ -6,7 +6,8 @@ extension MetricDefinition {
         distanceMeters, distanceRatio, rejectedByReason, geofenceEvents, geofenceMissed, geofenceSpurious,
         geofenceMeanDelaySeconds, geofenceMaxDelaySeconds, departureDelaySeconds, arrivalDelaySeconds, missedStops,
         gpsOnSeconds, positionErrorMedianMeters, positionErrorP95Meters, idealAcceptedFixes, coveredSeconds,
-        idealCoveredSeconds, idealDistanceMeters, idealGpsOnSeconds,
+        idealCoveredSeconds, idealDistanceMeters, idealGpsOnSeconds, tracePathRatio, traceTimeCoverage, keptPathMeters,
+        idealKeptPathMeters, tracePathMeters, traceCoveredSeconds,
     ]
 
     /// The run's metrics a threshold may bound and the CSV lists, in run JSON order.
@@ -63,6 +64,8 @@ extension MetricDefinition {
         "missedStops", .count, .lowerIsBetter, pooled: .sum, field: .count(\.missedStops))
     public static let gpsOnSeconds = MetricDefinition(
         "gpsOnSeconds", .seconds, .lowerIsBetter, pooled: .sum, writtenDigits: 3, field: .number(\.gpsOnSeconds))
+    /// Against the truth with `--truth`, else against the replayed trace (the run JSON's
+    /// `positionErrorReference` says which); `tune` measures it only against a truth.
     public static let positionErrorMedianMeters = MetricDefinition(
         "positionErrorMedianMeters", .meters, .lowerIsBetter, pooled: .overEveryAcceptedFix, writtenDigits: 3,
         needsTruth: true, field: .optionalNumber(\.positionErrorMedianMeters))
@@ -81,4 +84,23 @@ extension MetricDefinition {
         field: .number(\.idealDistanceMeters))
     public static let idealGpsOnSeconds = MetricDefinition(
         "idealGpsOnSeconds", .seconds, .unranked, pooled: .sum, writtenDigits: 3, field: .number(\.idealGpsOnSeconds))
+
+    // Against the replayed trace, the reference every engine shares (`TraceReference`).
+    public static let tracePathRatio = MetricDefinition(
+        "tracePathRatio", .ratio, .higherIsBetter, pooled: .sumOverSum("Σ path through accepted fixes ÷ Σ trace path"),
+        writtenDigits: 4, field: .optionalNumber(\.tracePathRatio))
+    public static let traceTimeCoverage = MetricDefinition(
+        "traceTimeCoverage", .ratio, .higherIsBetter,
+        pooled: .sumOverSum("Σ seconds within 30 s of an accepted fix ÷ Σ seconds within 30 s of a trace fix"),
+        writtenDigits: 4, field: .optionalNumber(\.traceTimeCoverage))
+    public static let keptPathMeters = MetricDefinition(
+        "keptPathMeters", .meters, .unranked, pooled: .sum, writtenDigits: 2, field: .number(\.keptPathMeters))
+    public static let idealKeptPathMeters = MetricDefinition(
+        "idealKeptPathMeters", .meters, .unranked, pooled: .sum, writtenDigits: 2,
+        field: .number(\.idealKeptPathMeters))
+    public static let tracePathMeters = MetricDefinition(
+        "tracePathMeters", .meters, .unranked, pooled: .sum, writtenDigits: 2, field: .number(\.tracePathMeters))
+    public static let traceCoveredSeconds = MetricDefinition(
+        "traceCoveredSeconds", .seconds, .unranked, pooled: .sum, writtenDigits: 3,
+        field: .number(\.traceCoveredSeconds))
 }

@@ -96,7 +96,9 @@ public struct MetricDefinition: Sendable, Hashable, CustomStringConvertible {
     /// Whether it is a measure a threshold may bound and the CSV lists; not so for the position
     /// of the longest gap or the rejections by reason.
     public let isMeasure: Bool
-    /// Whether it is measured against a ground truth (`--truth`), and so absent without one.
+    /// Whether `tracesim tune` measures it only against a ground truth (`--truth`, or the clean
+    /// trace with `--noise`), and so refuses it without one. A run measures the position error
+    /// against the replayed trace when no truth is given.
     public let needsTruth: Bool
     package let field: Field
 

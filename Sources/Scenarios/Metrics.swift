@@ -2,7 +2,11 @@ import Engine
 import SimulationCore
 import Traces
 
-/// A run measured against the ideal run of the same trace and seed.
+/// A run measured against the ideal run of the same trace and seed, and against the trace.
+///
+/// The ideal run is relative (an engine compared with itself at its best); the replayed trace
+/// is absolute, the same for every engine (`TraceReference`): `tracePathRatio`,
+/// `traceTimeCoverage` and, without a ground truth, the position errors read it.
 ///
 /// Each field is declared once in `MetricDefinition.run` (its name, unit, direction, pooling
 /// and precision), which every report, `check` and `tune` read; a new metric is a field here,
@@ -75,16 +79,42 @@ public struct Metrics: Sendable, Equatable {
     public var gpsOnSeconds: Double = 0
     /// The ideal run's GPS seconds, for a battery ratio.
     public var idealGpsOnSeconds: Double = 0
-    /// Median distance of accepted fixes from a ground-truth recording, when one was given.
+    /// Median distance of accepted fixes from the reference at the same instant: a ground-truth
+    /// recording when one was given (`measureError(of:against:)`), else the replayed trace;
+    /// `positionErrorReference` says which. `nil` when no fix could be measured.
     public var positionErrorMedianMeters: Double?
     /// The 95th percentile of that distance.
     public var positionErrorP95Meters: Double?
+    /// What the position errors were measured against; `nil` when no fix could be measured
+    /// against the trace and no truth was given.
+    public var positionErrorReference: PositionErrorReference?
+    /// The length of the path through the accepted fixes (the fixes a run keeps), metres.
+    public var keptPathMeters: Double = 0
+    /// The ideal run's `keptPathMeters`: its own share of the trace.
+    public var idealKeptPathMeters: Double = 0
+    /// The length of the replayed trace's path (`TraceReference.pathMeters`), metres.
+    public var tracePathMeters: Double = 0
+    /// Seconds of the trace within 30 s of one of its own fixes (`TraceReference.coveredSeconds`):
+    /// the denominator of `traceTimeCoverage`.
+    public var traceCoveredSeconds: Double = 0
+    /// Kept path ÷ the trace's path; `nil` when the trace has no length. Above 1 the run kept
+    /// fixes off the trace (reduced-accuracy fixes counted as kept), far below it the run
+    /// lost the trace, whatever its ideal run did.
+    public var tracePathRatio: Double?
+    /// The share of the trace's time within 30 s of a kept fix: covered seconds ÷ the trace's
+    /// own covered seconds, the time the trace knows where the phone was. `timeCoverage`
+    /// divides by the trace's whole span instead, gaps in the trace included, which no engine
+    /// can cover; `nil` when the trace covers no time.
+    public var traceTimeCoverage: Double?
 
-    /// Adds the position error of `run`'s accepted fixes against `truth`.
+    /// Replaces the position error with that of `run`'s accepted fixes against `truth`: a truth
+    /// takes precedence over the trace (`positionErrorReference` becomes `.truth`, even when no
+    /// fix falls within the truth).
     public mutating func measureError(of run: ScenarioRun, against truth: Trace) {
         let errors = Tuning.errors(run.recorder, against: truth).sorted()
         positionErrorMedianMeters = Tuning.percentile(errors, 0.5)
         positionErrorP95Meters = Tuning.percentile(errors, 0.95)
+        positionErrorReference = .truth
     }
 
     /// Metrics of nothing: every count and length zero, every ratio and delay absent. Saved runs
@@ -102,7 +132,7 @@ public struct Metrics: Sendable, Equatable {
         collectionRatio = idealAccepted == 0 ? nil : Double(acceptedFixes) / Double(idealAccepted)
         let accepted = recorder.acceptedTimes.map { $0.seconds(since: run.traceStart) }
         let span = run.traceEnd.seconds(since: run.traceStart)
-        timeCoverage = Self.coverage(of: accepted, span: span, reach: 30)
+        timeCoverage = Self.coverage(of: accepted, span: span, reach: Self.coverageReachSeconds)
         coveredSeconds = timeCoverage * span
         let idealSpan = ideal.traceEnd.seconds(since: ideal.traceStart)
         idealCoveredSeconds =
@@ -138,11 +168,29 @@ public struct Metrics: Sendable, Equatable {
         missedStops = Self.missedStops(run.recorder, reference: ideal.recorder, end: ideal.traceEnd)
         gpsOnSeconds = run.gpsOn.seconds(closingAt: run.traceEnd)
         idealGpsOnSeconds = ideal.gpsOn.seconds(closingAt: ideal.traceEnd)
+        measureAgainstTrace(run, ideal: ideal)
     }
 
+    /// The "vs the trace" measures: kept paths against the trace's path, coverage of its span,
+    /// and the position error against it.
+    private mutating func measureAgainstTrace(_ run: ScenarioRun, ideal: ScenarioRun) {
+        keptPathMeters = TraceReference.pathMeters(run.recorder.acceptedPositions)
+        idealKeptPathMeters = TraceReference.pathMeters(ideal.recorder.acceptedPositions)
+        tracePathMeters = run.againstTrace.pathMeters
+        tracePathRatio = tracePathMeters > 0 ? keptPathMeters / tracePathMeters : nil
+        traceCoveredSeconds = run.againstTrace.coveredSeconds
+        traceTimeCoverage = traceCoveredSeconds > 0 ? coveredSeconds / traceCoveredSeconds : nil
+        positionErrorMedianMeters = run.againstTrace.errorMedianMeters
+        positionErrorP95Meters = run.againstTrace.errorP95Meters
+        positionErrorReference = positionErrorMedianMeters == nil ? nil : .trace
+    }
+
+    /// How near in time a fix must be for a second of the trace to count as covered.
+    static let coverageReachSeconds = 30.0
+
     /// The share of `0...span` within `reach` seconds of some time in `times` (sorted).
-    static func coverage(of times: [Double], span: Double, reach: Double) -> Double {
-        guard span > 0 else { return times.isEmpty ? 0 : 1 }
+    static func coverage<Times: Sequence<Double>>(of times: Times, span: Double, reach: Double) -> Double {
+        guard span > 0 else { return times.contains { _ in true } ? 1 : 0 }
         var covered = 0.0
         var coveredUpTo = 0.0
         for time in times {

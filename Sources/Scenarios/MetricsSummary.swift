@@ -18,8 +18,11 @@ public struct ScenarioMetrics: Sendable {
 /// collected = Σ accepted ÷ Σ ideal accepted; distance = Σ distance ÷ Σ ideal distance;
 /// coverage = Σ covered seconds ÷ Σ ideal covered seconds; GPS = Σ GPS-on ÷ Σ ideal GPS-on;
 /// the longest gap is the median over traces of each trace's longest gap; the departure delay is
-/// the mean over the traces where both runs departed; rejections are summed. A ratio is `nil`
-/// when its denominator is zero (the ideal run had nothing, so there is nothing to lose).
+/// the mean over the traces where both runs departed; rejections are summed. Against the trace:
+/// trace path = Σ kept path ÷ Σ trace path; trace time = Σ covered seconds ÷ Σ the traces' own
+/// covered seconds.
+/// A ratio is `nil` when its denominator is zero (the ideal run had nothing, so there is nothing
+/// to lose; a trace of no length).
 public struct MetricsSummary: Sendable, Equatable {
     /// Σ accepted ÷ Σ the ideal runs' accepted.
     public var collected: Double?
@@ -37,6 +40,10 @@ public struct MetricsSummary: Sendable, Equatable {
     public var departedTraces: Int
     /// Rejections over all traces.
     public var rejected: Int
+    /// Σ path through accepted fixes ÷ Σ the traces' paths: against the trace, not the ideal run.
+    public var tracePath: Double?
+    /// Σ seconds within 30 s of an accepted fix ÷ Σ seconds within 30 s of a trace fix.
+    public var traceTime: Double?
 
     /// The formulas, one line each, for the footer of every table that shows a summary.
     public static let formulas = [
@@ -47,6 +54,8 @@ public struct MetricsSummary: Sendable, Equatable {
         "departure = mean over traces where both runs departed of (first fix recorded while moving − ideal's)",
         "GPS vs ideal = Σ seconds GPS ran for the app ÷ Σ ideal GPS seconds",
         "rejected = Σ fixes the accuracy gate rejected",
+        "trace path = Σ path through accepted fixes ÷ Σ path of the replayed traces (vs the trace, not the ideal run)",
+        "trace time = Σ seconds within 30 s of an accepted fix ÷ Σ seconds within 30 s of a trace fix",
     ]
 
     /// Summarises one scenario's per-trace metrics.
@@ -67,5 +76,7 @@ public struct MetricsSummary: Sendable, Equatable {
         departedTraces = delays.count
         departureDelaySeconds = delays.isEmpty ? nil : delays.reduce(0, +) / Double(delays.count)
         rejected = metrics.flatMap { $0.rejectedByReason.map(\.count) }.saturatingSum()
+        tracePath = pooled(\.keptPathMeters, \.tracePathMeters)
+        traceTime = pooled(\.coveredSeconds, \.traceCoveredSeconds)
     }
 }

@@ -54,6 +54,9 @@ public struct ScenarioRun: Sendable {
     public var notes: [RunNote] = []
     /// The location status the run ended with, when it is not the one its scenario promises.
     public var authorizationDrift: AuthorizationDrift?
+    /// The run's kept fixes measured against the replayed trace (`TraceReference`): the
+    /// reference every engine shares, beside its own ideal run.
+    public var againstTrace = TraceReference()
     /// Why the engine under test could not go on; `ScenarioRunner.run` throws it.
     var failure: EngineFailure?
 
@@ -141,6 +144,7 @@ public enum ScenarioRunner {
         run.droppedDiagnostics = client.droppedDiagnostics
         run.locationDrops = played.replay.locationDrops.spans
         run.isBuiltInEngine = client is TrackingEngine
+        run.againstTrace = TraceReference(trace, kept: run.recorder)
         if let unsettled = UnsettledAuthorization.note(
             authorization: run.authorization, promptLog: run.promptLog, start: played.traceStart)
         {

@@ -132,7 +132,7 @@ struct GoldenReportTests {
                   {"scenario": "*", "metric": "collectionRatio", "min": 0.95},
                   {"scenario": "always-precise", "metric": "acceptedFixes", "min": 100, "max": 1000},
                   {"scenario": "denied", "trace": "fixture.csv", "metric": "deliveredFixes", "max": 0},
-                  {"scenario": "wheninuse-locked", "metric": "positionErrorP95Meters", "max": 12.5}
+                  {"scenario": "denied", "metric": "positionErrorP95Meters", "max": 12.5}
                 ]}
                 """#.utf8), file: "expectations.json")
         let result = try Fixture.matrix().run()

@@ -90,12 +90,12 @@ struct HTMLReportTests {
         // and the automatic-pause engine's ideal run measures the same on this drive.
         #expect(MatrixTable(result).idealMetrics.map(\.scenario) == ["ideal"])
         let rows = Scenario.presets.count - 1 + MatrixTable(result).idealMetrics.count
-        #expect(count("<rect class=\"cell\"", in: html) == rows * 4)
+        #expect(count("<rect class=\"cell\"", in: html) == rows * 6, "four columns against the ideal run, two against the trace")
         #expect(count("<text class=\"label\"", in: html) == rows)
         #expect(html.contains(">ideal</text>") && html.contains(">wheninuse-locked</text>"))
         #expect(html.contains("<li>collected = Σ accepted fixes ÷ Σ ideal accepted fixes</li>"))
         let perTrace = MatrixReport.html(result, perTrace: true)
-        #expect(count("<rect class=\"cell\"", in: perTrace) == 2 * rows * 4)
+        #expect(count("<rect class=\"cell\"", in: perTrace) == 2 * rows * 6)
         #expect(perTrace.contains("<h2>drive</h2>"))
     }
 }

@@ -93,8 +93,12 @@ struct ReplayTruthTests {
         let median = try #require(metrics["positionErrorMedianMeters"] as? Double)
         let p95 = try #require(metrics["positionErrorP95Meters"] as? Double)
         #expect(median > 0.05 && median < 1 && p95 >= median && p95 < 5, "\(median) \(p95)")
+        #expect(object["positionErrorReference"] as? String == "truth")
+        // Without a truth the error is measured against the trace itself: the built-in engine keeps
+        // the trace's own fixes, so none is off it.
         let without = runCommand(["replay", drive, "--scenario", "always-precise", "--format", "json"])
-        #expect(without.output.contains("\"positionErrorMedianMeters\":null"))
+        #expect(without.output.contains(#""positionErrorMedianMeters":0,"positionErrorP95Meters":0,"#))
+        #expect(without.output.contains(#""positionErrorReference":"trace""#))
         let undated = runCommand(["replay", drive, "--scenario", "always-precise", "--truth", span])
         #expect(undated.exitCode == 65 && undated.error.contains("--date"))
     }

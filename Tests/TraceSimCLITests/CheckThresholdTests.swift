@@ -49,7 +49,7 @@ struct CheckThresholdTests {
 
     @Test("a metric with no value fails as 'no value' in the log, JUnit and Markdown; allowMissing accepts it")
     func missingValue() throws {
-        // check has no ground truth, so the position error has no value on any run.
+        // A denied run keeps no fix, so its position error against the trace has no value.
         let strict = try file(#"{"thresholds": [{"scenario": "denied", "metric": "positionErrorMedianMeters", "max": 10}]}"#)
         let lenient = try file(
             #"{"thresholds": [{"scenario": "denied", "metric": "positionErrorMedianMeters", "max": 10, "allowMissing": true}]}"#

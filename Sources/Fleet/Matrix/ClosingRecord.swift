@@ -4,11 +4,17 @@ import Scenarios
 extension Matrix {
     /// The version of the runs schema: the matrix JSON (`"schemaVersion"`) and the JSON Lines
     /// header. Parts of another version are never read: 3 added the closing record, so a part
-    /// of version 2 cannot say whether its run finished.
-    public static let schemaVersion = 3
+    /// of version 2 cannot say whether its run finished; 4 measured every run against the
+    /// replayed trace, so a run of version 3 has no trace figures for the tables to pool.
+    public static let schemaVersion = 4
 
     /// Why runs of schema version `version` are not read, or `nil` for `schemaVersion`.
     package static func versionRefusal(_ version: Int) -> String? {
+        if version == 3 {
+            return "runs of schema version 3, written before runs were measured against the replayed trace, so "
+                + "they lack the trace figures the tables show; this tracesim reads version \(schemaVersion): "
+                + "run the matrix again with it"
+        }
         if version < schemaVersion {
             return "runs of schema version \(version), written before runs ended with a closing record, so "
                 + "nothing says whether their run finished; this tracesim reads version \(schemaVersion): "

@@ -9,6 +9,7 @@ extension Tuning {
         case recordedFixes, acceptedFixes, deliveredFixes, collectionRatio, timeCoverage, maxGapSeconds
         case positionErrorMedianMeters, positionErrorP95Meters, distanceRatio, recordedDistanceRatio, gpsOnSeconds
         case departureDelaySeconds, arrivalDelaySeconds, geofenceMissed, geofenceSpurious, missedStops
+        case tracePathRatio, traceTimeCoverage
 
         /// The declaration of the metric.
         public var definition: MetricDefinition {
@@ -29,6 +30,8 @@ extension Tuning {
             case .geofenceMissed: .geofenceMissed
             case .geofenceSpurious: .geofenceSpurious
             case .missedStops: .missedStops
+            case .tracePathRatio: .tracePathRatio
+            case .traceTimeCoverage: .traceTimeCoverage
             }
         }
 

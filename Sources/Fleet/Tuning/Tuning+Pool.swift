@@ -24,6 +24,12 @@ extension Tuning {
         /// the distance filter), or the truth's path length with a truth.
         public var referenceRouteMeters = 0.0
         public var gpsOnSeconds = 0.0
+        /// The length of the path through the accepted fixes (`Metrics.keptPathMeters`).
+        public var keptPathMeters = 0.0
+        /// The length of the replayed trace's path (`Metrics.tracePathMeters`).
+        public var tracePathMeters = 0.0
+        /// Seconds within 30 s of a trace fix (`Metrics.traceCoveredSeconds`).
+        public var traceCoveredSeconds = 0.0
         public var departureDelaySum = 0.0
         public var departures = 0
         public var arrivalDelaySum = 0.0
@@ -57,6 +63,9 @@ extension Tuning {
             distanceMeters = metrics.distanceMeters
             referenceDistanceMeters = truthLengthMeters ?? metrics.idealDistanceMeters
             gpsOnSeconds = metrics.gpsOnSeconds
+            keptPathMeters = metrics.keptPathMeters
+            tracePathMeters = metrics.tracePathMeters
+            traceCoveredSeconds = metrics.traceCoveredSeconds
             if let delay = metrics.departureDelaySeconds {
                 departureDelaySum = delay
                 departures = 1
@@ -88,6 +97,9 @@ extension Tuning {
             recordedRouteMeters += other.recordedRouteMeters
             referenceRouteMeters += other.referenceRouteMeters
             gpsOnSeconds += other.gpsOnSeconds
+            keptPathMeters += other.keptPathMeters
+            tracePathMeters += other.tracePathMeters
+            traceCoveredSeconds += other.traceCoveredSeconds
             departureDelaySum += other.departureDelaySum
             departures += other.departures
             arrivalDelaySum += other.arrivalDelaySum
@@ -120,6 +132,8 @@ extension Tuning {
             case .geofenceMissed: return Double(geofenceMissed)
             case .geofenceSpurious: return Double(geofenceSpurious)
             case .missedStops: return Double(missedStops)
+            case .tracePathRatio: return ratio(keptPathMeters, tracePathMeters)
+            case .traceTimeCoverage: return ratio(coveredSeconds, traceCoveredSeconds)
             }
         }
     }

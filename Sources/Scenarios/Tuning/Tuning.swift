@@ -9,8 +9,10 @@ import Traces
 /// a fixed reference, objectives and constraints, and the Pareto front (`Documentation/Tuning.md`).
 public enum Tuning {
     /// Distances of accepted fixes from the truth interpolated at their times; fixes outside the
-    /// truth's span, or in a truth gap longer than 2 s, are skipped.
-    public static func errors(_ recorder: Recorder, against truth: Trace) -> [Double] {
+    /// truth's span, or inside a truth gap longer than `reachSeconds` (2 s: a truth is a dense
+    /// recording), are skipped; a fix at the very instant of a truth fix is measured against it
+    /// whatever the gaps around it.
+    public static func errors(_ recorder: Recorder, against truth: Trace, reachSeconds: Double = 2) -> [Double] {
         let fixes = truth.fixes
         guard fixes.count >= 2 else { return [] }
         var result: [Double] = []
@@ -20,7 +22,7 @@ public enum Tuning {
             guard cursor + 1 < fixes.count, fixes[cursor].timestamp <= time else { continue }
             let (a, b) = (fixes[cursor], fixes[cursor + 1])
             let span = b.timestamp.seconds(since: a.timestamp)
-            guard span > 0, span <= 2 else { continue }
+            guard span > 0, span <= reachSeconds || time == a.timestamp || time == b.timestamp else { continue }
             let share = time.seconds(since: a.timestamp) / span
             let truthPosition = Coordinate(
                 latitude: a.latitude + (b.latitude - a.latitude) * share,
