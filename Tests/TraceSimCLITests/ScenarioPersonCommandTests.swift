@@ -87,7 +87,7 @@ struct ScenarioPersonCommandTests {
     @Test(
         "a scenario file with a bad user exits 65 naming the file and line",
         arguments: [
-            #"{"name": "a",\#n "authorization": {"user": "agreeable"}}"#,
+            #"{"name": "a",\#n "authorization": {"user": "nobody"}}"#,
             #"{"name": "a",\#n "authorization": {"user": {"answers": [{"prompt": "motion", "answer": "changeToAlwaysAllow"}]}}}"#,
             #"{"name": "a",\#n "authorization": {}}"#,
         ])
