@@ -70,7 +70,7 @@ public enum RunReport {
                 ("deliveredTimes", .array(run.deliveryTimes.map(seconds))),
                 ("promptLog", PermissionsReport.promptLog(run.promptLog, since: start)),
                 ("authorization", .array(run.authorization.map { authorization($0, seconds: seconds) })),
-            ] + RunNotesReport.jsonMember(run) + DiagnosticsReport.jsonMember(run))
+            ] + DeliveryReport.jsonMember(run) + RunNotesReport.jsonMember(run) + DiagnosticsReport.jsonMember(run))
     }
 
     /// `metrics` with every value rounded as the run JSON writes it (each metric to its

@@ -43,6 +43,9 @@ public struct ScenarioRun: Sendable {
     public var diagnostics: [ClientDiagnostic] = []
     /// What the engine under test reported beyond the diagnostics a run keeps.
     public var droppedDiagnostics = DroppedDiagnostics()
+    /// How the app was handed its locations (calls, their sizes, what it did not keep) and
+    /// which fields the device filled in.
+    public var deliveries = DeliveryTally()
     /// What TraceSim noticed about the run that its figures do not say (authorization that
     /// never settled), in the order noticed; never the engine's words, which are `diagnostics`.
     public var notes: [RunNote] = []
@@ -120,12 +123,15 @@ public enum ScenarioRunner {
             authorization: played.authorizationTimeline, wizardSteps: played.wizardSteps,
             device: played.deviceConfiguration)
         run.diagnostics = client.diagnostics
+        run.deliveries = played.replay.deliveryTally
+        run.deliveries.noteKept(client.recorder.deliveredFixCount)
         run.droppedDiagnostics = client.droppedDiagnostics
         if let unsettled = UnsettledAuthorization.note(
             authorization: run.authorization, promptLog: run.promptLog, start: played.traceStart)
         {
             run.notes.append(unsettled)
         }
+        run.notes += played.replay.refusedSuspensions.map(\.note)
         run.failure = client.failure
         return run
     }
