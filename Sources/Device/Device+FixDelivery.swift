@@ -64,9 +64,9 @@ extension Device {
     }
 
     /// Hands `fix` to the app, or holds it until `locationsPerDelivery` locations are waiting
-    /// and hands them over together: Apple's `locationManager(_:didUpdateLocations:)` says the
-    /// array may contain additional entries when locations arrived before they could be
-    /// delivered. The replay makes one call of the deliveries of one step.
+    /// and hands them over together: Apple's `locationManager(_:didUpdateLocations:)` documents
+    /// an array of more than one location when updates came faster than they were delivered.
+    /// The replay makes one call of the deliveries of one step.
     private mutating func deliver(_ fix: Fix, into actions: inout [DeviceAction]) {
         let batch = parameters.locationsPerDelivery
         guard batch > 1 else {

@@ -59,7 +59,8 @@ extension DeviceParameters {
             .integer(
                 "locationsPerDelivery", \.locationsPerDelivery, unit: "fixes", in: 1...1_000,
                 "locations handed over in one didUpdateLocations call",
-                source: "Apple locationManager(_:didUpdateLocations:): may contain additional entries", .apple),
+                source: "Apple locationManager(_:didUpdateLocations:): more than one location when delivery lags",
+                .apple),
             .number(
                 "autoPauseAfterStationarySeconds", \.autoPauseAfterStationarySeconds, unit: "s",
                 "stillness before pausesLocationUpdatesAutomatically pauses",

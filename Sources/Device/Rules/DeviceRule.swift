@@ -354,8 +354,8 @@ extension DeviceRule {
                 "One didUpdateLocations call carries locationsPerDelivery locations, oldest first; held ones "
                     + "share the fate of a fix refused while they wait, and those held when the trace ends never arrive.",
                 "locationManager(_:didUpdateLocations:)",
-                "Apple didUpdateLocations (may contain additional entries when locations arrived before "
-                    + "they could be delivered)", .apple, ["locationsPerDelivery"])
+                "Apple didUpdateLocations (the array holds more than one location when updates were deferred "
+                    + "or came faster than delivery)", .apple, ["locationsPerDelivery"])
         case .receiverRunsOnlyForRunningUpdates:
             entry(
                 "GPS runs for the app only while its standard updates run unpaused with precise location and "

@@ -24,8 +24,8 @@ public struct RefusedSuspension: Sendable, Equatable {
         let reason =
             phase == .foreground
             ? "the app was in the foreground, and iOS suspends only background apps"
-            : "something kept the app running (location updates allowed in the background, a background "
-                + "activity session or a wake window), and iOS suspends only an app nothing keeps running"
-        return RunNote(message: "the timeline's suspend was not carried out: \(reason) (a4 #2)", time: time)
+            : "something kept the app running: location updates allowed in the background, a background "
+                + "activity session or a wake window; iOS suspends only an app nothing keeps running"
+        return RunNote(message: "the timeline's suspend was not carried out: \(reason), fact sheet a4 #2", time: time)
     }
 }
