@@ -69,9 +69,9 @@ echo "every message of the pixel 6 matrix (versions 2 and 1) and the MTV force-q
     --engine-command "python3 Examples/python/engine.py" >"$out/python.csv"
 # scenario, recordedFixes, deliveredFixes, acceptedFixes
 counts=$(tail -n +2 "$out/python.csv" | cut -d, -f2,4,5,6)
-expected=$'always-precise,480,1748,1501\nwheninuse-force-quit,77,437,428'
+expected=$'always-precise,578,1748,1633\nwheninuse-force-quit,82,437,433'
 if [ "$counts" != "$expected" ]; then
     printf 'error: the Python example engine recorded\n%s\nnot\n%s\n' "$counts" "$expected" >&2
     exit 1
 fi
-echo "python example engine: recorded 480 fixes (always-precise) and 77 (wheninuse-force-quit) on the MTV drive"
+echo "python example engine: recorded 578 fixes (always-precise) and 82 (wheninuse-force-quit) on the MTV drive"

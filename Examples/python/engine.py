@@ -109,7 +109,7 @@ class Tracker:
         answers = [record("delivered")]
         accuracy = location.get("horizontalAccuracy")
         if accuracy is None and "horizontalDilution" in location:
-            # Traces from NMEA carry HDOP, not metres: 7.5 m of range error per unit.
+            # TraceSim before issue 30 sent an NMEA trace's HDOP, not metres: 7.5 m per unit.
             accuracy = location["horizontalDilution"] * UERE_M
         if accuracy is None or accuracy < 0 or accuracy > self.max_accuracy_m:
             answers.append(record("rejected", reason="lowAccuracy"))

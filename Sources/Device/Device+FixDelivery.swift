@@ -5,7 +5,12 @@ import Traces
 /// A recorded fix: what the OS's own services see in it, derived motion, and whether the app
 /// gets it. This is the per-fix path: it appends to the caller's buffer and allocates nothing.
 extension Device {
-    mutating func handleFix(_ fix: Fix, at now: SimInstant, into actions: inout [DeviceAction]) {
+    mutating func handleFix(_ recorded: Fix, at now: SimInstant, into actions: inout [DeviceAction]) {
+        // Every service sees the fix as the receiver reports it (issue 30): accuracy in metres,
+        // speed and course filled in where the trace lacks them.
+        let (fix, filledIn) = receiver.report(
+            recorded, assumedHorizontalAccuracyMeters: parameters.assumedHorizontalAccuracyMeters,
+            courseMinimumSpeedMetersPerSecond: parameters.courseMinimumSpeedMetersPerSecond)
         let position = Coordinate(latitude: fix.latitude, longitude: fix.longitude)
         if authorization.state.isLocationServicesEnabled {
             observeBackgroundServices(fix, at: position, now: now, into: &actions)
@@ -14,14 +19,15 @@ extension Device {
         }
 
         if lifecycle.isMotionRunning, !traceHasMotionSamples {
-            let derived = motionDeriver.observe(fix, parameters: parameters, random: &random)
+            let derived = motionDeriver.observe(recorded, parameters: parameters, random: &random)
             for sample in derived { offerMotion(sample, into: &actions) }
         }
 
         if let rule = locationRefusal(at: now) {
+            releaseHeldLocations(refusedFor: rule, into: &actions)
             actions.append(.dropLocation(rule))
             if rule == .suspendedAppUpdatesQueued {
-                enqueue(fix)
+                if enqueue(fix) { receiver.handedOver(filledIn) }
                 // Models the automatic pause also for the updates Core Location enqueues for a
                 // suspended app (a4 #2, #7): they run, so they pause after the stillness too,
                 // which turns the receiver off. The app learns of it when it runs again.
@@ -30,13 +36,15 @@ extension Device {
             return
         }
         if authorization.state.accuracy == .reducedAccuracy {
+            // A reduced fix carries the reduced accuracy and no speed or course: nothing derived.
             if let reduced = reducedFilter.reduce(fix, parameters: parameters, random: &random) {
-                actions.append(.deliverLocation(reduced))
+                deliver(reduced, into: &actions)
             } else {
                 actions.append(.dropLocation(.reducedAccuracyFewFixesPerHour))
             }
         } else {
-            actions.append(.deliverLocation(fix))
+            receiver.handedOver(filledIn)
+            deliver(fix, into: &actions)
         }
         if pauseIfStill(after: fix) {
             actions.append(.locationUpdatesPaused)
@@ -55,16 +63,55 @@ extension Device {
         return true
     }
 
+    /// Hands `fix` to the app, or holds it until `locationsPerDelivery` locations are waiting
+    /// and hands them over together: Apple's `locationManager(_:didUpdateLocations:)` documents
+    /// an array of more than one location when updates came faster than they were delivered.
+    /// The replay makes one call of the deliveries of one step.
+    private mutating func deliver(_ fix: Fix, into actions: inout [DeviceAction]) {
+        let batch = parameters.locationsPerDelivery
+        guard batch > 1 else {
+            actions.append(.deliverLocation(fix))
+            return
+        }
+        heldLocations.append(fix)
+        guard heldLocations.count >= batch else { return }
+        for held in heldLocations { actions.append(.deliverLocation(held)) }
+        heldLocations.removeAll(keepingCapacity: true)
+    }
+
+    /// The held locations meet the fate of the fix refused for `rule`: queued for a suspended
+    /// app whose updates Core Location enqueues, dropped for that rule otherwise.
+    private mutating func releaseHeldLocations(refusedFor rule: DeviceRule, into actions: inout [DeviceAction]) {
+        guard !heldLocations.isEmpty else { return }
+        for held in heldLocations {
+            if rule == .suspendedAppUpdatesQueued {
+                enqueueAsSeen(held)
+            } else {
+                actions.append(.dropLocation(rule))
+            }
+        }
+        heldLocations.removeAll(keepingCapacity: true)
+    }
+
     /// Models Core Location enqueuing an update for a suspended app (a4 #2): kept as the app
-    /// will see it, the newest `suspendedLocationQueueLimit` at most.
-    private mutating func enqueue(_ fix: Fix) {
-        let limit = parameters.suspendedLocationQueueLimit
-        guard limit > 0 else { return }
+    /// will see it, the newest `suspendedLocationQueueLimit` at most. Whether it was kept.
+    private mutating func enqueue(_ fix: Fix) -> Bool {
+        guard parameters.suspendedLocationQueueLimit > 0 else { return false }
         var seen = fix
         if authorization.state.accuracy == .reducedAccuracy {
-            guard let reduced = reducedFilter.reduce(fix, parameters: parameters, random: &random) else { return }
+            guard let reduced = reducedFilter.reduce(fix, parameters: parameters, random: &random) else {
+                return false
+            }
             seen = reduced
         }
+        enqueueAsSeen(seen)
+        return true
+    }
+
+    /// Queues a location already as the app will see it, keeping the newest within the limit.
+    private mutating func enqueueAsSeen(_ seen: Fix) {
+        let limit = parameters.suspendedLocationQueueLimit
+        guard limit > 0 else { return }
         if queuedLocations.count >= limit { queuedLocations.removeFirst(queuedLocations.count - limit + 1) }
         queuedLocations.append(seen)
     }

@@ -46,6 +46,10 @@ public struct Device: Sendable {
     var reducedFilter = ReducedAccuracyFilter()
     var autoPause = AutoPauseTracker()
     var motionDeriver = MotionDeriver()
+    /// What the receiver reports for each recorded fix: accuracy in metres, speed, course.
+    var receiver = ReceiverReport()
+    /// Locations waiting to be handed over together, while `locationsPerDelivery` is above 1.
+    var heldLocations: [Fix] = []
     /// The event that raised the deferred upgrade prompt, kept for its answer.
     var heldAlwaysEvent: HeldBackgroundEvent?
     /// Location updates recorded for the suspended app, as it will see them, oldest first
@@ -71,7 +75,17 @@ public struct Device: Sendable {
         traceHasMotionSamples = configuration.traceHasMotionSamples
         random = SplitMix64(seed: configuration.seed)
         switches = DeviceSwitchState(seed: configuration.seed)
+        // Reserved once, so holding a location never allocates on the per-fix path.
+        if parameters.locationsPerDelivery > 1 { heldLocations.reserveCapacity(parameters.locationsPerDelivery) }
     }
+
+    /// The fields of the locations handed to the app that the device filled in because the
+    /// trace lacked them (accuracy in metres, speed, course); empty when the trace had them all.
+    public var derivedFields: DerivedLocationFields { receiver.derivedFields }
+
+    /// Locations waiting for the rest of their `didUpdateLocations` call
+    /// (`locationsPerDelivery`); those still waiting when a trace ends never reach the app.
+    public var heldLocationCount: Int { heldLocations.count }
 
     /// The identifiers of the regions the OS is monitoring for the app.
     public var monitoredRegionIdentifiers: [String] { regions.identifiers }

@@ -41,7 +41,8 @@ public struct AccuracyGate: Sendable {
         public var maximumAgeSeconds = 15.0
         /// Hold the first fix until the next confirms it, rejecting it when they disagree.
         public var confirmsFirstFix = true
-        /// How dilution-only accuracy becomes (estimated) metres.
+        /// How dilution-only accuracy becomes (estimated) metres. The simulated phone already
+        /// delivers metres (issue 30); this serves fixes handed to the gate from elsewhere.
         public var uere = UserEquivalentRangeError.standard
 
         public init() {}
@@ -80,7 +81,8 @@ public struct AccuracyGate: Sendable {
     /// - Complexity: O(1), no allocation.
     public mutating func evaluate(_ fix: Fix, deliveredAt: SimInstant) -> Decision {
         if let figure = fix.storedHorizontalAccuracyFigure {
-            // The figure as recorded (metres or HDOP): negative or non-finite is invalid.
+            // The figure as given (metres from the phone; HDOP only from a fix that did not pass
+            // through it): negative or non-finite is invalid.
             if !figure.isFinite || figure < 0 { return .reject(.invalidAccuracy) }
             let meters =
                 fix.horizontalAccuracyKind == .dilution ? figure * configuration.uere.horizontalMeters : figure

@@ -29,11 +29,12 @@ extension MatrixTable.Row {
     }
 
     /// Every key of a run's object; `notes`, `diagnostics`, `droppedDiagnostics`, `warnings` and
-    /// `authorizationDrift` may be absent.
+    /// `authorizationDrift` may be absent, and so may `derivedByDevice` and `deliveries`
+    /// (issue 30), which runs saved before them lack.
     private static let runKeys = [
         "trace", "scenario", "seed", "flowSeconds", "metrics", "positionErrorReference", "reference", "lifecycle",
         "lifecycleSeconds", "deliveredTimes", "promptLog", "authorization", "notes", "diagnostics",
-        "droppedDiagnostics", "warnings", "authorizationDrift",
+        "droppedDiagnostics", "warnings", "authorizationDrift", "derivedByDevice", "deliveries",
     ]
 
     /// Members the tables do not read, and the bracket each opens with.
@@ -73,6 +74,8 @@ extension MatrixTable.Row {
             _ = try reader.array(try required(key), "$.\(key)")
         }
         _ = try reader.object(try required("lifecycleSeconds"), "$.lifecycleSeconds", allowed: nil)
+        if let derived = members["derivedByDevice"] { _ = try reader.array(derived, "$.derivedByDevice") }
+        if let deliveries = members["deliveries"] { _ = try reader.object(deliveries, "$.deliveries", allowed: nil) }
         let seedNode = try required("seed")
         _ = try reader.number(seedNode, "$.seed", in: -0x1p63...0x1p63)
         // As written: a seed beyond 2^53 is not the same number once read as a Double.

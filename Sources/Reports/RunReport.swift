@@ -75,7 +75,8 @@ public enum RunReport {
                     ("deliveredTimes", .array(run.deliveryTimes.map(seconds))),
                     ("promptLog", PermissionsReport.promptLog(run.promptLog, since: start)),
                     ("authorization", .array(run.authorization.map { authorization($0, seconds: seconds) })),
-                ] + RunNotesReport.jsonMember(run) + AuthorizationMarkReport.jsonMember(run)
+                ] + DeliveryReport.jsonMember(run) + RunNotesReport.jsonMember(run)
+                + AuthorizationMarkReport.jsonMember(run)
                 + DiagnosticsReport.jsonMember(run))
     }
 

@@ -48,6 +48,9 @@ public struct ScenarioRun: Sendable {
     /// Whether the built-in engine was measured (its gate rejects fixes); `false` for a team's
     /// own engine, whose fixes are simply kept or not.
     public var isBuiltInEngine = true
+    /// How the app was handed its locations (calls, their sizes, what it did not keep) and
+    /// which fields the device filled in.
+    public var deliveries = DeliveryTally()
     /// What TraceSim noticed about the run that its figures do not say (authorization that
     /// never settled, authorization that drifted), in the order noticed; never the engine's
     /// words, which are `diagnostics`.
@@ -141,6 +144,8 @@ public enum ScenarioRunner {
             authorization: played.authorizationTimeline, wizardSteps: played.wizardSteps,
             device: played.deviceConfiguration)
         run.diagnostics = client.diagnostics
+        run.deliveries = played.replay.deliveryTally
+        run.deliveries.noteKept(client.recorder.deliveredFixCount)
         run.droppedDiagnostics = client.droppedDiagnostics
         run.locationDrops = played.replay.locationDrops.spans
         run.isBuiltInEngine = client is TrackingEngine
@@ -153,6 +158,7 @@ public enum ScenarioRunner {
         run.authorizationDrift = AuthorizationDrift.of(
             expected: scenario.expectedAuthorization, timeline: run.authorization)
         if let drift = run.authorizationDrift { run.notes.append(drift.note(scenario: scenario.name)) }
+        run.notes += played.replay.refusedSuspensions.map(\.note)
         run.failure = client.failure
         return run
     }

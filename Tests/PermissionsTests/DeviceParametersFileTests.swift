@@ -29,8 +29,10 @@ struct DeviceParametersFileTests {
                 json = String(changed)
                 expected = .number(changed)
             case .integer(let value):
-                json = String(value - 1)
-                expected = .integer(value - 1)
+                // Down by one, unless that leaves the range (locationsPerDelivery starts at 1).
+                let changed = value > 1 ? value - 1 : value + 1
+                json = String(changed)
+                expected = .integer(changed)
             case .flag(let value):
                 json = String(!value)
                 expected = .flag(!value)

@@ -176,8 +176,8 @@ struct PartCompletenessTests {
         }
         let cuts = [
             text.count / 2,  // inside a run
-            try offset(after: #""inBackground":false}]}"#),  // after a whole run
-            try offset(after: #""inBackground":false}]}]"#),  // after the runs
+            try offset(after: #""deliveredNotKept":0}}"#),  // after a whole run (its deliveries end it)
+            try offset(after: #"}}]"#),  // after the runs
             try offset(after: #""end":{"#),  // inside the end
             text.count - 2,  // all but the last brace
         ]

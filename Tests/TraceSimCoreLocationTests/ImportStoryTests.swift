@@ -23,7 +23,9 @@ import TraceSimCoreLocation
                     }
                 })
             let tracker = try #require(box.value)
-            #expect(tracker.recorded.count == 622)
+            // 623 since issue 30: the drive's one epoch without HDOP arrives with the assumed 10 m,
+            // which the tracker's accuracy guard keeps.
+            #expect(tracker.recorded.count == 623)
             // Always at launch; a visit's arrival and departure while parked; then five times the
             // stationary region is left, updates restart and a new region is set where it stops.
             let exits = Array(repeating: ["left stationary", "outside stationary"], count: 5).flatMap { $0 }

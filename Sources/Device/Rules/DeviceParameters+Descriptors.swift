@@ -48,6 +48,20 @@ extension DeviceParameters {
                 "location updates kept for a suspended app until it runs again (newest kept)",
                 source: "a4 #2 (queued, no bound documented)", .simulator),
             .number(
+                "assumedHorizontalAccuracyMeters", \.assumedHorizontalAccuracyMeters, unit: "m", in: 0...100_000,
+                "horizontal accuracy reported for a fix whose source gave none (an assumption)",
+                source: "CLLocation horizontalAccuracy (negative = invalid); bundled iPhone traces 5 m open road, "
+                    + "30-50 m urban", .simulator),
+            .number(
+                "courseMinimumSpeedMetersPerSecond", \.courseMinimumSpeedMetersPerSecond, unit: "m/s",
+                in: 0...1_000, "below this speed a derived course stays invalid (-1)",
+                source: "CLLocation course (negative = invalid); threshold as motionWalkingSpeed", .simulator),
+            .integer(
+                "locationsPerDelivery", \.locationsPerDelivery, unit: "fixes", in: 1...1_000,
+                "locations handed over in one didUpdateLocations call",
+                source: "Apple locationManager(_:didUpdateLocations:): more than one location when delivery lags",
+                .apple),
+            .number(
                 "autoPauseAfterStationarySeconds", \.autoPauseAfterStationarySeconds, unit: "s",
                 "stillness before pausesLocationUpdatesAutomatically pauses",
                 source: "a4 #7, a9", .observed),

@@ -33,6 +33,17 @@ public struct DeviceParameters: Sendable, Equatable {
     /// The most location updates kept for a suspended app, delivered when it runs again; the
     /// oldest are dropped first.
     public var suspendedLocationQueueLimit = 100
+    /// The horizontal accuracy, in metres, the receiver reports for a recorded fix whose source
+    /// gave none (a TCX, a KML, a dashcam log): iOS never delivers a receiver fix without one.
+    /// An assumption, not a measurement; `--assume-accuracy` sets it.
+    public var assumedHorizontalAccuracyMeters = 10.0
+    /// Below this speed a course derived from the previous fix is left invalid (-1), as iOS
+    /// leaves `course` when it cannot tell a direction.
+    public var courseMinimumSpeedMetersPerSecond = 0.5
+    /// How many locations one `didUpdateLocations` call carries: 1 hands each over at once;
+    /// more holds them until that many arrived, as when locations arrive faster than the app
+    /// is handed them.
+    public var locationsPerDelivery = 1
     /// Seconds the device must stay put before pausesLocationUpdatesAutomatically pauses updates.
     public var autoPauseAfterStationarySeconds = 900.0
     /// How far the device may wander and still count as staying put, for the automatic pause.

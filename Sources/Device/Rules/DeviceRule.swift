@@ -51,6 +51,8 @@ public enum DeviceRule: String, CaseIterable, Sendable {
     case resumedAppGetsCurrentMotion
     case wokenAppSuspendedAfterWakeWindow
     case suspendedAppUpdatesQueued
+    case deliveredLocationsAsReceiverReports
+    case severalLocationsPerCall
     case receiverRunsOnlyForRunningUpdates
     case backgroundSessionFormsWhileInUse
     // Delivery (a2, a4, a8, d1)
@@ -338,6 +340,22 @@ extension DeviceRule {
                     + "delivered in one call when it runs again; a When-In-Use app gets none recorded after it stops being in use.",
                 "Handling location updates in the background", "a4 #2, a4 #3", .apple,
                 ["suspendedLocationQueueLimit"])
+        case .deliveredLocationsAsReceiverReports:
+            entry(
+                "Every delivered location has a horizontal accuracy in metres (HDOP times the range-error model, "
+                    + "or an assumed figure for a source that records none); speed and course the trace lacks "
+                    + "come from the previous recorded fix, the course staying invalid (-1) while nearly still.",
+                "CLLocation horizontalAccuracy, speed, course",
+                "CLLocation docs (a negative value is invalid); assumed accuracy and course threshold: "
+                    + "simulator decision, issue 30", .simulator,
+                ["assumedHorizontalAccuracyMeters", "courseMinimumSpeedMetersPerSecond"])
+        case .severalLocationsPerCall:
+            entry(
+                "One didUpdateLocations call carries locationsPerDelivery locations, oldest first; held ones "
+                    + "share the fate of a fix refused while they wait, and those held when the trace ends never arrive.",
+                "locationManager(_:didUpdateLocations:)",
+                "Apple didUpdateLocations (the array holds more than one location when updates were deferred "
+                    + "or came faster than delivery)", .apple, ["locationsPerDelivery"])
         case .receiverRunsOnlyForRunningUpdates:
             entry(
                 "GPS runs for the app only while its standard updates run unpaused with precise location and "

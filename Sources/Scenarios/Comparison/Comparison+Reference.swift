@@ -14,6 +14,9 @@ extension Comparison {
         public var seed: UInt64
         /// The ideal run's engine settings.
         public var engine: EngineConfiguration
+        /// The accuracy the ideal phone reports for fixes the trace gives none: the scenario's,
+        /// since it describes the trace's source rather than the phone (issue 30).
+        public var assumedHorizontalAccuracyMeters: Double
 
         /// The reference of `scenario`, with the seed it runs on.
         public init(of scenario: Scenario) {
@@ -23,6 +26,7 @@ extension Comparison {
             engine.heartbeatIntervalSeconds = defaults.heartbeatIntervalSeconds
             self.seed = scenario.seed
             self.engine = engine
+            assumedHorizontalAccuracyMeters = scenario.device.parameters.assumedHorizontalAccuracyMeters
         }
 
         /// The scenario the ideal run replays.
@@ -32,6 +36,7 @@ extension Comparison {
             }
             ideal.seed = seed
             ideal.engine = engine
+            ideal.device.parameters.assumedHorizontalAccuracyMeters = assumedHorizontalAccuracyMeters
             return ideal
         }
 

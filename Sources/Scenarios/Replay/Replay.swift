@@ -27,6 +27,10 @@ public struct Replay<Client: LocationClient> {
     public private(set) var deliveryTimes: [SimInstant] = []
     /// Where the phone kept fixes from the app, and by which rule.
     public private(set) var locationDrops = LocationDrops()
+    /// How the app was handed its locations: calls, their sizes, what the device filled in.
+    public private(set) var deliveryTally = DeliveryTally()
+    /// Scripted suspensions the phone did not carry out because the app was kept running.
+    public private(set) var refusedSuspensions: [RefusedSuspension] = []
     /// The fixes of the next `didUpdateLocations` call: those the device delivered in one
     /// step, in order. Emptied after each call.
     private var locations: [LocationDelivery] = []
@@ -164,6 +168,8 @@ public struct Replay<Client: LocationClient> {
             startClientIfLaunched(at: now)
         }
         phone.stopMeasuringGPS(at: now)
+        deliveryTally.heldWhenTraceEnded = device.heldLocationCount
+        deliveryTally.derivedByDevice = device.derivedFields
         client.finish(at: now)
     }
 
@@ -213,7 +219,12 @@ public struct Replay<Client: LocationClient> {
 
     private mutating func send(_ event: DeviceEvent, at now: SimInstant) {
         var actions = spareActionBuffers.popLast() ?? []
+        let phaseBefore = device.lifecycle.phase
         phone.send(event, at: now, into: &actions)
+        // Only a script sends this event (the phone suspends an app on its own by a timer).
+        if event == .system(.suspendedApp), phaseBefore.isRunning, device.lifecycle.phase == phaseBefore {
+            refusedSuspensions.append(RefusedSuspension(time: now, phase: phaseBefore))
+        }
         handOver(actions, at: now)
         actions.empty()
         spareActionBuffers.append(actions)
@@ -268,10 +279,11 @@ public struct Replay<Client: LocationClient> {
         switch action {
         case .deliverLocation(let fix):
             // Collected until the device's step ends or it does something else: the device
-            // decides how many fixes one call carries (today one per step).
+            // decides how many fixes one call carries (`locationsPerDelivery`).
             deliveryTimes.append(now)
             locations.append(LocationDelivery(fix: fix, time: now))
         case .significantChange(let fix):
+            deliveryTally.significantChanges += 1
             client.didReceiveSignificantChange(fix, at: now, into: &requests)
         case .deliverMotion(let sample):
             client.didUpdateMotionActivity(sample, at: now, into: &requests)
@@ -309,6 +321,7 @@ public struct Replay<Client: LocationClient> {
     /// `didUpdateLocations` with the fixes collected so far, if any.
     private mutating func handOverLocations(at now: SimInstant) {
         guard !locations.isEmpty else { return }
+        deliveryTally.countCall(of: locations.count)
         client.didUpdateLocations(locations, at: now, into: &requests)
         locations.empty()
     }

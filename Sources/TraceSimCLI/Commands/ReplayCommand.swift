@@ -47,6 +47,7 @@ enum ReplayCommand: ReportingCommand {
                 help: "Seeds the phone (default: the scenario's own seed; presets use 0)."),
             formats.declared,
             NoiseArguments.declared,
+            AccuracyArguments.declared,
         ] + EngineArguments.declared + ImportArguments.declared,
         exitStatus: """
             0 ran; 64 usage error; 65 a file's content is invalid; 66 a file is missing or unreadable;
@@ -63,7 +64,9 @@ enum ReplayCommand: ReportingCommand {
             throw UsageError("replay needs --scenario (see 'tracesim scenarios')", command: name)
         }
         guard !scenarioName.contains(",") else { throw UsageError("--scenario takes one name or file", command: name) }
-        let scenarios = try ReplayArguments.scenarios(scenarioName, command: name, console: console)
+        var scenarios = try ReplayArguments.scenarios(scenarioName, command: name, console: console)
+        AccuracyArguments.apply(
+            try AccuracyArguments.meters(parsed, command: name), to: &scenarios[0].scenario.device.parameters)
         let format = try formats.parse(parsed)
         let seed = try ReplayArguments.seed(parsed, command: name)
         let noise = try NoiseArguments.noise(parsed, command: name)

@@ -65,6 +65,7 @@ enum TrackCommand: ReportingCommand {
             .init(name: "seed", value: "<n>", help: "Seeds the phone's randomness (default 0)."),
             formats.declared,
             NoiseArguments.declared,
+            AccuracyArguments.declared,
         ] + ImportArguments.declared,
         exitStatus: """
             0 ran; 64 usage error; 65 a file's content is invalid (FILE:LINE:COL: what), including a
@@ -107,6 +108,8 @@ enum TrackCommand: ReportingCommand {
             }.configuration
         }
         deviceConfiguration.seed = seed
+        AccuracyArguments.apply(
+            try AccuracyArguments.meters(parsed, command: name), to: &deviceConfiguration.parameters)
         var lifecycle: [PermissionSession.ScriptedEvent] = []
         if let userPath = parsed.value("user") {
             lifecycle = try ConfigFiles.load(userPath, console, UserScript.parse).lifecycle

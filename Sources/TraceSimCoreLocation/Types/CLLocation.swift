@@ -7,11 +7,16 @@ import Traces
 ///
 /// A location the simulated phone delivered keeps the exact `Fix` it came from and the instant
 /// it was delivered, so an adapter can hand the same fix, bit for bit, to code written against
-/// TraceSim's own types. A measurement the trace lacks is reported the way Core Location reports
-/// an invalid one: a negative accuracy (horizontal, vertical, speed, course) marks the value it
-/// qualifies as invalid, and speed and course are -1. An altitude the trace lacks reads 0 with
-/// `verticalAccuracy` -1. A horizontal accuracy given as a dilution (NMEA's HDOP) is reported in
-/// metres through the standard range-error model (`Fix.horizontalAccuracyMeters`).
+/// TraceSim's own types. The phone delivers what its receiver would report (issue 30): every
+/// delivered location has a horizontal accuracy in metres (HDOP turned into metres, or the
+/// assumed accuracy for a source that records none), and speed and course derived from the
+/// previous fix where the trace lacks them. What is still missing is reported the way Core
+/// Location reports an invalid value: a negative accuracy (horizontal, vertical, speed, course)
+/// marks the value it qualifies as invalid, and speed and course are -1 (the first fix of a
+/// trace without speed, a course while nearly still, a reduced-accuracy location). An altitude
+/// the trace lacks reads 0 with `verticalAccuracy` -1. A fix that did not pass through the phone
+/// and gives a dilution (NMEA's HDOP) is reported in metres through the standard range-error
+/// model (`Fix.horizontalAccuracyMeters`).
 ///
 /// Properties are `open` so a test double can subclass and override them, as apps' tests do
 /// with Apple's class. Locations are immutable, so `copy()` returns the location itself.
