@@ -53,7 +53,7 @@ public struct MetricsSummary: Sendable, Equatable {
         "longest gap = median over traces of each trace's longest stretch without an accepted fix",
         "departure = mean over traces where both runs departed of (first fix recorded while moving − ideal's)",
         "GPS vs ideal = Σ seconds GPS ran for the app ÷ Σ ideal GPS seconds",
-        "rejected = Σ fixes the accuracy gate rejected",
+        "rejected = Σ fixes the engine rejected (the built-in engine's accuracy gate, or the rejections an engine of your own reports)",
         "trace path = Σ path through accepted fixes ÷ Σ path of the replayed traces (vs the trace, not the ideal run)",
         "trace time = Σ seconds within 30 s of an accepted fix ÷ Σ seconds within 30 s of a trace fix",
     ]
