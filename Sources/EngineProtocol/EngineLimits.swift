@@ -1,5 +1,5 @@
 /// How much an engine may ask of one run, whatever it writes: each limit is a protocol error
-/// when crossed, naming the run (Documentation/Protocol/EngineProtocol.md, "Limits").
+/// when crossed, naming the run (Documentation/TraceSim.docc/EngineProtocol.md, "Limits").
 ///
 /// Without them an engine that answers every event, its own timer firings included, with a
 /// timer due at `now` (or a nanosecond later) would loop forever, and one that re-arms a timer

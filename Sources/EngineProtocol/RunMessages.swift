@@ -10,7 +10,7 @@ package enum RunMessages {
     /// The version TraceSim's `hello` names: the one every engine speaks, so an engine
     /// written for version 1 (which may refuse any other) keeps working. The engine's `hello`
     /// answers with the version the conversation then goes on in
-    /// (Documentation/Protocol/EngineProtocol.md, "Versions").
+    /// (Documentation/TraceSim.docc/EngineProtocol.md, "Versions").
     package static let version: Int64 = 1
     /// The highest version an engine may answer with: version 2 adds `capabilities`.
     package static let highestVersion: Int64 = 2

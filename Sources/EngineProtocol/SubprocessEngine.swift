@@ -14,7 +14,7 @@ import Traces
 extension EngineUnderTest {
     /// An engine in any language: `command` run through `/bin/sh -c`, spoken to over the
     /// lock-step JSON Lines protocol on its standard input and output
-    /// (Documentation/Protocol/EngineProtocol.md).
+    /// (Documentation/TraceSim.docc/EngineProtocol.md).
     ///
     /// One process serves one run at a time and is reused for the next run with a `reset`,
     /// so a matrix starts at most one process per worker. A run whose engine exits, stays

@@ -2,9 +2,10 @@ import ConfigJSON
 import Device
 import Scenarios
 
-/// The mark on a run whose final location status is not the one its scenario's name promises
+/// The mark on a run whose final location status is not the one its scenario promises (by its
+/// name for a preset, by `expectedAuthorization` for a file)
 /// (`ScenarioRun.authorizationDrift`). Text and HTML carry it as TraceSim's note on the run
-/// (`wheninuse-locked → authorizedAlways, not the authorizedWhenInUse its name promises`, from
+/// (`wheninuse-locked → authorizedAlways, not the authorizedWhenInUse the scenario promises`, from
 /// when it was reached), and a matrix counts the runs under its table; JSON also carries it as
 /// a field of the run, for a program to read without parsing a sentence. Runs without a drift
 /// carry no trace of this, so earlier outputs keep their bytes.

@@ -5,7 +5,8 @@ import Permissions
 import Scenarios
 
 /// Writes a scenario as the JSON `ScenarioFile` reads: its phone (every device parameter, the
-/// Info.plist, the starting permissions), its authorization flow and person, its timeline,
+/// Info.plist, the starting permissions), its authorization flow and person, the status it
+/// promises (`expectedAuthorization`, so a drifted run is marked again), its timeline,
 /// its engine, its engine's own settings and its seed, each written out in full so the file
 /// does not lean on defaults that may change. Re-running the file reproduces the scenario.
 ///
@@ -19,6 +20,9 @@ enum ScenarioFileWriter {
             ("name", .string(name)), ("summary", .string(summary)), ("device", device(scenario.device)),
         ]
         members.append(("authorization", authorization(scenario.authorization, person: scenario.user)))
+        if let expected = scenario.expectedAuthorization {
+            members.append(("expectedAuthorization", .string(expected.name)))
+        }
         members.append(("timeline", .array(scenario.timeline.compactMap(timelineEvent))))
         members.append(("engine", TuneReport.engineObject(scenario.engine)))
         if !scenario.engineSettings.isEmpty {
@@ -55,6 +59,9 @@ enum ScenarioFileWriter {
         var person = parsed.user
         person.name = scenario.user.name
         if person != scenario.user { differences.append("the person answering prompts") }
+        if parsed.expectedAuthorization != scenario.expectedAuthorization {
+            differences.append("the status the scenario promises")
+        }
         if parsed.seed != scenario.seed { differences.append("the seed") }
         if !parsed.engineSettings.elementsEqual(
             scenario.engineSettings, by: { $0.name == $1.name && $0.value == $1.value })

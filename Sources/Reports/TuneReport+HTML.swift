@@ -9,7 +9,7 @@ extension TuneReport {
     public static func html(_ outcome: Tuning.Outcome) -> String {
         let table = HTMLReport.escape(text(outcome))
         let body =
-            "<h1>tracesim tune</h1><p class=\"sub\">\(outcome.rows.count) rows over \(outcome.traceCount) "
+            "<h1>tracesim tune</h1><p class=\"sub\">\(outcome.rows.count) row\(outcome.rows.count == 1 ? "" : "s") over \(outcome.traceCount) "
             + "trace\(outcome.traceCount == 1 ? "" : "s")</p>" + "<h2>Pareto plot</h2>" + plot(outcome)
             + "<p class=\"legend\">Filled blue, joined: the front. Grey: dominated. Hollow: fails a constraint. "
             + "Arrows give the better direction of each objective.</p>"

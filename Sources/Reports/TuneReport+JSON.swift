@@ -3,7 +3,7 @@ import Fleet
 import Scenarios
 
 extension TuneReport {
-    /// The study as one JSON object (keys in this order, documented in `Documentation/Tuning.md`):
+    /// The study as one JSON object (keys in this order, documented in `Documentation/TraceSim.docc/Tuning.md`):
     /// `schemaVersion`, `reference`, `traces`, `parameters`, `inertParameters` (swept settings
     /// whose values gave identical measures on every row), `objectives` (`metric`,
     /// `direction`), `constraints` (as written), `rows` (`row`, `scenario`, `values` keyed by
@@ -37,7 +37,7 @@ extension TuneReport {
                 .object([("row", .integer(index + 1)), ("scenario", scenarioObject(outcome, row: index))])
             } ?? .null
         return JSONText.object([
-            ("schemaVersion", .integer(1)), ("reference", .string(outcome.reference)),
+            ("schemaVersion", .integer(2)), ("reference", .string(outcome.reference)),
             ("traces", .integer(outcome.traceCount)),
             ("parameters", .array(outcome.sweeps.map { .string($0.parameter.name) })),
             ("inertParameters", .array(outcome.inertSweeps.map { .string(outcome.sweeps[$0].parameter.name) })),
@@ -52,6 +52,16 @@ extension TuneReport {
             ),
             ("constraints", .array(outcome.constraints.map { .string($0.description) })),
             ("rows", .array(rows)), ("chosen", chosen),
+            (
+                "warnings",
+                .array(
+                    rowsBeyondTrace(outcome).map { row, ratio in
+                        .object([
+                            ("code", .string(TraceWarning.Code.pathBeyondTrace.rawValue)),
+                            ("row", .integer(row + 1)), ("value", .number(Formatting.rounded(ratio, 4))),
+                        ])
+                    })
+            ),
         ]).rendered
     }
 

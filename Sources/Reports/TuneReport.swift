@@ -43,13 +43,14 @@ public enum TuneReport {
         let front = outcome.standings.filter(\.isOnFront).count
         let meeting = outcome.standings.filter(\.failed.isEmpty).count
         var lines = [
-            "\(outcome.rows.count) rows over \(outcome.traceCount) trace\(outcome.traceCount == 1 ? "" : "s"); "
+            "\(outcome.rows.count) row\(outcome.rows.count == 1 ? "" : "s") over \(outcome.traceCount) "
+                + "trace\(outcome.traceCount == 1 ? "" : "s"); "
                 + "\(meeting) meet every constraint, \(front) on the front.",
             "Front (*): rows meeting every constraint that no other such row beats on one objective without "
                 + "losing on another, " + outcome.objectives.map(describe).joined(separator: ", ") + ".",
             "Reference: \(outcome.reference).",
         ]
-        lines += inertLines(outcome)
+        lines += inertLines(outcome) + pathWarningLines(outcome)
         if let chosen = outcome.chosen {
             let row = outcome.rows[chosen]
             let values = zip(outcome.sweeps, row.values).map { "\($0.parameter.name)=\($1)" }
@@ -70,6 +71,28 @@ public enum TuneReport {
             let sweep = outcome.sweeps[index]
             return "Inert: \(sweep.parameter.name) (\(sweep.values.map(\.description).joined(separator: ", "))) gave "
                 + "identical measures on every row: it moves nothing on these traces and scenarios."
+        }
+    }
+
+    /// The rows whose pooled kept path runs beyond the trace's by more than
+    /// `TraceWarning.pathCeiling`, with that ratio: fixes off the trace (reduced-accuracy ones)
+    /// counted as kept. An objective maximising `tracePathRatio` would reward exactly these
+    /// rows, so they are said loudly (issue 30 §1).
+    static func rowsBeyondTrace(_ outcome: Tuning.Outcome) -> [(row: Int, ratio: Double)] {
+        outcome.rows.indices.compactMap { index in
+            guard let ratio = outcome.value(.tracePathRatio, row: index), ratio > TraceWarning.pathCeiling else {
+                return nil
+            }
+            return (index, ratio)
+        }
+    }
+
+    /// One `WARNING:` line per row of `rowsBeyondTrace`.
+    static func pathWarningLines(_ outcome: Tuning.Outcome) -> [String] {
+        rowsBeyondTrace(outcome).map { row, ratio in
+            "WARNING: row \(row + 1) (\(outcome.rows[row].scenarioName)): kept path is \(Formatting.percent(ratio)) "
+                + "of the trace's path (over \(Formatting.percent(TraceWarning.pathCeiling))): fixes off the trace "
+                + "were counted as kept; bound it with --require \"tracePathRatio<=\(TraceWarning.pathCeiling)\"."
         }
     }
 

@@ -14,7 +14,7 @@ public struct ScenarioMetrics: Sendable {
 /// One scenario's metrics over several traces, as the matrix tables and heatmap show them.
 ///
 /// Pooled, not averaged per trace, so a 30 s trace weighs what its fixes weigh and a long drive
-/// is not outvoted by short ones (`Documentation/Design/Scenarios.md`, `formulas`):
+/// is not outvoted by short ones (the article "The degradation table", `formulas`):
 /// collected = Σ accepted ÷ Σ ideal accepted; distance = Σ distance ÷ Σ ideal distance;
 /// coverage = Σ covered seconds ÷ Σ ideal covered seconds; GPS = Σ GPS-on ÷ Σ ideal GPS-on;
 /// the longest gap is the median over traces of each trace's longest gap; the departure delay is

@@ -54,7 +54,7 @@ struct ScenarioPersonTests {
         #expect(seconds(drift.time, result) == 2)
         #expect(
             result.notes.map(\.message) == [
-                "accepts-always → authorizedAlways, not the authorizedWhenInUse its name promises"
+                "accepts-always → authorizedAlways, not the authorizedWhenInUse the scenario promises"
             ])
     }
 

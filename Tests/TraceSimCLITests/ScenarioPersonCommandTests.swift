@@ -35,7 +35,7 @@ struct ScenarioPersonCommandTests {
          "expectedAuthorization": "authorizedWhenInUse"}
         """#
 
-    private static let mark = "accepts → authorizedAlways, not the authorizedWhenInUse its name promises"
+    private static let mark = "accepts → authorizedAlways, not the authorizedWhenInUse the scenario promises"
 
     @Test("a drifted run is marked in text, JSON and HTML")
     func driftMarkedInEveryFormat() throws {

@@ -106,6 +106,12 @@ struct TuneInertAndScenarioTests {
         let value = row == 1 ? 0 : 25
         #expect(scenario["summary"] as? String == "tracesim tune row \(row): \(preset) with distanceFilter=\(value)")
         #expect(scenario["device"] is [String: Any] && scenario["authorization"] != nil && scenario["timeline"] != nil)
+        // The promise goes with it, so a drifted re-run is marked as the row was.
+        let promises = [
+            "wheninuse-locked": "authorizedWhenInUse", "provisional-always": "authorizedAlways",
+            "always-force-quit": "authorizedAlways", "missing-usage-key": "notDetermined",
+        ]
+        #expect(scenario["expectedAuthorization"] as? String == promises[preset])
         let rows = try #require(study["rows"] as? [[String: Any]])
         let again = runCommand(["tune", Self.bike, "--scenario", file, "--format", "json"])
         #expect(again.exitCode == 0, "\(again.error)")

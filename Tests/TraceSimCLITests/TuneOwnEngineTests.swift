@@ -161,6 +161,34 @@ struct TuneOwnEngineTests {
     }
 }
 
+extension TuneOwnEngineTests {
+    @Test("a row whose kept path runs beyond the trace's is warned about, in text and JSON, so maximising it is seen")
+    func rowBeyondTheTraceIsWarned() throws {
+        let engine = Self.keeper(SeenValues())
+        let arguments = [
+            "tune", Self.bike, "--scenario", "always-approximate", "--sweep", "keepEvery=1",
+            "--objective", "tracePathRatio",
+        ]
+        let text = runCommand(arguments, engine: engine)
+        #expect(text.exitCode == 0, "\(text.error)")
+        #expect(text.output.contains("1 row over 1 trace;"), "\(text.output)")
+        #expect(
+            text.output.contains("WARNING: row 1 (always-approximate): kept path is "), "\(text.output)")
+        #expect(text.output.contains("bound it with --require \"tracePathRatio<=1.05\"."))
+        let json = runCommand(arguments + ["--format", "json"], engine: engine)
+        let study = try self.json(json.output)
+        #expect(study["schemaVersion"] as? Int == 2)
+        let warnings = try #require(study["warnings"] as? [[String: Any]])
+        #expect(warnings.count == 1)
+        #expect(warnings.first?["code"] as? String == "pathBeyondTrace")
+        #expect(warnings.first?["row"] as? Int == 1)
+        #expect(try #require(warnings.first?["value"] as? Double) > 1.05)
+        // The built-in engine drops reduced-accuracy fixes at its gate: no warning.
+        let builtIn = runCommand(["tune", Self.bike, "--scenario", "always-approximate", "--sweep", "distanceFilter=0"])
+        #expect(!builtIn.output.contains("WARNING:"), "\(builtIn.output)")
+    }
+}
+
 /// The `keepEvery` values the test engine was built with, across runs and threads.
 final class SeenValues: Sendable {
     let values = Mutex<[Double]>([])

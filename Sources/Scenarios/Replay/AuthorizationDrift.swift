@@ -63,6 +63,6 @@ public struct AuthorizationDrift: Sendable, Equatable {
     /// TraceSim's notes, and a matrix counts the runs each note was made in.
     func note(scenario: String) -> RunNote {
         RunNote(
-            message: "\(scenario) → \(final.name), not the \(expected.name) its name promises", time: time)
+            message: "\(scenario) → \(final.name), not the \(expected.name) the scenario promises", time: time)
     }
 }

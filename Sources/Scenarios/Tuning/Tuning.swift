@@ -6,7 +6,7 @@ import Traces
 /// Tuning the engine: here, the engine settings a scenario file holds (`parameters`) and how far
 /// a run's fixes are from a truth. The `Fleet` module adds the parameter sweeps over many traces,
 /// for engineers tuning filters on real traces: rows of (scenario, swept values) measured against
-/// a fixed reference, objectives and constraints, and the Pareto front (`Documentation/Tuning.md`).
+/// a fixed reference, objectives and constraints, and the Pareto front (`Documentation/TraceSim.docc/Tuning.md`).
 public enum Tuning {
     /// Distances of accepted fixes from the truth interpolated at their times; fixes outside the
     /// truth's span, or inside a truth gap longer than `reachSeconds` (2 s: a truth is a dense

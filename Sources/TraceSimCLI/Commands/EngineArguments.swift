@@ -13,7 +13,7 @@ enum EngineArguments {
             help: """
                 Replay this engine instead of the built-in one: a shell command that speaks
                 TraceSim's engine protocol on standard input and output (JSON Lines,
-                Documentation/Protocol/EngineProtocol.md), e.g. "python3 engine.py". One
+                Documentation/TraceSim.docc/EngineProtocol.md), e.g. "python3 engine.py". One
                 process per worker, reused across runs; ideal runs use it too.
                 """),
         .init(

@@ -1,7 +1,7 @@
 import Traces
 
 /// `--noise`: phone-grade errors laid over each trace before it is replayed (`PhoneNoise`,
-/// Documentation/Noise.md). Declared once here; a command lists `declared` among its options
+/// Documentation/TraceSim.docc/PhoneNoise.md). Declared once here; a command lists `declared` among its options
 /// and calls `noise(_:command:)` once, then `apply(_:to:seed:)` per trace.
 enum NoiseArguments {
     static let declared = CommandDeclaration.Option(
@@ -11,7 +11,7 @@ enum NoiseArguments {
             phone (every effect at its defaults), or EFFECT[:NAME=VALUE,...], one of
             \(effectList)
             Seeded by --seed (0 without), so runs repeat exactly. Sources:
-            Documentation/Noise.md. Example: --noise phone --noise jumps:rate=2
+            Documentation/TraceSim.docc/PhoneNoise.md. Example: --noise phone --noise jumps:rate=2
             """, isRepeatable: true)
 
     private static var effectList: String {

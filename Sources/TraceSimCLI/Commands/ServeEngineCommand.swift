@@ -31,7 +31,7 @@ enum ServeEngineCommand: Command {
         discussion: """
             Not for typing: another TraceSim starts it with
             --engine-command "tracesim serve-engine". The protocol is described in
-            Documentation/Protocol/EngineProtocol.md.
+            Documentation/TraceSim.docc/EngineProtocol.md.
             """,
         exitStatus: """
             0 input ended; 64 usage error; 65 a line that is not a protocol message

@@ -20,7 +20,7 @@ enum TuneCommand: ReportingCommand {
         [.text, .json, .csv, .html],
         help: """
             text (default): the table, what the front optimises, the chosen row
-            and its scenario file; json: one object (Documentation/Tuning.md);
+            and its scenario file; json: one object (Documentation/TraceSim.docc/TuningReference.md);
             csv: a line per row with every metric; html: a page with a Pareto plot
             of the first two objectives and the table.
             """)
@@ -110,7 +110,7 @@ enum TuneCommand: ReportingCommand {
         discussion: """
             Every row is measured against the same reference on each trace: the ideal preset
             (Always + Precise) with the default engine settings, as 'matrix' uses; never the swept
-            settings. Documentation/Tuning.md has the details and an example.
+            settings. Documentation/TraceSim.docc/Tuning.md has the details and an example.
             """,
         exitStatus: """
             0 ran; 1 no row meets every --require constraint, so --write-scenario wrote nothing

@@ -3,7 +3,7 @@ import SimulationCore
 /// Phone-grade errors laid over a clean recording, so a survey-grade trace (a u-blox or SPAN
 /// log, a GPX from a dedicated logger) can stand in for what an iPhone would have reported.
 ///
-/// Four effects, each optional and each with documented defaults (`Documentation/Noise.md`
+/// Four effects, each optional and each with documented defaults (`Documentation/TraceSim.docc/PhoneNoise.md`
 /// lists the sources): urban-canyon multipath episodes, a stale (cached) first fix after the
 /// start and after each long gap, rare outliers about 5 km away, and under-reported horizontal
 /// accuracy. `phone` turns all four on at their defaults.
