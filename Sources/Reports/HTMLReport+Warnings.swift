@@ -6,6 +6,9 @@ extension HTMLReport {
     static func warningsBanner(_ warnings: [TraceWarning]) -> String {
         guard !warnings.isEmpty else { return "" }
         return "<div class=\"warnings\" role=\"alert\"><strong>Warning</strong><ul>"
-            + warnings.map { "<li>\(escape(TraceWarningReport.message($0)))</li>" }.joined() + "</ul></div>\n"
+            + TraceWarningReport.sorted(warnings).map {
+                "<li>\(TraceWarningReport.mark($0) == "ERROR" ? "<strong>Error:</strong> " : "")"
+                    + "\(escape(TraceWarningReport.message($0)))</li>"
+            }.joined() + "</ul></div>\n"
     }
 }

@@ -69,10 +69,10 @@ public enum MatrixReport {
     /// The warnings against the trace as bold Markdown lines after a blank line; the subject
     /// (a scenario's name) in a code span, so none renders as Markdown.
     private static func markdownWarnings(_ table: MatrixTable) -> String {
-        let warnings = table.traceWarnings.map { warning in
+        let warnings = TraceWarningReport.sorted(table.traceWarnings).map { warning in
             var shown = warning
             shown.subject = MarkdownText.codeSpan(VisibleText.escapingControls(warning.subject))
-            return "**WARNING:** " + TraceWarningReport.message(shown)
+            return "**\(TraceWarningReport.mark(warning)):** " + TraceWarningReport.message(shown)
         }
         return warnings.isEmpty ? "" : "\n\n" + warnings.joined(separator: "\n\n")
     }

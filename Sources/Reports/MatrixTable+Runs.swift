@@ -117,13 +117,16 @@ extension MatrixTable.Row {
         guard let node else { return }
         for (index, entry) in try reader.array(node, "$.warnings").enumerated() {
             let path = "$.warnings[\(index)]"
-            let members = try reader.object(entry, path, allowed: ["code", "subject", "message"])
+            let members = try reader.object(entry, path, allowed: ["code", "severity", "subject", "message"])
             let codeNode = try reader.required(members, "code", in: entry, path)
             guard TraceWarning.Code(rawValue: try reader.string(codeNode, "\(path).code")) != nil else {
                 throw reader.fail(
                     codeNode, "\(path).code",
                     "expected one of \(TraceWarning.Code.allCases.map(\.rawValue).joined(separator: ", "))")
             }
+            _ = try reader.token(
+                try reader.required(members, "severity", in: entry, path), "\(path).severity",
+                [("error", true), ("warning", false)])
             for key in ["subject", "message"] {
                 _ = try reader.string(try reader.required(members, key, in: entry, path), "\(path).\(key)")
             }

@@ -1,7 +1,8 @@
 import Scenarios
 import SimulationCore
 
-/// The words of `TraceWarning`, in every format: a `WARNING:` line of text, a JSON object with
+/// The words of `TraceWarning`, in every format: a `WARNING:` (or, for an ideal run that kept
+/// nothing, `ERROR:`) line of text, a JSON object with
 /// its stable code, a Markdown line, an HTML banner (`HTMLReport+Warnings.swift`). Outputs
 /// without warnings carry no trace of them.
 enum TraceWarningReport {
@@ -34,9 +35,21 @@ enum TraceWarningReport {
         }
     }
 
-    /// `WARNING: ` and the message, one line per warning.
+    /// `ERROR` for an ideal run that kept nothing, `WARNING` for the rest. Issue 30 §5 lists an
+    /// ideal run that kept nothing among the errors: no figure of the row means anything, where
+    /// the other warnings say how far to trust figures that do.
+    static func mark(_ warning: TraceWarning) -> String {
+        warning.code == .idealKeptNothing ? "ERROR" : "WARNING"
+    }
+
+    /// The warnings, errors first and otherwise in their order.
+    static func sorted(_ warnings: [TraceWarning]) -> [TraceWarning] {
+        warnings.filter { mark($0) == "ERROR" } + warnings.filter { mark($0) != "ERROR" }
+    }
+
+    /// `ERROR: ` or `WARNING: ` and the message, one line per warning, errors first.
     static func lines(_ warnings: [TraceWarning]) -> [String] {
-        warnings.map { "WARNING: " + message($0) }
+        sorted(warnings).map { mark($0) + ": " + message($0) }
     }
 
     /// The lines after a blank line, empty without warnings.
@@ -44,17 +57,18 @@ enum TraceWarningReport {
         warnings.isEmpty ? "" : "\n\n" + lines(warnings).joined(separator: "\n")
     }
 
-    /// `"warnings": [{"code", "subject", "message"}]` for a run's JSON; nothing without
-    /// warnings, so a run with none keeps its bytes.
+    /// `"warnings": [{"code", "severity", "subject", "message"}]` for a run's JSON, errors
+    /// first; nothing without warnings, so a run with none keeps its bytes.
     static func jsonMember(_ warnings: [TraceWarning]) -> [(String, JSONText)] {
         guard !warnings.isEmpty else { return [] }
         return [
             (
                 "warnings",
                 .array(
-                    warnings.map {
+                    sorted(warnings).map {
                         .object([
-                            ("code", .string($0.code.rawValue)), ("subject", .string($0.subject)),
+                            ("code", .string($0.code.rawValue)), ("severity", .string(mark($0).lowercased())),
+                            ("subject", .string($0.subject)),
                             ("message", .string(message($0))),
                         ])
                     })

@@ -88,14 +88,17 @@ struct DiagnosticSeverityTests {
             ])
     }
 
-    /// The run as `matrix --format jsonl` writes it, its first severity replaced by `member`.
+    /// The run as `matrix --format jsonl` writes it, its first diagnostic's severity replaced by
+    /// `member` (the run's warnings against the trace, before it, have severities of their own).
     static func savedRun(replacingFirstSeverityWith member: String) -> String {
         let run = run()
         let line = RunReport.jsonValue(
             trace: "t", run: run, metrics: Metrics(run, ideal: run),
             reference: ReferenceMetrics(name: "ideal", maxGapSeconds: 0, rejectedFixes: 0, departed: false)
         ).rendered
-        guard let first = line.range(of: #""severity":"error","#) else { return line }
+        guard let diagnostics = line.range(of: #""diagnostics":"#),
+            let first = line.range(of: #""severity":"error","#, range: diagnostics.upperBound..<line.endIndex)
+        else { return line }
         return line.replacingCharacters(in: first, with: member)
     }
 

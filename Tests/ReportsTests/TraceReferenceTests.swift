@@ -63,7 +63,7 @@ struct TraceReferenceTests {
         let text = MatrixReport.text(result)
         #expect(
             text.contains(
-                "WARNING: ideal: the engine's ideal run kept no fix, so every ratio against it is empty; "
+                "ERROR: ideal: the engine's ideal run kept no fix, so every ratio against it is empty; "
                     + "the engine keeps nothing even at its best"), "\(text)")
         // The ideal row shows the engine's own share of the trace: nothing.
         let idealRow = try #require(text.split(separator: "\n").first { $0.hasPrefix("ideal ") })
@@ -74,10 +74,13 @@ struct TraceReferenceTests {
         for run in runs {
             let codes = (run["warnings"] as? [[String: Any]])?.compactMap { $0["code"] as? String }
             #expect(codes == ["idealKeptNothing"])
+            let severities = (run["warnings"] as? [[String: Any]])?.compactMap { $0["severity"] as? String }
+            #expect(severities == ["error"])
             #expect(run["positionErrorReference"] is NSNull)
         }
-        #expect(MatrixReport.markdown(result).contains("**WARNING:** ` ideal `: the engine's ideal run kept no fix"))
+        #expect(MatrixReport.markdown(result).contains("**ERROR:** ` ideal `: the engine's ideal run kept no fix"))
         #expect(MatrixReport.html(result).contains("<div class=\"warnings\" role=\"alert\">"))
+        #expect(MatrixReport.html(result).contains("<li><strong>Error:</strong> ideal: the engine's ideal run"))
     }
 
     @Test("an engine that keeps reduced-accuracy fixes keeps a path beyond the trace and far from it")
@@ -275,6 +278,8 @@ struct TraceReferenceSavedRunTests {
             (#""code":"pathBeyondTrace""#, #""code":"nope""#, "$.warnings[0].code: expected one of idealKeptNothing"),
             (#""code":"pathBeyondTrace""#, #""code":7"#, "$.warnings[0].code: expected a string"),
             (#""code":"pathBeyondTrace","#, "", "$.warnings[0]: missing required key 'code'"),
+            (#""severity":"warning""#, #""severity":"fatal""#, "$.warnings[0].severity: 'fatal' is not one of: error, warning"),
+            (#""severity":"warning","#, "", "$.warnings[0]: missing required key 'severity'"),
             (#""warnings":[{"#, #""warnings":[{"extra":true,"#, "$.warnings[0].extra: unknown key"),
             (#""tracePathRatio":1.2"#, #""tracePathRatio":"high""#, "$.metrics.tracePathRatio"),
             (#""tracePathMeters":"#, #""tracePathMetres":"#, "$.metrics.tracePathMetres: unknown key"),
