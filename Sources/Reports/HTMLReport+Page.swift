@@ -11,10 +11,10 @@ extension HTMLReport {
         .cards{display:flex;gap:10px;flex-wrap:wrap}.card{border:1px solid #ddd;border-radius:6px;padding:8px 12px;min-width:120px}
         .card .v{font-size:18px;font-weight:600}.card .k{color:#666;font-size:12px}
         svg{width:100%;height:auto;display:block}
-        .trace{fill:none;stroke:#bbb;stroke-width:1.5}.accepted{fill:#2e9e4f}.rejected{fill:#d64545}.missed{fill:#f0a030}
+        .trace{fill:none;stroke:#bbb;stroke-width:1.5}.accepted{fill:#2e9e4f}.rejected{fill:#d64545}.missed{fill:#f0a030}.offtrace{fill:#8e24aa;stroke:#fff;stroke-width:.8}
         .fence{fill:rgba(60,110,220,.12);stroke:#3c6edc;stroke-width:1.5}
         .legend{color:#555;font-size:12px}.key{display:inline-block;width:10px;height:10px;border-radius:5px;margin:0 4px 0 12px}
-        .key.accepted{background:#2e9e4f}.key.rejected{background:#d64545}.key.missed{background:#f0a030}.key.fence{background:#3c6edc}
+        .key.accepted{background:#2e9e4f}.key.rejected{background:#d64545}.key.missed{background:#f0a030}.key.offtrace{background:#8e24aa}.key.fence{background:#3c6edc}
         .label{font-size:12px;text-anchor:end;fill:#333}.tick{font-size:11px;fill:#777}
         .phase-foreground{fill:#4caf50}.phase-background{fill:#8bc34a}.phase-suspended{fill:#78909c}
         .phase-notRunning{fill:#eee}.phase-terminatedBySystem{fill:#9e9e9e}.phase-forceQuit{fill:#37474f}

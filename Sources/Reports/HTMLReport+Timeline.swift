@@ -101,7 +101,7 @@ extension HTMLReport {
             && (lock.offset == 0 || !run.lifecycle[lock.offset - 1].isScreenLocked)
         {
             let cutoff = lock.element.time.advanced(byNanoseconds: Int64(cutoffSeconds * 1e9))
-            guard cutoff <= run.traceEnd else { continue }
+            guard cutoff <= run.traceEnd, cutoffApplies(run, at: lock.element.time) else { continue }
             svg.add(
                 "line",
                 [("class", "cutoff"), ("x1", f(x(cutoff))), ("x2", f(x(cutoff))), ("y1", "4"), ("y2", f(bottom))])
@@ -207,5 +207,18 @@ extension HTMLReport {
             case .location, .motion, .suspended, .launched(_, inBackground: false): nil
             }
         }
+    }
+
+    /// Whether the When-In-Use cutoff can stop this run's updates after a lock at `time`: the
+    /// app is told When In Use then (or a provisional Always, which behaves as When In Use
+    /// until the upgrade is answered). An Always run has no cutoff to draw; a run whose
+    /// timeline says nothing of location keeps the line, as before.
+    static func cutoffApplies(_ run: ScenarioRun, at time: SimInstant) -> Bool {
+        var status: (AuthorizationStatus, Bool)?
+        for change in run.authorization where change.time <= time {
+            if case .location(let told, _, let provisional) = change.kind { status = (told, provisional) }
+        }
+        guard let (told, provisional) = status else { return true }
+        return told == .authorizedWhenInUse || (told == .authorizedAlways && provisional)
     }
 }

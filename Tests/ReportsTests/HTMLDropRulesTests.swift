@@ -81,6 +81,55 @@ struct HTMLDropRulesTests {
     }
 }
 
+extension HTMLDropRulesTests {
+    @Test("kept fixes far off the trace are drawn where the app placed them, so the map shows what the warning says")
+    func keptOffTraceDrawn() throws {
+        let (html, run) = try page("always-approximate", engine: .custom(named: "keeps-all") { _ in KeepsEverything() })
+        let offTrace = HTMLReport.keptOffTrace(trace: Fixture.trace, run: run)
+        #expect(!offTrace.isEmpty)
+        #expect(offTrace.count == run.recorder.acceptedFixCount, "every reduced-accuracy fix is displaced")
+        #expect(html.components(separatedBy: "class=\"offtrace\"").count - 1 == offTrace.count)
+        #expect(html.contains("kept where the app placed it, over 100 m off the trace"))
+        let precise = try page("always-precise", engine: .custom(named: "keeps-all") { _ in KeepsEverything() })
+        #expect(HTMLReport.keptOffTrace(trace: Fixture.trace, run: precise.run).isEmpty)
+        #expect(!precise.html.contains("class=\"offtrace\""))
+    }
+}
+
+extension HTMLDropRulesTests {
+    @Test("the When-In-Use cutoff is drawn after a lock under When In Use, never on an Always run")
+    func cutoffOnlyUnderWhenInUse() throws {
+        let locked = try page("wheninuse-locked").run
+        #expect(HTMLReport.timeline(run: locked, ideal: locked).contains("When-In-Use cutoff (lock + 70 s)"))
+        let always = try page("always-precise").run
+        #expect(always.lifecycle.contains { $0.isScreenLocked }, "the preset locks the screen")
+        #expect(!HTMLReport.timeline(run: always, ideal: always).contains("When-In-Use cutoff"))
+    }
+}
+
+/// A team's engine that starts updates and keeps every location it is handed, as delivered.
+private struct KeepsEverything: RecordingClient {
+    var recorder = Recorder()
+    var odometerMeters: Double { 0 }
+
+    mutating func start(
+        _ launch: LocationClientLaunch, at now: SimInstant, into requests: inout [LocationClientRequest<Never>]
+    ) {
+        requests.append(.device(.startedLocationUpdates(LocationUpdateOptions(allowsBackgroundLocationUpdates: true))))
+    }
+
+    mutating func didUpdateLocations(
+        _ locations: [LocationDelivery], at now: SimInstant, into requests: inout [LocationClientRequest<Never>]
+    ) {
+        for delivery in locations {
+            recorder.fixDelivered()
+            recorder.accepted(delivery.fix)
+        }
+    }
+
+    func finish(at now: SimInstant) {}
+}
+
 /// A team's engine that starts updates and keeps nothing.
 private struct KeepsNothing: RecordingClient {
     var recorder = Recorder()
