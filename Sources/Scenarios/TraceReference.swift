@@ -57,7 +57,7 @@ public struct TraceReference: Sendable, Equatable {
     /// The length of the path through `positions` in order, metres.
     /// - Parameter positions: the positions, in time order.
     /// - Returns: the sum of the distances between consecutive positions; 0 for fewer than two.
-    public static func pathMeters(_ positions: [Coordinate]) -> Double {
+    package static func pathMeters(_ positions: [Coordinate]) -> Double {
         var length = 0.0
         for index in positions.indices.dropFirst() {
             length += Geodesy.distanceMeters(positions[index - 1], positions[index])

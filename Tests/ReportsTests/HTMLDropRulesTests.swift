@@ -2,6 +2,7 @@ import Device
 import Engine
 import Scenarios
 import SimulationCore
+import TestSupport
 import Testing
 
 @testable import Reports
@@ -74,7 +75,7 @@ struct HTMLDropRulesTests {
         let builtIn = try page("always-precise").html
         #expect(builtIn.contains("delivered, rejected by the gate"))
         #expect(!builtIn.contains("not kept by the app"))
-        let custom = try page("always-precise", engine: .custom(named: "keeps-none") { _ in KeepsNothing() }).html
+        let custom = try page("always-precise", engine: .custom(named: "keeps-none") { _ in KeepingClient(.nothing) }).html
         #expect(custom.contains("delivered, not kept by the app"))
         #expect(custom.contains("kept by the app"))
         #expect(!custom.contains("rejected by the gate"))
@@ -84,13 +85,13 @@ struct HTMLDropRulesTests {
 extension HTMLDropRulesTests {
     @Test("kept fixes far off the trace are drawn where the app placed them, so the map shows what the warning says")
     func keptOffTraceDrawn() throws {
-        let (html, run) = try page("always-approximate", engine: .custom(named: "keeps-all") { _ in KeepsEverything() })
+        let (html, run) = try page("always-approximate", engine: .custom(named: "keeps-all") { _ in KeepingClient(.everything) })
         let offTrace = HTMLReport.keptOffTrace(trace: Fixture.trace, run: run)
         #expect(!offTrace.isEmpty)
         #expect(offTrace.count == run.recorder.acceptedFixCount, "every reduced-accuracy fix is displaced")
         #expect(html.components(separatedBy: "class=\"offtrace\"").count - 1 == offTrace.count)
         #expect(html.contains("kept where the app placed it, over 100 m off the trace"))
-        let precise = try page("always-precise", engine: .custom(named: "keeps-all") { _ in KeepsEverything() })
+        let precise = try page("always-precise", engine: .custom(named: "keeps-all") { _ in KeepingClient(.everything) })
         #expect(HTMLReport.keptOffTrace(trace: Fixture.trace, run: precise.run).isEmpty)
         #expect(!precise.html.contains("class=\"offtrace\""))
     }
@@ -105,47 +106,4 @@ extension HTMLDropRulesTests {
         #expect(always.lifecycle.contains { $0.isScreenLocked }, "the preset locks the screen")
         #expect(!HTMLReport.timeline(run: always, ideal: always).contains("When-In-Use cutoff"))
     }
-}
-
-/// A team's engine that starts updates and keeps every location it is handed, as delivered.
-private struct KeepsEverything: RecordingClient {
-    var recorder = Recorder()
-    var odometerMeters: Double { 0 }
-
-    mutating func start(
-        _ launch: LocationClientLaunch, at now: SimInstant, into requests: inout [LocationClientRequest<Never>]
-    ) {
-        requests.append(.device(.startedLocationUpdates(LocationUpdateOptions(allowsBackgroundLocationUpdates: true))))
-    }
-
-    mutating func didUpdateLocations(
-        _ locations: [LocationDelivery], at now: SimInstant, into requests: inout [LocationClientRequest<Never>]
-    ) {
-        for delivery in locations {
-            recorder.fixDelivered()
-            recorder.accepted(delivery.fix)
-        }
-    }
-
-    func finish(at now: SimInstant) {}
-}
-
-/// A team's engine that starts updates and keeps nothing.
-private struct KeepsNothing: RecordingClient {
-    var recorder = Recorder()
-    var odometerMeters: Double { 0 }
-
-    mutating func start(
-        _ launch: LocationClientLaunch, at now: SimInstant, into requests: inout [LocationClientRequest<Never>]
-    ) {
-        requests.append(.device(.startedLocationUpdates(LocationUpdateOptions(allowsBackgroundLocationUpdates: true))))
-    }
-
-    mutating func didUpdateLocations(
-        _ locations: [LocationDelivery], at now: SimInstant, into requests: inout [LocationClientRequest<Never>]
-    ) {
-        for _ in locations { recorder.fixDelivered() }
-    }
-
-    func finish(at now: SimInstant) {}
 }

@@ -55,7 +55,7 @@ struct TraceReferenceTests {
     @Test("an engine that keeps nothing gets the ideal warning in text, JSON, Markdown and HTML")
     func keepsNothing() throws {
         let result = try Self.run(
-            .custom(named: "nothing") { _ in TestClient(keeps: .nothing) },
+            .custom(named: "nothing") { _ in KeepingClient(.nothing) },
             scenarios: ["always-precise", "denied"])
         let warnings = MatrixTable(result).traceWarnings
         #expect(warnings.map(\.code) == [.idealKeptNothing])
@@ -86,7 +86,7 @@ struct TraceReferenceTests {
     @Test("an engine that keeps reduced-accuracy fixes keeps a path beyond the trace and far from it")
     func keepsReducedAccuracyFixes() throws {
         let result = try Self.run(
-            .custom(named: "everything") { _ in TestClient(keeps: .everything) },
+            .custom(named: "everything") { _ in KeepingClient(.everything) },
             scenarios: ["always-precise", "always-approximate"])
         let approximate = try #require(result.cells.first { $0.run.scenario == "always-approximate" }?.metrics)
         let path = try #require(approximate.tracePathRatio)
@@ -109,7 +109,7 @@ struct TraceReferenceTests {
     @Test("an engine whose fixes are 222 m off the trace warns at the median and keeps the path's length")
     func displacedFixes() throws {
         let result = try Self.run(
-            .custom(named: "displaced") { _ in TestClient(keeps: .displaced(latitudeDegrees: 0.002)) },
+            .custom(named: "displaced") { _ in KeepingClient(.displaced(latitudeDegrees: 0.002)) },
             scenarios: ["always-precise"])
         let metrics = try #require(result.cells.first?.metrics)
         // 0.002° of latitude is 222.4 m anywhere.
@@ -126,7 +126,7 @@ struct TraceReferenceTests {
     @Test("a truth takes precedence over the trace for the position error, and the run says so")
     func truthTakesPrecedence() throws {
         let result = try Self.run(
-            .custom(named: "displaced") { _ in TestClient(keeps: .displaced(latitudeDegrees: 0.002)) },
+            .custom(named: "displaced") { _ in KeepingClient(.displaced(latitudeDegrees: 0.002)) },
             scenarios: ["always-precise"])
         let cell = try #require(result.cells.first)
         var metrics = cell.metrics
@@ -187,48 +187,6 @@ struct TraceReferenceTests {
         #expect(Tuning.Pool().value(of: .tracePathRatio) == nil)
         #expect(Tuning.Metric(rawValue: "tracePathRatio") == .tracePathRatio)
     }
-}
-
-/// A custom engine for these tests: starts background updates at launch and keeps what
-/// `keeps` says of every location delivered.
-private struct TestClient: RecordingClient {
-    enum Keeping {
-        /// Counts every delivery, keeps none.
-        case nothing
-        /// Keeps every delivered fix, reduced-accuracy ones too.
-        case everything
-        /// Keeps every fix moved north by this many degrees.
-        case displaced(latitudeDegrees: Double)
-    }
-
-    let keeps: Keeping
-    var recorder = Recorder()
-    var odometerMeters: Double { 0 }
-
-    mutating func start(
-        _ launch: LocationClientLaunch, at now: SimInstant, into requests: inout [LocationClientRequest<Never>]
-    ) {
-        requests.append(.device(.startedLocationUpdates(LocationUpdateOptions(allowsBackgroundLocationUpdates: true))))
-    }
-
-    mutating func didUpdateLocations(
-        _ locations: [LocationDelivery], at now: SimInstant, into requests: inout [LocationClientRequest<Never>]
-    ) {
-        for delivery in locations {
-            recorder.fixDelivered()
-            switch keeps {
-            case .nothing: continue
-            case .everything: recorder.accepted(delivery.fix)
-            case .displaced(let degrees):
-                var fix = delivery.fix
-                fix.latitude += degrees
-                recorder.accepted(fix)
-            }
-            recorder.recordedLastAccepted()
-        }
-    }
-
-    func finish(at now: SimInstant) {}
 }
 
 /// The run JSON's new members read back by `summarize` and `merge`'s readers: every malformed,

@@ -26,7 +26,7 @@ struct TuneOwnEngineTests {
             let keepEvery = context.settings.number("keepEvery") ?? -1
             seen.values.withLock { $0.append(keepEvery) }
             return KeepingClient(
-                keepEvery: Int(keepEvery), keepsNothing: context.settings.choice("mode") == "none")
+                context.settings.choice("mode") == "none" ? .nothing : .recordingEvery(Int(keepEvery)))
         }
     }
 
@@ -73,7 +73,7 @@ struct TuneOwnEngineTests {
         #expect(choice.exitCode == 0, "\(choice.error)")
         let lines = choice.output.split(separator: "\n")
         #expect(lines.count == 3 && lines[1].hasPrefix("1,ideal,all,") && lines[2].hasPrefix("2,ideal,none,0,"))
-        let none = EngineUnderTest.custom(named: "plain") { _ in KeepingClient(keepEvery: 1, keepsNothing: false) }
+        let none = EngineUnderTest.custom(named: "plain") { _ in KeepingClient(.recordingEvery(1)) }
         let undeclared = runCommand(["tune", Self.bike, "--sweep", "keepEvery=1"], engine: none)
         #expect(undeclared.exitCode == 64)
         #expect(
@@ -120,7 +120,7 @@ struct TuneOwnEngineTests {
     @Test("an engine honouring the built-in settings may not declare one of their names")
     func builtInNameReserved() {
         var engine = EngineUnderTest.custom(named: "adapter", honoursEngineSettings: true) { _ in
-            KeepingClient(keepEvery: 1, keepsNothing: false)
+            KeepingClient(.recordingEvery(1))
         }
         // Honouring and declaring at once: an adapter of the built-in engine with one setting more.
         engine = engine.asking { [EngineSetting(name: "distanceFilter", kind: .bool, defaultValue: .bool(true))] }
@@ -192,31 +192,4 @@ extension TuneOwnEngineTests {
 /// The `keepEvery` values the test engine was built with, across runs and threads.
 final class SeenValues: Sendable {
     let values = Mutex<[Double]>([])
-}
-
-/// Starts background updates at launch and records every `keepEvery`-th delivered fix.
-private struct KeepingClient: RecordingClient {
-    let keepEvery: Int
-    let keepsNothing: Bool
-    var recorder = Recorder()
-    var odometerMeters: Double { 0 }
-
-    mutating func start(
-        _ launch: LocationClientLaunch, at now: SimInstant, into requests: inout [LocationClientRequest<Never>]
-    ) {
-        requests.append(.device(.startedLocationUpdates(LocationUpdateOptions(allowsBackgroundLocationUpdates: true))))
-    }
-
-    mutating func didUpdateLocations(
-        _ locations: [LocationDelivery], at now: SimInstant, into requests: inout [LocationClientRequest<Never>]
-    ) {
-        for delivery in locations {
-            recorder.fixDelivered()
-            guard !keepsNothing else { continue }
-            recorder.accepted(delivery.fix)
-            if (recorder.deliveredFixCount - 1) % keepEvery == 0 { recorder.recordedLastAccepted() }
-        }
-    }
-
-    func finish(at now: SimInstant) {}
 }
