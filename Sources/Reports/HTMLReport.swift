@@ -20,6 +20,7 @@ public enum HTMLReport {
                 <h1>\(escape(run.scenario))</h1>
                 <p class="sub">\(escape(path)) · seed \(run.seed) · compared with the ideal run of the same trace</p>
                 \(warningsBanner(TraceWarning.warnings(run: metrics, scenario: run.scenario)))\(summary(metrics))
+                <p class="sub">\(escape(DeliveryReport.line(run)))</p>
                 <h2>Track</h2>
                 \(map(trace: trace, run: run, fences: fences))
                 <h2>Timeline</h2>

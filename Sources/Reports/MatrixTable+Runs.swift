@@ -29,8 +29,8 @@ extension MatrixTable.Row {
     }
 
     /// Every key of a run's object; `notes`, `diagnostics`, `droppedDiagnostics`, `warnings` and
-    /// `authorizationDrift` may be absent, and so may `derivedByDevice` and `deliveries`
-    /// (issue 30), which runs saved before them lack.
+    /// `authorizationDrift` may be absent. `derivedByDevice` and `deliveries` came with schema 4,
+    /// which every run read here has, so they are required.
     private static let runKeys = [
         "trace", "scenario", "seed", "flowSeconds", "metrics", "positionErrorReference", "reference", "lifecycle",
         "lifecycleSeconds", "deliveredTimes", "promptLog", "authorization", "notes", "diagnostics",
@@ -74,8 +74,8 @@ extension MatrixTable.Row {
             _ = try reader.array(try required(key), "$.\(key)")
         }
         _ = try reader.object(try required("lifecycleSeconds"), "$.lifecycleSeconds", allowed: nil)
-        if let derived = members["derivedByDevice"] { _ = try reader.array(derived, "$.derivedByDevice") }
-        if let deliveries = members["deliveries"] { _ = try reader.object(deliveries, "$.deliveries", allowed: nil) }
+        try DeliveryReport.check(
+            derivedByDevice: try required("derivedByDevice"), deliveries: try required("deliveries"), reader)
         let seedNode = try required("seed")
         _ = try reader.number(seedNode, "$.seed", in: -0x1p63...0x1p63)
         // As written: a seed beyond 2^53 is not the same number once read as a Double.

@@ -1,3 +1,5 @@
+import ConfigJSON
+import Device
 import Scenarios
 import SimulationCore
 
@@ -24,5 +26,48 @@ enum DeliveryReport {
             ("derivedByDevice", .array(tally.derivedByDevice.names.map { .string($0) })),
             ("deliveries", .object(deliveries)),
         ]
+    }
+}
+
+extension DeliveryReport {
+    /// The `deliveries:` line of `replay`'s text and the run's page: the calls, the most
+    /// locations in one call and, for an app that records, the locations it was handed but did
+    /// not keep, so a client that keeps only `locations.last` shows its loss.
+    static func line(_ run: ScenarioRun) -> String {
+        let tally = run.deliveries
+        var line = "deliveries: \(tally.calls) call\(tally.calls == 1 ? "" : "s"), largest \(tally.largestCall)"
+        if let notKept = tally.deliveredNotKept { line += ", delivered but not kept \(notKept)" }
+        return line
+    }
+
+    /// The keys of `deliveries`: each a count.
+    private static let deliveryKeys = [
+        "calls", "locations", "largestCall", "significantChanges", "heldWhenTraceEnded", "deliveredNotKept",
+    ]
+
+    /// Checks a saved run's `derivedByDevice` (an array of distinct `CLLocation` field names)
+    /// and `deliveries` (whole counts; `deliveredNotKept` may be absent, the others may not).
+    /// - Throws: `ConfigError` naming the JSON path of the first wrong member.
+    static func check(derivedByDevice: JSONNode, deliveries: JSONNode, _ reader: ConfigReader) throws(ConfigError) {
+        let fields: [DerivedLocationFields] = [.horizontalAccuracy, .verticalAccuracy, .speed, .course]
+        let choices = fields.map { ($0.names[0], $0) }
+        var seen: DerivedLocationFields = []
+        for (index, entry) in try reader.array(derivedByDevice, "$.derivedByDevice").enumerated() {
+            let path = "$.derivedByDevice[\(index)]"
+            let field = try reader.token(entry, path, choices)
+            guard !seen.contains(field) else { throw reader.fail(entry, path, "names a field twice") }
+            seen.insert(field)
+        }
+        let members = try reader.object(deliveries, "$.deliveries", allowed: deliveryKeys)
+        for key in deliveryKeys {
+            let path = "$.deliveries.\(key)"
+            guard let node = members[key] else {
+                if key == "deliveredNotKept" { continue }
+                _ = try reader.required(members, key, in: deliveries, "$.deliveries")
+                continue
+            }
+            let value = try reader.number(node, path, in: 0...9e15)
+            guard value == value.rounded() else { throw reader.fail(node, path, "expected a whole number") }
+        }
     }
 }

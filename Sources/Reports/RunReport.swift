@@ -124,7 +124,7 @@ public enum RunReport {
 
     /// One run for a terminal (`replay --format text`): a line naming the trace, scenario and
     /// seed, the run's row of the degradation table, the position error against the truth (when
-    /// one was given) or the trace, the warnings against the trace, TraceSim's notes on the run,
+    /// one was given) or the trace, how the app was handed its locations (`deliveries:`), the warnings against the trace, TraceSim's notes on the run,
     /// and what the engine under test reported, when it did.
     public static func text(trace: String, run: ScenarioRun, metrics: Metrics) -> String {
         var text =
@@ -135,6 +135,7 @@ public enum RunReport {
                 "\nposition error against the \((metrics.positionErrorReference ?? .trace).rawValue): "
                 + "median \(Formatting.fixed(median, 2)) m, p95 \(Formatting.fixed(p95, 2)) m"
         }
+        text += "\n" + DeliveryReport.line(run)
         return text + TraceWarningReport.text(TraceWarning.warnings(run: metrics, scenario: run.scenario))
             + RunNotesReport.text(run) + DiagnosticsReport.text(run)
     }

@@ -145,7 +145,7 @@ public enum ScenarioRunner {
             device: played.deviceConfiguration)
         run.diagnostics = client.diagnostics
         run.deliveries = played.replay.deliveryTally
-        run.deliveries.noteKept(client.recorder.deliveredFixCount)
+        run.deliveries.noteKept(client.recorder.acceptedFixCount)
         run.droppedDiagnostics = client.droppedDiagnostics
         run.locationDrops = played.replay.locationDrops.spans
         run.isBuiltInEngine = client is TrackingEngine

@@ -20,8 +20,29 @@ private struct LastLocationOnlyClient: RecordingClient {
     mutating func didUpdateLocations(
         _ locations: [LocationDelivery], at now: SimInstant, into requests: inout [LocationClientRequest<Never>]
     ) {
-        guard locations.last != nil else { return }
+        guard let last = locations.last else { return }
         recorder.fixDelivered()
+        recorder.accepted(last.fix)
+    }
+
+    func finish(at now: SimInstant) {}
+}
+
+/// An app that is handed every location and keeps none of them.
+private struct KeepNothingClient: RecordingClient {
+    var recorder = Recorder()
+    var odometerMeters: Double { 0 }
+
+    mutating func start(
+        _ launch: LocationClientLaunch, at now: SimInstant, into requests: inout [LocationClientRequest<Never>]
+    ) {
+        requests.append(.device(.startedLocationUpdates(LocationUpdateOptions(allowsBackgroundLocationUpdates: true))))
+    }
+
+    mutating func didUpdateLocations(
+        _ locations: [LocationDelivery], at now: SimInstant, into requests: inout [LocationClientRequest<Never>]
+    ) {
+        for _ in locations { recorder.fixDelivered() }
     }
 
     func finish(at now: SimInstant) {}
@@ -72,6 +93,18 @@ struct DeliveryTallyTests {
         #expect(tally.largestCall == 4)
         #expect(tally.heldWhenTraceEnded == 2)
         #expect(tally.deliveredNotKept == 15)
+    }
+
+    @Test("A client that keeps nothing shows every location it was handed as delivered but not kept")
+    func keepNothingLosesAll() throws {
+        var scenario = try #require(Scenario.preset(named: "wheninuse-foreground"))
+        scenario.device.parameters.locationsPerDelivery = 4
+        let tally = try ScenarioRunner.run(
+            Self.trace(count: 22), scenario, engine: .custom(named: "keep-nothing") { _ in KeepNothingClient() }
+        ).deliveries
+        #expect(tally.locations == 20)
+        #expect(tally.significantChanges == 0)
+        #expect(tally.deliveredNotKept == 20)
     }
 
     @Test("A timeline suspend of an app kept running is refused with a note, not dropped without a word")

@@ -46,7 +46,7 @@ struct AssumeAccuracyTests {
 
     @Test(
         "a malformed, empty, hostile or out-of-range --assume-accuracy is a usage error (64) that names it",
-        arguments: ["", "ten", "-5", "1e400", "100001", "nan", "12m", "0x10", "5;rm -rf /"])
+        arguments: ["", "ten", "-5", "0", "0.5", "1e400", "100001", "nan", "12m", "0x10", "5;rm -rf /"])
     func badOption(value: String) {
         for command in ["track", "replay"] {
             var arguments = [command, Self.kml, "--assume-accuracy", value]
@@ -59,7 +59,7 @@ struct AssumeAccuracyTests {
 
     @Test(
         "a bad assumedHorizontalAccuracyMeters in a scenario file exits 65 naming the file, line and key",
-        arguments: [#"-1"#, #""ten""#, #"true"#, #"null"#, #"1e9"#, #"[10]"#])
+        arguments: [#"-1"#, #"0"#, #"0.999"#, #""ten""#, #"true"#, #"null"#, #"1e9"#, #"[10]"#])
     func badParameterInFile(value: String) throws {
         let folder = try MergeIdentityTests.Folder()
         let scenario = try folder.write(
@@ -89,5 +89,39 @@ struct AssumeAccuracyTests {
         #expect(deliveries["calls"] as? Int == 146)
         #expect(deliveries["locations"] as? Int == 438)
         #expect(deliveries["heldWhenTraceEnded"] as? Int == 1)
+    }
+
+    @Test("the assumed accuracy's bounds: 1 m and 100000 m are accepted, 0.999 and 0 are not (iOS never reports 0 m)")
+    func assumedAccuracyBounds() throws {
+        for value in ["1", "100000"] {
+            let result = runCommand(["track", Self.kml, "--assume-accuracy", value, "--format", "json"])
+            #expect(result.exitCode == 0, "\(value): \(result.error)")
+        }
+        let zero = runCommand(["track", Self.kml, "--assume-accuracy", "0"])
+        #expect(zero.exitCode == 64)
+        #expect(firstLine(zero.error).contains("from 1 to 100000, not '0'"), "\(zero.error)")
+        let folder = try MergeIdentityTests.Folder()
+        let one = try folder.write(
+            #"{"name": "s", "device": {"parameters": {"assumedHorizontalAccuracyMeters": 1}}}"#, "one.json")
+        #expect(runCommand(["replay", Self.kml, "--scenario", one]).exitCode == 0)
+    }
+
+    @Test("always-precise on bike.tcx: every standard location kept; the significant changes the engine ignores are the loss")
+    func alwaysPreciseOnBikeCountsWhatWasNotKept() throws {
+        let bike = Repository.trace("gpsbabel/bike.tcx")
+        let result = runCommand(["replay", bike, "--scenario", "always-precise", "--format", "json"])
+        #expect(result.exitCode == 0, "\(result.error)")
+        let run = try object(result.output)
+        let deliveries = try #require(run["deliveries"] as? [String: Any])
+        let metrics = try #require(run["metrics"] as? [String: Any])
+        let locations = try #require(deliveries["locations"] as? Int)
+        let significant = try #require(deliveries["significantChanges"] as? Int)
+        let accepted = try #require(metrics["acceptedFixes"] as? Int)
+        #expect(locations == 1789)
+        #expect(significant == 7)
+        #expect(accepted == 1789)
+        #expect(deliveries["deliveredNotKept"] as? Int == locations + significant - accepted)
+        let text = runCommand(["replay", bike, "--scenario", "always-precise"])
+        #expect(text.output.contains("\ndeliveries: 1789 calls, largest 1, delivered but not kept 7"), "\(text.output)")
     }
 }

@@ -48,10 +48,10 @@ extension DeviceParameters {
                 "location updates kept for a suspended app until it runs again (newest kept)",
                 source: "a4 #2 (queued, no bound documented)", .simulator),
             .number(
-                "assumedHorizontalAccuracyMeters", \.assumedHorizontalAccuracyMeters, unit: "m", in: 0...100_000,
+                "assumedHorizontalAccuracyMeters", \.assumedHorizontalAccuracyMeters, unit: "m", in: 1...100_000,
                 "horizontal accuracy reported for a fix whose source gave none (an assumption)",
-                source: "CLLocation horizontalAccuracy (negative = invalid); bundled iPhone traces 5 m open road, "
-                    + "30-50 m urban", .simulator),
+                source: "CLLocation horizontalAccuracy (negative = invalid; a receiver fix never reports 0 m, "
+                    + "so at least 1 m); bundled iPhone traces 5 m open road, 30-50 m urban", .simulator),
             .number(
                 "courseMinimumSpeedMetersPerSecond", \.courseMinimumSpeedMetersPerSecond, unit: "m/s",
                 in: 0...1_000, "below this speed a derived course stays invalid (-1)",

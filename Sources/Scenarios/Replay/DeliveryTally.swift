@@ -15,8 +15,10 @@ public struct DeliveryTally: Sendable, Equatable {
     public var significantChanges = 0
     /// Locations held for a call that the trace ended before (`locationsPerDelivery` above 1).
     public var heldWhenTraceEnded = 0
-    /// Locations the app was handed (standard and significant-change) that its engine did not
-    /// take in; `nil` unless the app records (`RecordingClient`).
+    /// Locations the app was handed that it did not keep: the standard locations plus the
+    /// significant-change ones (iOS hands both to `didUpdateLocations`), less the fixes the
+    /// app's engine accepted (`Recorder.acceptedFixCount`, what the trace metrics call kept),
+    /// never below 0. `nil` unless the app records (`RecordingClient`).
     public var deliveredNotKept: Int?
     /// The fields of the handed-over locations that the device filled in because the trace
     /// lacked them.
@@ -32,9 +34,10 @@ public struct DeliveryTally: Sendable, Equatable {
         if size > largestCall { largestCall = size }
     }
 
-    /// Sets `deliveredNotKept` from the number of locations the app's engine took in.
-    /// - Parameter kept: what the engine counted as delivered to it (`Recorder.deliveredFixCount`).
-    public mutating func noteKept(_ kept: Int) {
+    /// Sets `deliveredNotKept` from the number of locations the app kept.
+    /// - Parameter kept: the fixes the app's engine accepted (`Recorder.acceptedFixCount`); a
+    ///   location the engine was handed but held, rejected or ignored is not kept.
+    package mutating func noteKept(_ kept: Int) {
         deliveredNotKept = max(0, locations + significantChanges - kept)
     }
 }

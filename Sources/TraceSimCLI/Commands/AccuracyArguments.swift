@@ -10,11 +10,13 @@ enum AccuracyArguments {
     static let declared = CommandDeclaration.Option(
         name: "assume-accuracy", value: "<METERS>",
         help: """
-            The horizontal accuracy, in metres (0 to 100000), the phone reports for
+            The horizontal accuracy, in metres (1 to 100000), the phone reports for
             fixes whose file records none (TCX, KML, dashcam logs); default 10, an
             assumption (see 'tracesim rules': assumedHorizontalAccuracyMeters).
             """)
 
+    /// The smallest value accepted: the device parameter's own bound (a receiver never reports 0 m).
+    static let minimumMeters = 1.0
     /// The largest value accepted: the device parameter's own bound.
     static let maximumMeters = 100_000.0
 
@@ -24,8 +26,8 @@ enum AccuracyArguments {
         guard let text = parsed.value("assume-accuracy") else { return nil }
         return try NumberArgument.decimal(
             text, option: "--assume-accuracy", unit: "of metres",
-            range: "from 0 to \(Int(maximumMeters))", command: command
-        ) { $0 >= 0 && $0 <= maximumMeters }
+            range: "from \(Int(minimumMeters)) to \(Int(maximumMeters))", command: command
+        ) { $0 >= minimumMeters && $0 <= maximumMeters }
     }
 
     /// Sets the assumed accuracy on `parameters` when the option was given.
