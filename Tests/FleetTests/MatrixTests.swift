@@ -40,6 +40,20 @@ struct MatrixTests {
         #expect(shared.replayCount(shard: Shard(index: 4, count: 9)) == 0)
     }
 
+    @Test("distinct ideal runs never share a row's name: a scenario's own seed or phone names its own")
+    func distinctIdealRunsHaveDistinctNames() throws {
+        var reseeded = try Self.preset("denied")
+        reseeded.name = "denied-seed-5"
+        reseeded.seed = 5
+        var coarse = try Self.preset("always-precise")
+        coarse.name = "acc500"
+        coarse.device.parameters.assumedHorizontalAccuracyMeters = 500
+        let entries = [try Self.preset("always-precise"), reseeded, coarse, try Self.preset("restricted")]
+        let result = try Matrix(traces: [Self.traces[0]], scenarios: entries.map { Matrix.Entry($0) }).run()
+        let names = result.cells.map(\.reference.name)
+        #expect(names == ["ideal", "ideal for denied-seed-5", "ideal for acc500", "ideal"])
+    }
+
     @Test("cells come in position order, the same on one core and on four, with progress for every replay")
     func orderDoesNotDependOnJobs() throws {
         let names = ["always-precise", "wheninuse-locked", "allow-once", "always-force-quit"]

@@ -147,7 +147,7 @@ public struct Matrix: Sendable {
         var idealRun: [Int] = []
         /// For each scenario, the name of its ideal run's row in the tables: `ideal`, or
         /// `ideal for NAME` after the first scenario it serves when that scenario's engine
-        /// settings are not the default ones.
+        /// settings are not the default ones or another ideal run already has the name.
         var referenceNames: [String] = []
 
         /// An ideal run of the plan: the reference it replays, over the matrix's geofences
@@ -173,7 +173,10 @@ public struct Matrix: Sendable {
                     referenceNames.append(shared.name)
                 } else {
                     runs.append((reference.scenario, fences))
-                    let name = reference.rowName(firstComparedWith: scenario.name)
+                    var name = reference.rowName(firstComparedWith: scenario.name)
+                    // Two distinct ideal runs never share a row's name: a scenario's own seed,
+                    // fences or assumed accuracy make its ideal run its own, default engine or not.
+                    if ideals.contains(where: { $0.name == name }) { name = "ideal for \(scenario.name)" }
                     ideals.append((ideal, runs.count - 1, name))
                     idealRun.append(runs.count - 1)
                     referenceNames.append(name)
