@@ -10,6 +10,8 @@
 
 #include <dlfcn.h>
 #include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
 #include <sys/syscall.h>
 #include <sys/time.h>
 #include <time.h>
@@ -24,22 +26,34 @@ static _Thread_local int64_t counted_reads;
 // delay of `asyncAfter(deadline: .now() + s)` is exactly `s`.
 static _Thread_local uint64_t frozen_uptime;
 
-// The real functions, found once (atomically: any thread may be first, and all find the same).
-static void *lookup(void **slot, void *handle, const char *name) {
-    void *found = __atomic_load_n(slot, __ATOMIC_ACQUIRE);
-    if (found == NULL) {
-        found = dlsym(handle, name);
-        __atomic_store_n(slot, found, __ATOMIC_RELEASE);
-    }
-    return found;
-}
-
+// The real functions and the symbols used, found once before `main` (`dlsym` is not
+// async-signal-safe, and a hook may first run inside a signal handler or a sanitizer).
 static void *real_clock_gettime, *real_gettimeofday, *real_time, *real_dispatch_async, *real_dispatch_after,
-    *real_dispatch_time, *real_CFRunLoopAddTimer, *timer_get_context, *main_queue, *block_copy, *block_release;
+    *real_dispatch_time, *real_CFRunLoopAddTimer, *real_CFRunLoopTimerCreate, *timer_get_context, *main_queue,
+    *block_copy, *block_release;
 static void *main_queue_handler, *timer_handler;
+// `TRACESIM_NO_WALL_CLOCK_HOOKS=1`: every function here forwards to the system's (for a
+// sanitizer or a debugger that intercepts the same functions).
+static int hooks_off;
 
-#define REAL(name) lookup(&real_##name, RTLD_NEXT, #name)
-#define FOUND(slot, name) lookup(&slot, RTLD_DEFAULT, name)
+#define REAL(name) (real_##name)
+
+__attribute__((constructor)) static void resolve_real_functions(void) {
+    real_clock_gettime = dlsym(RTLD_NEXT, "clock_gettime");
+    real_gettimeofday = dlsym(RTLD_NEXT, "gettimeofday");
+    real_time = dlsym(RTLD_NEXT, "time");
+    real_dispatch_async = dlsym(RTLD_NEXT, "dispatch_async");
+    real_dispatch_after = dlsym(RTLD_NEXT, "dispatch_after");
+    real_dispatch_time = dlsym(RTLD_NEXT, "dispatch_time");
+    real_CFRunLoopAddTimer = dlsym(RTLD_NEXT, "CFRunLoopAddTimer");
+    real_CFRunLoopTimerCreate = dlsym(RTLD_NEXT, "CFRunLoopTimerCreate");
+    timer_get_context = dlsym(RTLD_DEFAULT, "CFRunLoopTimerGetContext");
+    main_queue = dlsym(RTLD_DEFAULT, "_dispatch_main_q");
+    block_copy = dlsym(RTLD_DEFAULT, "_Block_copy");
+    block_release = dlsym(RTLD_DEFAULT, "_Block_release");
+    const char *off = getenv("TRACESIM_NO_WALL_CLOCK_HOOKS");
+    hooks_off = off != NULL && strcmp(off, "1") == 0;
+}
 
 static int forward_clock_gettime(clockid_t clock, struct timespec *now) {
     int (*real)(clockid_t, struct timespec *) = REAL(clock_gettime);
@@ -66,9 +80,10 @@ int clock_gettime(clockid_t clock, struct timespec *now) {
 }
 
 int gettimeofday(struct timeval *restrict now, void *restrict zone) {
-    int (*real)(struct timeval *restrict, void *restrict) = REAL(gettimeofday);
+    int (*real)(struct timeval *restrict, void *restrict) = (int (*)(struct timeval *restrict, void *restrict))real_gettimeofday;
     int result = real != NULL ? real(now, zone) : (int)syscall(SYS_gettimeofday, now, zone);
-    if (virtual_active && result == 0) {
+    if (virtual_active && result == 0 && now != NULL) {
+        counted_reads += 1;
         struct timespec instant;
         set_virtual(&instant);
         now->tv_sec = instant.tv_sec;
@@ -80,6 +95,7 @@ int gettimeofday(struct timeval *restrict now, void *restrict zone) {
 time_t time(time_t *now) {
     time_t seconds;
     if (virtual_active) {
+        counted_reads += 1;
         struct timespec instant;
         set_virtual(&instant);
         seconds = instant.tv_sec;
@@ -97,22 +113,29 @@ time_t time(time_t *now) {
 void dispatch_async(void *queue, void *block);
 
 int cwallclock_is_interposing(void) {
-    return dlsym(RTLD_DEFAULT, "clock_gettime") == (void *)&clock_gettime
+    return !hooks_off && dlsym(RTLD_DEFAULT, "clock_gettime") == (void *)&clock_gettime
         && dlsym(RTLD_DEFAULT, "dispatch_async") == (void *)&dispatch_async;
 }
 
 static uint64_t real_uptime(void) {
     uint64_t (*real)(uint64_t, int64_t) = REAL(dispatch_time);
-    return real != NULL ? real(0, 0) : 0;
+    if (real != NULL) return real(0, 0);
+    struct timespec instant;
+    forward_clock_gettime(CLOCK_MONOTONIC, &instant);
+    return (uint64_t)instant.tv_sec * 1000000000ull + (uint64_t)instant.tv_nsec;
 }
 
 uint64_t dispatch_time(uint64_t when, int64_t delta) {
     uint64_t (*real)(uint64_t, int64_t) = REAL(dispatch_time);
     if (virtual_active && when == 0) when = frozen_uptime;
-    return real(when, delta);
+    if (real != NULL) return real(when, delta);
+    // No libdispatch loaded: its uptime encoding is the monotonic clock in nanoseconds.
+    if (when == 0) when = real_uptime();
+    return delta < 0 && (uint64_t)(-delta) > when ? 0 : when + (uint64_t)delta;
 }
 
 void cwallclock_begin(int64_t nanoseconds) {
+    if (hooks_off) return;
     frozen_uptime = real_uptime();
     virtual_nanoseconds = nanoseconds;
     counted_reads = 0;
@@ -127,6 +150,10 @@ int64_t cwallclock_end(void) {
 }
 
 int cwallclock_is_virtual(void) { return virtual_active; }
+
+int64_t cwallclock_counted_reads(void) { return counted_reads; }
+
+void cwallclock_restore_counted_reads(int64_t reads) { counted_reads = reads; }
 
 void cwallclock_forgive_read(void) {
     if (counted_reads > 0) counted_reads -= 1;
@@ -149,15 +176,15 @@ struct block_layout {
 void cwallclock_run_block(void *block) { ((struct block_layout *)block)->invoke(block); }
 
 void cwallclock_release_block(void *block) {
-    void (*release)(const void *) = FOUND(block_release, "_Block_release");
+    void (*release)(const void *) = (void (*)(const void *))block_release;
     if (release != NULL) release(block);
 }
 
 // Offers a block sent to the main queue to the handler; nonzero when it took it.
 static int offer_main_queue_work(void *queue, void *block, int64_t delay) {
     cwallclock_main_queue_handler handler = __atomic_load_n(&main_queue_handler, __ATOMIC_ACQUIRE);
-    if (handler == NULL || queue != FOUND(main_queue, "_dispatch_main_q")) return 0;
-    void *(*copy)(const void *) = FOUND(block_copy, "_Block_copy");
+    if (hooks_off || handler == NULL || queue != main_queue) return 0;
+    void *(*copy)(const void *) = (void *(*)(const void *))block_copy;
     if (copy == NULL) return 0;
     void *copied = copy(block);
     if (handler(copied, delay)) return 1;
@@ -168,7 +195,7 @@ static int offer_main_queue_work(void *queue, void *block, int64_t delay) {
 void dispatch_async(void *queue, void *block) {
     if (offer_main_queue_work(queue, block, 0)) return;
     void (*real)(void *, void *) = REAL(dispatch_async);
-    real(queue, block);
+    if (real != NULL) real(queue, block);
 }
 
 // libdispatch's encoding of a `dispatch_time_t`: all ones is "forever"; bit 63 clear is the
@@ -206,11 +233,10 @@ static int64_t delay_until(uint64_t when) {
 
 void dispatch_after(uint64_t when, void *queue, void *block) {
     cwallclock_main_queue_handler handler = __atomic_load_n(&main_queue_handler, __ATOMIC_ACQUIRE);
-    if (handler != NULL && queue == FOUND(main_queue, "_dispatch_main_q")
-        && offer_main_queue_work(queue, block, delay_until(when)))
+    if (handler != NULL && queue == main_queue && offer_main_queue_work(queue, block, delay_until(when)))
         return;
     void (*real)(uint64_t, void *, void *) = REAL(dispatch_after);
-    real(when, queue, block);
+    if (real != NULL) real(when, queue, block);
 }
 
 // `CFRunLoopTimerContext`'s layout (CoreFoundation's CFRunLoop.h).
@@ -222,16 +248,56 @@ struct timer_context {
     void *copy_description;
 };
 
+// A Foundation `Timer` is recognised by the function its run-loop timer fires (Foundation's
+// own, learned from a probe `Timer` at install): only those are marked, by an identity `retain`
+// in their context (Foundation leaves it unset, so this changes nothing), and only marked timers
+// are offered to the handler. Anyone else's run-loop timer passes through untouched.
+static _Thread_local int probing_timer;
+static void *foundation_timer_callout;
+
+static const void *foundation_timer_mark(const void *info) { return info; }
+
+typedef void *(*timer_create_function)(void *, double, double, unsigned long, long, void *, struct timer_context *);
+
+void *CFRunLoopTimerCreate(
+    void *allocator, double fire_date, double interval, unsigned long flags, long order, void *callout,
+    struct timer_context *context) {
+    timer_create_function real = (timer_create_function)real_CFRunLoopTimerCreate;
+    if (real == NULL) return NULL;
+    if (probing_timer) __atomic_store_n(&foundation_timer_callout, callout, __ATOMIC_RELEASE);
+    void *known = __atomic_load_n(&foundation_timer_callout, __ATOMIC_ACQUIRE);
+    // Core Foundation reads the wall clock to place the fire date: its read, not the app's.
+    int64_t reads = counted_reads;
+    void *timer;
+    if (hooks_off || context == NULL || context->version != 0 || context->retain != NULL || known == NULL
+        || callout != known) {
+        timer = real(allocator, fire_date, interval, flags, order, callout, context);
+    } else {
+        struct timer_context marked = *context;
+        marked.retain = foundation_timer_mark;
+        timer = real(allocator, fire_date, interval, flags, order, callout, &marked);
+    }
+    counted_reads = reads;
+    return timer;
+}
+
+void cwallclock_begin_timer_probe(void) { probing_timer = 1; }
+
+int cwallclock_end_timer_probe(void) {
+    probing_timer = 0;
+    return __atomic_load_n(&foundation_timer_callout, __ATOMIC_ACQUIRE) != NULL;
+}
+
 void CFRunLoopAddTimer(void *run_loop, void *timer, void *mode) {
     cwallclock_timer_handler handler = __atomic_load_n(&timer_handler, __ATOMIC_ACQUIRE);
-    void (*get_context)(void *, struct timer_context *) = FOUND(timer_get_context, "CFRunLoopTimerGetContext");
-    if (handler != NULL && get_context != NULL && timer != NULL) {
+    void (*get_context)(void *, struct timer_context *) = (void (*)(void *, struct timer_context *))timer_get_context;
+    if (!hooks_off && handler != NULL && get_context != NULL && timer != NULL) {
         struct timer_context context = {0};
         get_context(timer, &context);
-        if (context.info != NULL && handler(context.info)) return;
+        if (context.retain == foundation_timer_mark && context.info != NULL && handler(context.info)) return;
     }
     void (*real)(void *, void *, void *) = REAL(CFRunLoopAddTimer);
-    real(run_loop, timer, mode);
+    if (real != NULL) real(run_loop, timer, mode);
 }
 
 #else
@@ -240,12 +306,20 @@ int cwallclock_is_interposing(void) { return 0; }
 void cwallclock_begin(int64_t nanoseconds) { (void)nanoseconds; }
 int64_t cwallclock_end(void) { return 0; }
 int cwallclock_is_virtual(void) { return 0; }
+int64_t cwallclock_counted_reads(void) { return counted_reads; }
+
+void cwallclock_restore_counted_reads(int64_t reads) { counted_reads = reads; }
+
 void cwallclock_forgive_read(void) {}
+int64_t cwallclock_counted_reads(void) { return 0; }
+void cwallclock_restore_counted_reads(int64_t reads) { (void)reads; }
 void cwallclock_install(cwallclock_main_queue_handler main_queue_work, cwallclock_timer_handler timer) {
     (void)main_queue_work;
     (void)timer;
 }
 void cwallclock_run_block(void *block) { (void)block; }
+void cwallclock_begin_timer_probe(void) {}
+int cwallclock_end_timer_probe(void) { return 0; }
 void cwallclock_release_block(void *block) { (void)block; }
 
 #endif

@@ -225,6 +225,8 @@ struct WallClockTests {
         WallClock.begin(at: instant)
         let virtual = Date()
         let seconds = time(nil)
+        var moment = timeval()
+        gettimeofday(&moment, nil)
         nonisolated(unsafe) var other = Date.distantPast
         let finished = DispatchSemaphore(value: 0)
         DispatchQueue.global().async {
@@ -239,11 +241,12 @@ struct WallClockTests {
         // A `Date` holds a `Double`: a tenth of a microsecond at this size.
         #expect(abs(virtual.timeIntervalSince1970 - 1_600_000_000.123_456_789) < 1e-6)
         #expect(seconds == 1_600_000_000)
+        #expect(moment.tv_sec == 1_600_000_000 && moment.tv_usec == 123_456)
         #expect(other.timeIntervalSince1970 > 1_700_000_000)
         #expect(frozen.0 == frozen.1)
         #expect(elapsed >= .milliseconds(2))
-        // `Date()` once here; `time` and the other thread's read are not counted.
-        #expect(reads == 1)
+        // `Date()`, `time` and `gettimeofday` here; the other thread's read is not counted.
+        #expect(reads == 3)
         #expect(Date().timeIntervalSince1970 > 1_700_000_000)
     }
 
@@ -257,10 +260,73 @@ struct WallClockTests {
         var requests: [LocationClientRequest<Int>] = []
         app.start(launch, at: SimInstant(nanosecondsSinceEpoch: 0), into: &requests)
         DispatchQueue.main.async {}
-        #expect(WallClock.unclaimedMainQueueWork.load(ordering: .relaxed) == before + 1)
+        // Other suites run in parallel and may add theirs; only this test takes one away.
+        #expect(WallClock.unclaimedMainQueueWork.load(ordering: .relaxed) >= before + 1)
         #expect(WallClock.commandFindings.contains { $0.hasPrefix("main queue: ") && $0.contains("tied to no run") })
         _ = app
         // The test's own block: not a warning for the test process to print as it exits.
         WallClock.unclaimedMainQueueWork.subtract(1, ordering: .relaxed)
+    }
+
+    @Test("a run-loop timer that is not a Foundation Timer is added to the run loop untouched")
+    func foreignRunLoopTimerPassesThrough() throws {
+        let runLoop = try #require(CoreFoundationCalls.getCurrentRunLoop())
+        var added: UnsafeMutableRawPointer?
+        var contained = false
+        nonisolated(unsafe) var payload = 7
+        _ = replayApp(try preset("always-precise")) {
+            // Made and added while the app's host is bound, with an `info` that is not a `Timer`.
+            withUnsafeMutablePointer(to: &payload) { info in
+                var context = RunLoopTimerContext(info: UnsafeMutableRawPointer(info))
+                added = withUnsafeMutablePointer(to: &context) { pointer in
+                    CoreFoundationCalls.createTimer(nil, 1e9, 0, 0, 0, { _, _ in }, UnsafeMutableRawPointer(pointer))
+                }
+                CoreFoundationCalls.addTimer(runLoop, added, CoreFoundationCalls.defaultMode)
+                contained = CoreFoundationCalls.containsTimer(runLoop, added, CoreFoundationCalls.defaultMode) != 0
+            }
+            return StaleFixChecker()
+        }
+        let timer = try #require(added)
+        #expect(contained)
+        CoreFoundationCalls.invalidateTimer(timer)
+    }
+}
+
+/// `CFRunLoopTimerContext`'s layout (CoreFoundation's CFRunLoop.h): version 0, no callbacks.
+private struct RunLoopTimerContext {
+    var version = 0
+    var info: UnsafeMutableRawPointer?
+    var retain: UnsafeRawPointer?
+    var release: UnsafeRawPointer?
+    var copyDescription: UnsafeRawPointer?
+}
+
+/// Core Foundation's run-loop timer functions, found by name as Foundation finds them (the
+/// module is not imported by the package).
+private enum CoreFoundationCalls {
+    typealias Callout = @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> Void
+
+    static func function<T>(_ name: String, _: T.Type) -> T {
+        unsafeBitCast(dlsym(UnsafeMutableRawPointer(bitPattern: 0), name), to: T.self)
+    }
+
+    static let getCurrentRunLoop = function(
+        "CFRunLoopGetCurrent", (@convention(c) () -> UnsafeMutableRawPointer?).self)
+    static let createTimer = function(
+        "CFRunLoopTimerCreate",
+        (@convention(c) (
+            UnsafeRawPointer?, Double, Double, UInt, Int, Callout, UnsafeMutableRawPointer?
+        ) -> UnsafeMutableRawPointer?).self)
+    static let addTimer = function(
+        "CFRunLoopAddTimer",
+        (@convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, UnsafeRawPointer?) -> Void).self)
+    static let containsTimer = function(
+        "CFRunLoopContainsTimer",
+        (@convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, UnsafeRawPointer?) -> UInt8).self)
+    static let invalidateTimer = function(
+        "CFRunLoopTimerInvalidate", (@convention(c) (UnsafeMutableRawPointer?) -> Void).self)
+    /// `kCFRunLoopDefaultMode`: a global holding the mode's string.
+    static var defaultMode: UnsafeRawPointer? {
+        dlsym(UnsafeMutableRawPointer(bitPattern: 0), "kCFRunLoopDefaultMode")?.load(as: UnsafeRawPointer?.self)
     }
 }

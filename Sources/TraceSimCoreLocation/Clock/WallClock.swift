@@ -12,10 +12,10 @@ import Synchronization
 /// Foundation and Dispatch call the executable's versions, which forward to the system's unless
 /// a replay is involved:
 /// - **Wall clock**: during a callback the replay's thread reads the callback's virtual instant
-///   (`CLOCK_REALTIME`, `gettimeofday`, `time`); each `Date()` read there is counted. Reads on
+///   (`CLOCK_REALTIME`, `gettimeofday`, `time`); each read there is counted. Reads on
 ///   other threads (the app's Swift tasks, its own queues) cannot be told apart from anyone
 ///   else's and get the real time.
-/// - **Timers** added to a run loop by app code (in a callback, or a task it started) are not
+/// - **Timers** (Foundation `Timer`s only, recognised by their fire function) added to a run loop by app code (in a callback, or a task it started) are not
 ///   added: the simulated phone fires them in virtual time, as `AppClock.scheduledTimer` does.
 /// - **Main-queue work** sent by app code is not enqueued: it runs in virtual time on the
 ///   replay's thread, after its delay, as `AppClock.asyncAfter` does.
@@ -42,6 +42,10 @@ package enum WallClock {
 
     private static let installHandlers: Void = {
         DispatchQueue.main.setSpecific(key: mainQueueKey, value: true)
+        // A probe `Timer` shows which run-loop timers are Foundation's: only those are offered.
+        cwallclock_begin_timer_probe()
+        _ = Timer(timeInterval: 1, repeats: false) { _ in }
+        _ = cwallclock_end_timer_probe()
         cwallclock_install(takeMainQueueWork, takeTimer)
     }()
 
@@ -120,9 +124,12 @@ package enum WallClock {
             "main queue: DispatchQueue.main.async or asyncAfter during \(host.callback): run in virtual time "
                 + "on the replay's thread (the main thread or actor); use AppClock.asyncAfter(seconds:execute:)")
         // `DispatchTime.now()` is frozen during a callback, so the delay is what the app asked
-        // for; from a task it is measured on the real clock and rounded to the millisecond.
+        // for; from a task it is measured on the real clock and rounded to the millisecond, so
+        // the outcome may vary from run to run, and the diagnostic says so.
         guard delayNanoseconds >= 0 else { return 1 }
-        let delay = cwallclock_is_virtual() != 0 ? delayNanoseconds : roundedToMilliseconds(delayNanoseconds)
+        let isVirtual = cwallclock_is_virtual() != 0
+        if !isVirtual && delayNanoseconds > 0 { host.noteFinding(notRepeatable("DispatchQueue.main.asyncAfter")) }
+        let delay = isVirtual ? delayNanoseconds : roundedToMilliseconds(delayNanoseconds)
         host.schedule(at: host.now.advanced(byNanoseconds: delay)) { work.run() }
         return 1
     }
@@ -145,12 +152,24 @@ package enum WallClock {
                 + "replay's thread; use AppClock.scheduledTimer(withTimeInterval:repeats:block:)")
         // On the replay's thread the fire date was computed on the virtual clock; in a task, on
         // the real one (rounded to the millisecond, as the read jitters).
+        // Reading and setting `fireDate` read the clock too (Core Foundation converts it):
+        // Foundation's reads, not the app's.
+        let reads = cwallclock_counted_reads()
+        defer { cwallclock_restore_counted_reads(reads) }
         let seconds = timer.fireDate.timeIntervalSince(isVirtual ? host.date : Date())
         let nanoseconds = Int64(min(max(seconds, 0), 9e9) * 1e9)
         let delay = isVirtual ? (nanoseconds + 500) / 1_000 * 1_000 : roundedToMilliseconds(nanoseconds)
+        if !isVirtual && nanoseconds > 0 { host.noteFinding(notRepeatable("Timer.scheduledTimer or RunLoop.add")) }
         let interval = timer.timeInterval > 0 ? timer.timeInterval : nil
         AppClock.schedule(timer, on: host, at: host.now.advanced(byNanoseconds: delay), every: interval)
         return 1
+    }
+
+    /// Work sent from an app's task: its delay was read on the real clock, which the replay
+    /// does not control.
+    private static func notRepeatable(_ api: String) -> String {
+        "wall clock: \(api) from an app's task: its delay was measured on the real clock (to the "
+            + "millisecond), so this run may not be repeatable byte for byte; use AppClock, whose delays are virtual"
     }
 
     private static func roundedToMilliseconds(_ nanoseconds: Int64) -> Int64 {
@@ -173,12 +192,15 @@ package enum WallClock {
 /// and the timers the phone took. Findings may come from the app's tasks on other threads, so
 /// they are behind a lock until the callback ends.
 final class WallClockFindings: @unchecked Sendable {
-    /// The callback being delivered, as the diagnostics name it.
-    private(set) var callback = "the app's launch"
+    private let lock = NSLock()
+    private var currentCallback = "the app's launch"
+    private var replayIsOnMainActor = false
+
+    /// The callback being delivered, as the diagnostics name it. Read from the app's tasks too.
+    var callback: String { lock.withLock { currentCallback } }
     /// Whether the replay delivers its callbacks where main-queue work may run: the main
     /// thread (the command line's `replay`, and `matrix` with one job) or the main actor.
-    private(set) var isReplayOnMainActor = false
-    private let lock = NSLock()
+    var isReplayOnMainActor: Bool { lock.withLock { replayIsOnMainActor } }
     private var pending: [String] = []
     private var adopted: [ObjectIdentifier: WeakTimer] = [:]
 
@@ -192,9 +214,12 @@ final class WallClockFindings: @unchecked Sendable {
     /// Runs app code for `callback` with the replay's thread reading `instant` as the wall
     /// clock; hands back the callback's `Date()` reads.
     func run(_ callback: String, at instant: SimInstant, _ body: () -> Void) -> Int {
-        self.callback = callback
         WallClock.begin(at: instant)
-        isReplayOnMainActor = WallClock.isMainActorThread
+        let onMainActor = WallClock.isMainActorThread
+        lock.withLock {
+            currentCallback = callback
+            replayIsOnMainActor = onMainActor
+        }
         body()
         return WallClock.end()
     }
