@@ -79,10 +79,14 @@ int clock_gettime(clockid_t clock, struct timespec *now) {
     return forward_clock_gettime(clock, now);
 }
 
+// Whether `pointer` is NULL. glibc declares gettimeofday's first parameter nonnull, so a
+// direct comparison warns; a caller may still pass NULL, which must not be written through.
+static int is_null(const void *pointer) { return pointer == NULL; }
+
 int gettimeofday(struct timeval *restrict now, void *restrict zone) {
     int (*real)(struct timeval *restrict, void *restrict) = (int (*)(struct timeval *restrict, void *restrict))real_gettimeofday;
     int result = real != NULL ? real(now, zone) : (int)syscall(SYS_gettimeofday, now, zone);
-    if (virtual_active && result == 0 && now != NULL) {
+    if (virtual_active && result == 0 && !is_null(now)) {
         counted_reads += 1;
         struct timespec instant;
         set_virtual(&instant);
