@@ -48,9 +48,9 @@ struct TuneEngineCommandTests {
         let study = try #require(try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any])
         let rows = try #require(study["rows"] as? [[String: Any]])
         let recorded = rows.compactMap { ($0["metrics"] as? [String: Any])?["recordedFixes"] as? Int }
-        // A 5 m threshold rejects every fix of the SPAN log (HDOP × 7.5 m); at 100 m a 50 m
-        // filter records 121 of the 1,501 kept.
-        #expect(recorded == [0, 1501, 0, 121], "\(recorded)")
+        // A 5 m threshold rejects every fix of the SPAN log (HDOP × 7.5 m, or the assumed 10 m
+        // where an epoch has no HDOP); at 100 m a 50 m filter records 141 of the 1,633 kept.
+        #expect(recorded == [0, 1633, 0, 141], "\(recorded)")
     }
 
     @Test("an engine that breaks its declaration exits 70 naming the setting")
