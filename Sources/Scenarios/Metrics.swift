@@ -174,8 +174,8 @@ public struct Metrics: Sendable, Equatable {
     /// The "vs the trace" measures: kept paths against the trace's path, coverage of its span,
     /// and the position error against it.
     private mutating func measureAgainstTrace(_ run: ScenarioRun, ideal: ScenarioRun) {
-        keptPathMeters = TraceReference.pathMeters(run.recorder.acceptedPositions)
-        idealKeptPathMeters = TraceReference.pathMeters(ideal.recorder.acceptedPositions)
+        keptPathMeters = run.againstTrace.keptPathMeters
+        idealKeptPathMeters = ideal.againstTrace.keptPathMeters
         tracePathMeters = run.againstTrace.pathMeters
         tracePathRatio = tracePathMeters > 0 ? keptPathMeters / tracePathMeters : nil
         traceCoveredSeconds = run.againstTrace.coveredSeconds

@@ -27,6 +27,9 @@ public struct TraceReference: Sendable, Equatable {
     /// the phone was, and so the most a run can cover. A day-long export with hours between
     /// fixes spans far more time than this; a 1 Hz drive spans about as much.
     public var coveredSeconds: Double = 0
+    /// The length of the path through the run's kept fixes in the order kept, metres: measured
+    /// once per run, since a run serves as the ideal run of every scenario that shares it.
+    public var keptPathMeters: Double = 0
     /// The median distance of the kept fixes from the trace at the same instant; `nil` when
     /// none could be measured.
     public var errorMedianMeters: Double?
@@ -43,6 +46,7 @@ public struct TraceReference: Sendable, Equatable {
     /// - Complexity: O(the trace's fixes + the kept fixes × log of the kept fixes).
     public init(_ trace: Trace, kept recorder: Recorder) {
         pathMeters = Tuning.pathLength(trace.fixes, every: 0)
+        keptPathMeters = Self.pathMeters(recorder.acceptedPositions)
         if let first = trace.fixes.first?.timestamp, let last = trace.fixes.last?.timestamp {
             let span = last.seconds(since: first)
             // Lazily: a long trace's times are never copied into an array of their own.
