@@ -3,50 +3,9 @@ import Engine
 import Geometry
 import Scenarios
 import SimulationCore
+import TestSupport
 import Testing
 import Traces
-
-/// An app written the common way: it keeps only `locations.last` of each call, and records it.
-private struct LastLocationOnlyClient: RecordingClient {
-    var recorder = Recorder()
-    var odometerMeters: Double { 0 }
-
-    mutating func start(
-        _ launch: LocationClientLaunch, at now: SimInstant, into requests: inout [LocationClientRequest<Never>]
-    ) {
-        requests.append(.device(.startedLocationUpdates(LocationUpdateOptions(allowsBackgroundLocationUpdates: true))))
-    }
-
-    mutating func didUpdateLocations(
-        _ locations: [LocationDelivery], at now: SimInstant, into requests: inout [LocationClientRequest<Never>]
-    ) {
-        guard let last = locations.last else { return }
-        recorder.fixDelivered()
-        recorder.accepted(last.fix)
-    }
-
-    func finish(at now: SimInstant) {}
-}
-
-/// An app that is handed every location and keeps none of them.
-private struct KeepNothingClient: RecordingClient {
-    var recorder = Recorder()
-    var odometerMeters: Double { 0 }
-
-    mutating func start(
-        _ launch: LocationClientLaunch, at now: SimInstant, into requests: inout [LocationClientRequest<Never>]
-    ) {
-        requests.append(.device(.startedLocationUpdates(LocationUpdateOptions(allowsBackgroundLocationUpdates: true))))
-    }
-
-    mutating func didUpdateLocations(
-        _ locations: [LocationDelivery], at now: SimInstant, into requests: inout [LocationClientRequest<Never>]
-    ) {
-        for _ in locations { recorder.fixDelivered() }
-    }
-
-    func finish(at now: SimInstant) {}
-}
 
 /// Issue 30 §6: a run counts its `didUpdateLocations` calls, the largest, and what a recording
 /// app was handed but did not keep.
@@ -71,7 +30,7 @@ struct DeliveryTallyTests {
         scenario.device.parameters.locationsPerDelivery = locationsPerDelivery
         return try ScenarioRunner.run(
             trace(count: count), scenario,
-            engine: .custom(named: "last-only") { _ in LastLocationOnlyClient() })
+            engine: .custom(named: "last-only") { _ in KeepingClient(.lastOfEachCall) })
     }
 
     @Test("With the default, one location per call: 22 calls, nothing lost by keeping locations.last")
@@ -100,7 +59,7 @@ struct DeliveryTallyTests {
         var scenario = try #require(Scenario.preset(named: "wheninuse-foreground"))
         scenario.device.parameters.locationsPerDelivery = 4
         let tally = try ScenarioRunner.run(
-            Self.trace(count: 22), scenario, engine: .custom(named: "keep-nothing") { _ in KeepNothingClient() }
+            Self.trace(count: 22), scenario, engine: .custom(named: "keep-nothing") { _ in KeepingClient(.nothing) }
         ).deliveries
         #expect(tally.locations == 20)
         #expect(tally.significantChanges == 0)
@@ -112,7 +71,7 @@ struct DeliveryTallyTests {
         var scenario = try #require(Scenario.preset(named: "wheninuse-foreground"))
         scenario.timeline = [Scenario.TimelineEvent(.seconds(5), .system(.suspendedApp))]
         let run = try ScenarioRunner.run(
-            Self.trace(count: 22), scenario, engine: .custom(named: "last-only") { _ in LastLocationOnlyClient() })
+            Self.trace(count: 22), scenario, engine: .custom(named: "last-only") { _ in KeepingClient(.lastOfEachCall) })
         #expect(run.notes.count == 1)
         let note = try #require(run.notes.first)
         #expect(note.message.hasPrefix("the timeline's suspend was not carried out: the app was in the foreground"))

@@ -4,8 +4,8 @@ import SimulationCore
 
 /// An engine written for tests of a team's own engine: it starts background updates at launch
 /// and keeps what `keeping` says of every location it is handed, so a test can make one that
-/// keeps nothing, everything (reduced-accuracy fixes too), fixes moved off the trace, or every
-/// n-th fix. It has no odometer.
+/// keeps nothing, everything (reduced-accuracy fixes too), fixes moved off the trace, every
+/// n-th fix, or the last of each call. It has no odometer.
 package struct KeepingClient: RecordingClient {
     /// What the client keeps of each delivered location.
     package enum Keeping: Sendable {
@@ -17,6 +17,9 @@ package struct KeepingClient: RecordingClient {
         case displaced(latitudeDegrees: Double)
         /// Keeps every delivered fix and records every n-th delivered one.
         case recordingEvery(Int)
+        /// Keeps only the last location of each call, as an app written the common way does
+        /// (`locations.last`), without recording it.
+        case lastOfEachCall
     }
 
     package private(set) var recorder = Recorder()
@@ -36,6 +39,11 @@ package struct KeepingClient: RecordingClient {
     package mutating func didUpdateLocations(
         _ locations: [LocationDelivery], at now: SimInstant, into requests: inout [LocationClientRequest<Never>]
     ) {
+        if case .lastOfEachCall = keeping {
+            for _ in locations { recorder.fixDelivered() }
+            if let last = locations.last { recorder.accepted(last.fix) }
+            return
+        }
         for delivery in locations {
             recorder.fixDelivered()
             switch keeping {
@@ -51,6 +59,7 @@ package struct KeepingClient: RecordingClient {
             case .recordingEvery(let interval):
                 recorder.accepted(delivery.fix)
                 if (recorder.deliveredFixCount - 1) % interval == 0 { recorder.recordedLastAccepted() }
+            case .lastOfEachCall: break  // handled above, once per call
             }
         }
     }
