@@ -2,6 +2,7 @@ import Engine
 import Foundation
 import Fleet
 import Scenarios
+import Synchronization
 import TestSupport
 import Testing
 import Traces
@@ -85,6 +86,31 @@ struct ComparisonTests {
             return
         }
         #expect(failure.message == "no engine for ideal")
+    }
+
+    @Test("not concurrently: both runs on the calling thread, ideal first, the same numbers; a failure stops it")
+    func sequentialOnTheCallingThread() throws {
+        let caller = ObjectIdentifier(Thread.current)
+        let seen = Mutex<[(scenario: String, onCaller: Bool)]>([])
+        let engine = EngineUnderTest.custom(named: "watching") { context in
+            seen.withLock { $0.append((context.scenario.name, ObjectIdentifier(Thread.current) == caller)) }
+            return KeepingClient(.everything)
+        }
+        let scenario = try Self.preset("always-precise")
+        let sequential = try Comparison(trace: Self.trace, scenario: scenario, engine: engine, concurrently: false)
+        #expect(seen.withLock { $0.map(\.scenario) } == ["ideal", "always-precise"])
+        #expect(seen.withLock { $0.allSatisfy(\.onCaller) })
+        let concurrent = try Comparison(trace: Self.trace, scenario: scenario, engine: engine)
+        #expect(sequential.metrics == concurrent.metrics)
+        let refusing = EngineUnderTest.custom(named: "refusing") { context throws(EngineFailure) in
+            seen.withLock { $0.append((context.scenario.name, true)) }
+            throw EngineFailure("no engine for \(context.scenario.name)")
+        }
+        seen.withLock { $0 = [] }
+        #expect(throws: RunFailure.self) {
+            try Comparison(trace: Self.trace, scenario: scenario, engine: refusing, concurrently: false)
+        }
+        #expect(seen.withLock { $0.map(\.scenario) } == ["ideal"], "the scenario's run never started")
     }
 
     @Test("each matrix cell is the comparison of its scenario, shared ideal runs included")

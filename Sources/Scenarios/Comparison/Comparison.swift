@@ -30,8 +30,8 @@ public struct Comparison: Sendable {
     /// `run` measured against `ideal`.
     public var metrics: Metrics
 
-    /// Replays `trace` through `scenario` and through its reference, the two at once, and
-    /// measures the one against the other.
+    /// Replays `trace` through `scenario` and through its reference, the two at once unless told
+    /// otherwise, and measures the one against the other.
     /// - Parameters:
     ///   - trace: the recording both runs replay.
     ///   - scenario: the permission level and person measured; its reference is derived from it.
@@ -41,19 +41,24 @@ public struct Comparison: Sendable {
     ///   - traceName: what a custom engine is told the trace is called.
     ///   - progress: called after each of the two replays with the replays done and the total
     ///     (2), from whichever thread ran it.
+    ///   - concurrently: `true` replays the two runs on two threads at once; `false` replays the
+    ///     ideal run and then the scenario's on the calling thread, stopping at the first failure.
+    ///     App code under the Core Location facade may queue main-actor work
+    ///     (`DispatchQueue.main.async`), which runs in virtual time only on the main thread, so
+    ///     `tracesim replay` calls this from the main thread with `false`.
     /// - Throws: `RunFailure` when a geofence is invalid or the engine under test failed; when
     ///   both runs fail, the ideal run's failure.
     public init(
         trace: Trace, scenario: Scenario, fences: [Geofence] = [], seed: UInt64? = nil,
         engine: EngineUnderTest = .builtIn, traceName: String = "",
-        progress: (@Sendable (_ done: Int, _ total: Int) -> Void)? = nil
+        progress: (@Sendable (_ done: Int, _ total: Int) -> Void)? = nil, concurrently: Bool = true
     ) throws(RunFailure) {
         var scenario = scenario
         if let seed { scenario.seed = seed }
         let reference = Reference(of: scenario)
         let plans = [reference.scenario, scenario]
         let done = Atomic<Int>(0)
-        let replays = ParallelLoop.map(iterations: plans.count) { index -> Result<ScenarioRun, RunFailure> in
+        let replay: @Sendable (Int) -> Result<ScenarioRun, RunFailure> = { index in
             defer { progress?(done.add(1, ordering: .relaxed).newValue, plans.count) }
             do throws(RunFailure) {
                 return .success(
@@ -62,10 +67,20 @@ public struct Comparison: Sendable {
                 return .failure(error)
             }
         }
+        let ideal: ScenarioRun
+        let run: ScenarioRun
+        if concurrently {
+            let replays = ParallelLoop.map(iterations: plans.count, replay)
+            ideal = try replays[0].get()
+            run = try replays[1].get()
+        } else {
+            ideal = try replay(0).get()
+            run = try replay(1).get()
+        }
         self.scenario = scenario
         self.reference = reference
-        self.ideal = try replays[0].get()
-        self.run = try replays[1].get()
+        self.ideal = ideal
+        self.run = run
         self.metrics = Metrics(run, ideal: ideal)
     }
 }

@@ -114,30 +114,22 @@ enum ReplayCommand: ReportingCommand {
 
     /// `chosen` on `trace` against its reference, with a progress bar on standard error when it
     /// is a terminal. Both runs replay on the calling thread (the main thread), one after the
-    /// other, not as `Comparison` does on two threads at once: app code under the Core Location
-    /// facade may queue main-actor work (`DispatchQueue.main.async`), which runs in virtual time
-    /// only where main-actor code may run, as the facade's documentation promises for `replay`.
-    /// The pairing is `Comparison`'s (the seed, `Comparison.Reference`, `Metrics`).
+    /// other: app code under the Core Location facade may queue main-actor work
+    /// (`DispatchQueue.main.async`), which runs in virtual time only where main-actor code may
+    /// run, as the facade's documentation promises for `replay`.
     /// - Throws: `CommandFailure`: exit 65 naming the geofence file for an invalid fence, exit 70
     ///   naming the engine when the engine under test failed.
     private static func compare(
         _ trace: Trace, named name: String, _ chosen: ReplayArguments.Chosen, seed: UInt64?, fences: [Geofence],
         _ parsed: ParsedArguments, console: Console
-    ) throws(CommandFailure) -> (run: ScenarioRun, ideal: ScenarioRun, metrics: Metrics) {
+    ) throws(CommandFailure) -> Comparison {
         let progress = Progress(total: 2, console: console)
         defer { progress.finish() }
-        var scenario = chosen.scenario
-        if let seed { scenario.seed = seed }
-        let reference = Comparison.Reference(of: scenario)
-        let fences = chosen.fences ?? fences
-        do throws(RunFailure) {
-            // The ideal run first: when both fail, its failure is the one reported, as in `Comparison`.
-            let ideal = try ScenarioRunner.run(
-                trace, reference.scenario, fences: fences, engine: parsed.engine, traceName: name)
-            progress.update(1)
-            let run = try ScenarioRunner.run(trace, scenario, fences: fences, engine: parsed.engine, traceName: name)
-            progress.update(2)
-            return (run, ideal, Metrics(run, ideal: ideal))
+        do {
+            return try Comparison(
+                trace: trace, scenario: chosen.scenario, fences: chosen.fences ?? fences, seed: seed,
+                engine: parsed.engine, traceName: name, progress: { done, _ in progress.update(done) },
+                concurrently: false)
         } catch {
             throw ReplayArguments.failure(error, engine: parsed.engine, parsed)
         }
