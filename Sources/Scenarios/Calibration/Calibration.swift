@@ -1,0 +1,10 @@
+/// The calibration suite: synthetic experiments built like published field measurements, each
+/// giving `CalibrationFigure`s. `tracesim calibrate` prints them; the slow tier asserts those
+/// with a tolerance.
+public enum Calibration {
+    /// Every experiment's figures, in a fixed order, from runs seeded by `seed`.
+    /// - Parameter seed: the seed of every experiment's runs; the same seed gives the same figures.
+    public static func figures(seed: UInt64) -> [CalibrationFigure] {
+        []
+    }
+}
