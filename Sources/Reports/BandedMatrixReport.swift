@@ -65,11 +65,14 @@ public enum BandedMatrixReport {
         return text + "\n\n" + footer.joined(separator: "\n")
     }
 
+    /// The smallest move the sensitivity names: what rounds to 0.0 points moves nothing.
+    static let minimumPoints = 0.05
+
     /// Which band moves each row's collected figure most, and by how many points, for a terminal.
     public static func sensitivityText(_ table: BandedTable) -> String {
         var lines = [["scenario", "moved most by", "points", "pessimistic", "optimistic"]]
         for row in table.rows {
-            guard let top = table.sensitivity(row).first, top.points > 0 else {
+            guard let top = table.sensitivity(row).first, top.points >= minimumPoints else {
                 lines.append([row.scenario, "-", "0.0", "-", "-"])
                 continue
             }
@@ -97,7 +100,7 @@ public enum BandedMatrixReport {
         if sensitivity {
             text += "\n\n| scenario | moved most by | points | pessimistic | optimistic |\n|---|---|---:|---:|---:|\n"
             text += table.rows.map { entry in
-                guard let top = table.sensitivity(entry).first, top.points > 0 else {
+                guard let top = table.sensitivity(entry).first, top.points >= minimumPoints else {
                     return row([entry.scenario, "-", "0.0", "-", "-"])
                 }
                 return row([
@@ -108,7 +111,7 @@ public enum BandedMatrixReport {
         }
         let footer =
             MatrixReport.footer(table.plain) { MarkdownText.codeSpan(VisibleText.escapingControls($0)) }
-            + [rangeLine] + bandLines(table.plan).map { MarkdownText.codeSpan($0) }
+            + [rangeLine] + bandLines(table.plan)
         return text + "\n\n" + footer.map { "- " + $0 }.joined(separator: "\n")
     }
 
