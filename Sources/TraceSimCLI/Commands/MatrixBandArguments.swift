@@ -19,9 +19,9 @@ struct MatrixBandArguments {
                 lists them), one band at a time, and at the all-pessimistic and
                 all-optimistic corners; every figure prints with its range, as
                 87.3 % (81.0–90.2). The JSON carries each figure's value, corners and
-                range. Costs up to \(2 * DisputedBand.catalogue.count + 3) runs per scenario
-                and trace (an end that is the scenario's own value is not rerun). Not with
-                --shard, jsonl or --per-trace.
+                range. Up to \(2 * DisputedBand.catalogue.count + 3) runs per scenario and trace (an end
+                equal to the scenario's own value is not rerun). Not with --shard,
+                jsonl or --per-trace.
                 """),
         .flag(
             "sensitivity",
