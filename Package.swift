@@ -68,7 +68,8 @@ let package = Package(
         // Many traces at once: the streaming matrix, its parts on disk (run lines, part identity,
         // the closing record), merging them, and parameter sweeps.
         .target(
-            name: "Fleet", dependencies: ["SimulationCore", "Traces", "ConfigJSON", "Geometry", "Engine", "Scenarios"]
+            name: "Fleet",
+            dependencies: ["SimulationCore", "Traces", "ConfigJSON", "Geometry", "Device", "Engine", "Scenarios"]
         ),
         // Every report: text, JSON, CSV, Markdown, JUnit and HTML+SVG, for the CLI and for embedders.
         .target(

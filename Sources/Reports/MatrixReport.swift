@@ -68,7 +68,7 @@ public enum MatrixReport {
 
     /// The warnings against the trace as bold Markdown lines after a blank line; the subject
     /// (a scenario's name) in a code span, so none renders as Markdown.
-    private static func markdownWarnings(_ table: MatrixTable) -> String {
+    static func markdownWarnings(_ table: MatrixTable) -> String {
         let warnings = TraceWarningReport.sorted(table.traceWarnings).map { warning in
             var shown = warning
             shown.subject = MarkdownText.codeSpan(VisibleText.escapingControls(warning.subject))

@@ -4,7 +4,8 @@ import Foundation
 /// The device's rules and parameters, printed from the code that applies them (`DeviceRule`,
 /// `DeviceParameters`), never a hand-kept copy.
 public enum RulesReport {
-    /// One object with `"schemaVersion"`, `"rules"` and `"parameters"`, defaults typed.
+    /// One object with `"schemaVersion"`, `"rules"`, `"profiles"`, `"parameters"` (defaults
+    /// typed) and `"bands"` (added in schema 1 additively: readers of the other keys are unchanged).
     public static func json(_ parameters: [DeviceParameterInfo]) -> String {
         JSONText.object([
             ("schemaVersion", .integer(1)),
@@ -51,6 +52,7 @@ public enum RulesReport {
                         ])
                     })
             ),
+            ("bands", bandsJSON),
         ]).rendered
     }
 
@@ -104,6 +106,7 @@ public enum RulesReport {
             ]
         }
         if !rows.isEmpty { lines.append(TextTable(rows, alignments: [.left, .unpadded]).rendered) }
+        lines += [""] + bandsText
         return lines.joined(separator: "\n")
     }
 
@@ -139,6 +142,7 @@ public enum RulesReport {
                 "| `\(parameter.name)` | \(parameter.value) | \(parameter.unit) | \(cell(parameter.summary)) | \(cell(parameter.source)) | \(parameter.evidence.rawValue) |"
             )
         }
+        lines += bandsMarkdown
         return lines.joined(separator: "\n")
     }
 }

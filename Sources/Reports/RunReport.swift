@@ -195,7 +195,7 @@ public enum RunReport {
     }
 
     /// RFC 4180 quoting when a field needs it.
-    private static func quoted(_ field: String) -> String {
+    static func quoted(_ field: String) -> String {
         guard field.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return field }
         return "\"" + field.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }

@@ -90,7 +90,7 @@ enum MatrixCommand: ReportingCommand {
                     per job, however many traces there are.
                     """),
             NoiseArguments.declared,
-        ] + TraceInputs.declared + EngineArguments.declared + ImportArguments.declared,
+        ] + MatrixBandArguments.declared + TraceInputs.declared + EngineArguments.declared + ImportArguments.declared,
         discussion: """
             Runs go to every core unless --jobs says otherwise; the output does not depend on how
             many. Traces are read one after another and let go once their runs are written, so a
@@ -126,6 +126,8 @@ enum MatrixCommand: ReportingCommand {
             throw UsageError(
                 "--per-trace is for text, markdown and html; \(format) already has one entry per run", command: name)
         }
+        let bands = try MatrixBandArguments.parse(
+            parsed, format: format, sharded: shard != nil, perTrace: perTrace, command: name)
         let inputs = try TraceInputs.expand(parsed.positionals, parsed, command: name, console: console)
         guard !inputs.isEmpty else {
             throw CommandFailure(.noInput, "error: matrix: no trace among the inputs (every file was skipped)")
@@ -147,8 +149,12 @@ enum MatrixCommand: ReportingCommand {
             parsed.value("fences"), console, ReplayArguments.fingerprinted(GeofenceLoader.load), absent: ([], nil))
         var matrix = Matrix(traces: [], scenarios: scenarios.map(ReplayArguments.entry), seed: seed, fences: fences)
         matrix.engine = parsed.engine
+        let banded = try bands?.expand(matrix, command: name)
+        if let banded { matrix = banded.matrix }
         let held = inputs.indices.filter { shard?.holds($0) ?? true }
-        let output = MatrixOutput(format: format, scenarios: scenarios.map(\.scenario.name), console: console)
+        // Bands collect table rows whatever the format, and print the banded report at the end.
+        let output = MatrixOutput(
+            format: banded == nil ? format : .text, scenarios: matrix.scenarios.map(\.scenario.name), console: console)
         if format == .jsonl || shard != nil {
             let identity = RunIdentity(
                 version: TraceSimCommandLine.version, traces: fingerprints(inputs, held: held, jobs: jobs),
@@ -193,7 +199,13 @@ enum MatrixCommand: ReportingCommand {
         } catch {
             throw ReplayArguments.failure(error, engine: matrix.engine, parsed)
         }
-        output.end(perTrace: perTrace, isPart: shard != nil)
+        if let bands, let banded {
+            if output.traceCount > 0 {
+                console.print(bands.report(output.collectedTable, plan: banded, format: format, seed: seed))
+            }
+        } else {
+            output.end(perTrace: perTrace, isPart: shard != nil)
+        }
         // A whole run of nothing is not a result, as a walk that finds no file is not; a part
         // whose inputs were all skipped is, for the merge of every part may hold traces.
         if shard == nil, exitCode == .success, output.traceCount == 0 {

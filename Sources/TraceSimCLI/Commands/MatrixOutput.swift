@@ -195,6 +195,9 @@ final class MatrixOutput: Sendable {
         loaded.withLock { !($0[input]?.messages.isEmpty ?? true) }
     }
 
+    /// The table rows collected so far (`matrix --bands` reports from them).
+    var collectedTable: MatrixTable { table.withLock { $0 } }
+
     /// How many traces the inputs emitted so far gave.
     var traceCount: Int { closing.withLock { $0.traces } }
 

@@ -1,0 +1,92 @@
+extension DisputedBand {
+    /// Every band: what `tracesim rules` lists and `matrix --bands` reruns. Each entry is one
+    /// declaration; a band whose parameter does not exist, or whose end is out of range, fails
+    /// `BandCatalogueTests`. Device.md gives each band its section.
+    ///
+    /// Still to come as their parameters land: the region miss rate (`regionMissProbability`:
+    /// 17.5 % per crossing, Shevchenko & Reips 2024 / 0), a first direct Always request
+    /// (`firstAlwaysRequestGrantsProvisionalAlways`: false / true, Apple's iOS 13-era page), and
+    /// the receiver kept on for a suspended app's queued updates.
+    public static let catalogue: [DisputedBand] = [
+        DisputedBand(
+            "whenInUseCutoff", "How long a When-In-Use app stays in use after the lock",
+            pessimistic: Bound(
+                [Setting("whenInUseLockCutoffSeconds", .number(13))],
+                source: "Apple: \"a few seconds\"; one field report of 13 s (adafruit/Bluefruit_LE_Connect_v2#43)",
+                .observed),
+            optimistic: Bound(
+                [Setting("whenInUseLockCutoffSeconds", .number(1_200))],
+                source: "10-20 min with a background mode (transistorsoft issues #1823, #2378)", .observed)),
+        DisputedBand(
+            "regionLatency", "Delay between a region crossing and its event",
+            pessimistic: Bound(
+                [
+                    Setting("regionLatencyMinimumSeconds", .number(180)),
+                    Setting("regionLatencyMaximumSeconds", .number(300)),
+                ],
+                source: "Apple startMonitoring(for:): 3 to 5 minutes on average", .apple),
+            optimistic: Bound(
+                [
+                    Setting("regionLatencyMinimumSeconds", .number(0)),
+                    Setting("regionLatencyMaximumSeconds", .number(0)),
+                ],
+                source: "immediate; Radius Networks 2015: nearly every time within 30 s of the crossing", .observed)),
+        // Issue 31 §3 replaces the single distance with a fitted distribution: this entry then
+        // sets the distribution's parameters instead (its upper tail / Apple's 500 m every time).
+        DisputedBand(
+            "significantChangeDistance", "Movement that triggers a significant-change event",
+            pessimistic: Bound(
+                [Setting("significantChangeDistanceMeters", .number(2_500))],
+                source: "field tables' upper tail: 2,500 m triggers 95 % of the time (Long Weekend Mobile, 2010)",
+                .observed),
+            optimistic: Bound(
+                [Setting("significantChangeDistanceMeters", .number(500))],
+                source: "Apple's 500 m minimum, every time (startMonitoringSignificantLocationChanges)", .apple)),
+        DisputedBand(
+            "forceQuitRelaunch", "iOS 26: a location event relaunches an Always app the user force-quit",
+            pessimistic: Bound(
+                [
+                    Setting("regionRelaunchAfterForceQuit", .optionalFlag(false)),
+                    Setting("significantChangeRelaunchAfterForceQuit", .optionalFlag(false)),
+                ],
+                source: "never: Apple forums 826964 (iOS 26.4.2); the stationary fence did not (transistorsoft #2497)",
+                .observed),
+            optimistic: Bound(
+                [
+                    Setting("regionRelaunchAfterForceQuit", .optionalFlag(true)),
+                    Setting("significantChangeRelaunchAfterForceQuit", .optionalFlag(true)),
+                ],
+                source:
+                    "other geofences did (transistorsoft #2497, iOS 26.2.1); Apple's documented relaunch up to iOS 18",
+                .observed)),
+        DisputedBand(
+            "memoryPressureKills", "System terminations of a background app",
+            pessimistic: Bound(
+                [Setting("memoryPressureKillsPerHour", .number(0.05))],
+                source: "MetricKit on 4 GB phones: 1 kill in 20 h (iAPS pull request #2017); a transistorsoft "
+                    + "maintainer: expect a termination after 24 h in the background", .observed),
+            optimistic: Bound(
+                [Setting("memoryPressureKillsPerHour", .number(0))], source: "no terminations", .simulator)),
+        DisputedBand(
+            "exitOvershoot", "How far past the radius a region exit fires",
+            pessimistic: Bound(
+                [Setting("regionCushionMeters", .number(200))],
+                source:
+                    "about 200 m (a Cordova geofence plugin, issue #541, 2017); 1.5 x the radius (owntracks/ios #675)",
+                .observed),
+            optimistic: Bound(
+                [Setting("regionCushionMeters", .number(50))],
+                source: "50-100 m on iOS 18.5, 60-70 m on 26.3.1 (transistorsoft issues #2353, #2597)", .observed)),
+        DisputedBand(
+            "wakeWindow", "Background run time after a region or significant-change wake",
+            pessimistic: Bound(
+                [Setting("wakeWindowSeconds", .number(0))],
+                source: "\"immediately after return\" (an Apple engineer, developer forums 815618)", .observed),
+            optimistic: Bound(
+                [Setting("wakeWindowSeconds", .number(30))],
+                source: "up to about 30 s (an Apple engineer, developer forums 815618)", .observed)),
+        // Low Power Mode: `lowPowerMode` matters only when a scenario turns it on. Its band is
+        // `lowPowerModeStopsWakes` (true: the archived guide, A-arch / false: wakes unaffected)
+        // once that parameter exists.
+    ]
+}
