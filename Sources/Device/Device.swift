@@ -40,7 +40,7 @@ public struct Device: Sendable {
     public internal(set) var promptLog: [PromptLogEntry] = []
 
     let traceHasMotionSamples: Bool
-    var regions = RegionMonitor()
+    var regions: RegionMonitor
     var significantChanges = SignificantChangeMonitor()
     var visits = VisitMonitor()
     var reducedFilter = ReducedAccuracyFilter()
@@ -74,6 +74,7 @@ public struct Device: Sendable {
         parameters = configuration.parameters
         traceHasMotionSamples = configuration.traceHasMotionSamples
         random = SplitMix64(seed: configuration.seed)
+        regions = RegionMonitor(seed: configuration.seed)
         switches = DeviceSwitchState(seed: configuration.seed)
         // Reserved once, so holding a location never allocates on the per-fix path.
         if parameters.locationsPerDelivery > 1 { heldLocations.reserveCapacity(parameters.locationsPerDelivery) }

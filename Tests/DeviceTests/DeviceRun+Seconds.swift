@@ -75,7 +75,7 @@ extension Array where Element == DeviceAction {
 enum Setup {
     static func authorized(
         _ status: AuthorizationStatus, precise: Bool = true, infoPlist: InfoPlist = InfoPlist(),
-        parameters: DeviceParameters = DeviceParameters()
+        parameters: DeviceParameters = Setup.reliableRegions
     ) -> Device.Configuration {
         var configuration = Device.Configuration()
         configuration.authorization.storedStatus = status
@@ -86,10 +86,18 @@ enum Setup {
         return configuration
     }
 
-    /// Parameters without region latency, for tests about who gets a region event rather
-    /// than when (`regionEventLatency` has its own test).
-    static var immediateRegions: DeviceParameters {
+    /// The defaults, but the OS misses no region crossing: the rule tests say who gets an event,
+    /// and `regionCrossingMissed` has tests of its own.
+    static var reliableRegions: DeviceParameters {
         var parameters = DeviceParameters()
+        parameters.regionMissProbability = 0
+        return parameters
+    }
+
+    /// Parameters without region latency or misses, for tests about who gets a region event
+    /// rather than when (`regionEventLatency` has its own test).
+    static var immediateRegions: DeviceParameters {
+        var parameters = reliableRegions
         parameters.regionLatencyMaximumSeconds = 0
         return parameters
     }

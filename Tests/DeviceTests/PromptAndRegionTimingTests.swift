@@ -203,11 +203,11 @@ struct PromptAndRegionTimingTests {
         #expect(exitTimes(fixed, lastFix: 279, until: 280) == [280])
         // A timer delivers it even when no fix follows (a sparse trace).
         #expect(exitTimes(fixed, lastFix: 220, until: 400) == [280])
-        // The default draws from the seed: within 0-300 s after the dwell, the same for the same seed.
+        // The default draws from the seed: within 0-15 s after the dwell, the same for the same seed.
         var seeded = Setup.authorized(.authorizedAlways)
         seeded.seed = 3
         let first = exitTimes(seeded, lastFix: 220, until: 600)
-        #expect(first.count == 1 && first.allSatisfy { (220...520).contains($0) }, "\(first)")
+        #expect(first.count == 1 && first.allSatisfy { (220...235).contains($0) }, "\(first)")
         #expect(first == exitTimes(seeded, lastFix: 220, until: 600))
     }
 

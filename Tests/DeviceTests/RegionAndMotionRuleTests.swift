@@ -53,17 +53,17 @@ struct RegionAndMotionRuleTests {
                 == [.regionMonitoringFailed(identifier: "a", .regionUnavailableWithReducedAccuracy)])
     }
 
-    @Test("regionHysteresis: an exit needs the radius plus the 200 m cushion held for 20 s")
+    @Test("regionHysteresis: an exit needs the radius plus the 50 m cushion held for 20 s")
     func regionHysteresis() {
         var timeline = Self.launched(Setup.authorized(.authorizedAlways, parameters: Setup.immediateRegions))
         timeline.at(1, .app(.startedMonitoring(Self.region("home"))))
         timeline.record(2, north: 0)
-        // 250 m: past the 100 m boundary but inside radius + cushion (300 m): no exit.
-        for second in stride(from: 10.0, through: 100, by: 1) { timeline.record(second, north: 250) }
+        // 140 m: past the 100 m boundary but inside radius + cushion (150 m): no exit.
+        for second in stride(from: 10.0, through: 100, by: 1) { timeline.record(second, north: 140) }
         #expect(!timeline.log.contains { if case .regionEvent = $0.action { true } else { false } })
-        for second in stride(from: 200.0, through: 219, by: 1) { timeline.record(second, north: 350) }
+        for second in stride(from: 200.0, through: 219, by: 1) { timeline.record(second, north: 160) }
         #expect(!timeline.actions(from: 200, to: 219).contains(.regionEvent(identifier: "home", .exit)))
-        #expect(timeline.record(220, north: 350).contains(.regionEvent(identifier: "home", .exit)))
+        #expect(timeline.record(220, north: 160).contains(.regionEvent(identifier: "home", .exit)))
         // Entry: back within the effective radius (at least 200 m) less the cushion, at most half
         // of it (100 m), for 20 s; 150 m is not deep enough.
         for second in stride(from: 300.0, through: 340, by: 1) { timeline.record(second, north: 150) }

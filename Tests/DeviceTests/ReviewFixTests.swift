@@ -16,12 +16,15 @@ struct ReviewFixTests {
         var entryClampedToExit = false
         for seed in UInt64(0)..<40 {
             var configuration = Setup.authorized(.authorizedAlways)
+            // Apple's 5-minute upper latency, so that an entry can be drawn to come due before the
+            // exit it follows (the default's 15 s never reaches past the 31 s between them).
+            configuration.parameters.regionLatencyMaximumSeconds = 300
             configuration.seed = seed
             var timeline = DeviceRun.testing(configuration)
             timeline.at(0, .user(.launchedApp))
             timeline.at(1, .app(.startedMonitoring(Self.region)))
             timeline.record(2)
-            // Out (600 m, past 300 + 200) for 30 s, then back at the centre.
+            // Out (600 m, past 300 + 50) for 30 s, then back at the centre.
             for second in stride(from: 10.0, through: 40, by: 1) { timeline.record(second, north: 600) }
             for second in stride(from: 41.0, through: 80, by: 1) { timeline.record(second, north: 0) }
             timeline.advance(to: 1_000)
@@ -151,8 +154,9 @@ struct ReviewFixTests {
         timeline.at(5, .user(.movedAppToBackground))
         timeline.advance(to: 20)
         #expect(timeline.device.lifecycle.phase == .suspended)
-        // 420 m north: out of a (exit at 120 s), still inside b; from 105 s, 700 m: out of b (exit at 125 s).
-        for second in stride(from: 100.0, through: 104, by: 1) { timeline.record(second, north: 420) }
+        // 290 m north: out of a (past 200 + 50 m; exit at 120 s), still inside b (190 m from its
+        // centre); from 105 s, 700 m: out of b (exit at 125 s).
+        for second in stride(from: 100.0, through: 104, by: 1) { timeline.record(second, north: 290) }
         for second in stride(from: 105.0, through: 125, by: 1) { timeline.record(second, north: 700) }
         #expect(timeline.actions(from: 120, to: 120).contains(.regionEvent(identifier: "a", .exit)))
         #expect(timeline.actions(from: 125, to: 125).contains(.regionEvent(identifier: "b", .exit)))
@@ -213,9 +217,9 @@ struct ReviewFixTests {
     func inconsistency() {
         var parameters = DeviceParameters()
         #expect(parameters.inconsistency == nil)
-        parameters.regionLatencyMinimumSeconds = 300
+        parameters.regionLatencyMinimumSeconds = 15
         #expect(parameters.inconsistency == nil)
-        parameters.regionLatencyMinimumSeconds = 300.5
+        parameters.regionLatencyMinimumSeconds = 15.5
         #expect(parameters.inconsistency?.name == "regionLatencyMinimumSeconds")
         #expect(parameters.inconsistency?.other == "regionLatencyMaximumSeconds")
         parameters = DeviceParameters()

@@ -63,7 +63,9 @@ struct RuleCatalogueTests {
         let values = Dictionary(uniqueKeysWithValues: DeviceParameters().catalogue.map { ($0.name, $0.value) })
         #expect(values["whenInUseLockCutoffSeconds"] == "70")
         #expect(values["maximumMonitoredRegions"] == "20")
-        #expect(values["regionCushionMeters"] == "200")
+        // Issue 31 calibrated the exit cushion to current iOS (#2353, #2597) and added the miss rate.
+        #expect(values["regionCushionMeters"] == "50")
+        #expect(values["regionMissProbability"] == "0.07")
         #expect(values["regionDwellSeconds"] == "20")
         #expect(values["reducedFixesPerHour"] == "4")
         #expect(values["reducedHorizontalAccuracyMeters"] == "2500")

@@ -39,6 +39,8 @@ enum EngineHarness {
     static func device(motion: MotionAuthorizationStatus = .authorized, seed: UInt64 = 7) -> Device {
         var configuration = Device.Configuration()
         configuration.parameters.regionLatencyMaximumSeconds = 0
+        // The engine tests are about the engine's rules, not the OS's misses (`regionCrossingMissed`).
+        configuration.parameters.regionMissProbability = 0
         configuration.authorization.storedStatus = .authorizedAlways
         configuration.authorization.motionStatus = motion
         configuration.seed = seed

@@ -126,7 +126,7 @@ struct DeviceParametersFileTests {
             (
                 #"{"parameters": {"regionLatencyMinimumSeconds": 400}}"#,
                 "DEVICE.json:1:16: $.parameters: regionLatencyMinimumSeconds 400 is above "
-                    + "regionLatencyMaximumSeconds (300); it must be at most that"
+                    + "regionLatencyMaximumSeconds (15); it must be at most that"
             ),
             (
                 #"{"parameters": {"reducedDisplacementMaximumMeters": 500}}"#,
@@ -143,7 +143,7 @@ struct DeviceParametersFileTests {
                 "DEVICE.json:1:16: $.parameters: motionRunningSpeedMetersPerSecond 2.5 is above "
                     + "motionAutomotiveSpeedMetersPerSecond (2)"
             ),
-            (#"{"parameters": {"regionLatencyMinimumSeconds": 300}}"#, "accepted"),
+            (#"{"parameters": {"regionLatencyMinimumSeconds": 15}}"#, "accepted"),
         ])
     func inconsistentPairs(text: String, prefix: String) {
         let message = Self.message(text)
@@ -176,6 +176,36 @@ struct DeviceParametersFileTests {
     func bounds(text: String, prefix: String) {
         let message = Self.message(text)
         #expect(message == prefix || message.hasPrefix(prefix), "\(message)")
+    }
+
+    @Test(
+        "regionMissProbability out of range, of the wrong kind, empty or cut off names the file, line and path",
+        arguments: [
+            (
+                #"{"parameters": {"regionMissProbability": -0.1}}"#,
+                "DEVICE.json:1:42: $.parameters.regionMissProbability: must be between 0 and 1, not -0.1"
+            ),
+            (
+                #"{"parameters": {"regionMissProbability": 17.5}}"#,
+                "DEVICE.json:1:42: $.parameters.regionMissProbability: must be between 0 and 1, not 17.5"
+            ),
+            (#"{"parameters": {"regionMissProbability": "0.07"}}"#, "DEVICE.json:1:42: $.parameters.regionMissProbability"),
+            (#"{"parameters": {"regionMissProbability": ""}}"#, "DEVICE.json:1:42: $.parameters.regionMissProbability"),
+            (#"{"parameters": {"regionMissProbability": true}}"#, "DEVICE.json:1:42: $.parameters.regionMissProbability"),
+            (#"{"parameters": {"regionMissProbability": null}}"#, "DEVICE.json:1:42: $.parameters.regionMissProbability"),
+            (#"{"parameters": {"regionMissProbability": [0.1]}}"#, "DEVICE.json:1:42: $.parameters.regionMissProbability"),
+            (#"{"parameters": {"regionMissProbability": 1e999}}"#, "DEVICE.json:1:"),
+            (#"{"parameters": {"regionMissProbability": 0.1"#, "DEVICE.json:1:"),
+        ])
+    func regionMissProbabilityErrors(text: String, prefix: String) {
+        let message = Self.message(text)
+        #expect(message.hasPrefix(prefix), "\(message)")
+    }
+
+    @Test("regionMissProbability's band ends and default are read as given", arguments: [0, 0.07, 0.175, 1])
+    func regionMissProbabilityValues(value: Double) throws {
+        let parameters = try Self.parse(#"{"parameters": {"regionMissProbability": \#(value)}}"#)
+        #expect(parameters.regionMissProbability == value)
     }
 
     @Test("osProfile given twice names both places")

@@ -26,9 +26,10 @@ import TraceSimCoreLocation
             // 623 since issue 30: the drive's one epoch without HDOP arrives with the assumed 10 m,
             // which the tracker's accuracy guard keeps.
             #expect(tracker.recorded.count == 623)
-            // Always at launch; a visit's arrival and departure while parked; then five times the
-            // stationary region is left, updates restart and a new region is set where it stops.
-            let exits = Array(repeating: ["left stationary", "outside stationary"], count: 5).flatMap { $0 }
+            // Always at launch; a visit's arrival and departure while parked; then fifteen times the
+            // stationary region is left, updates restart and a new region is set where it stops
+            // (five before issue 31, when a small region's exit needed 200 m past its radius, not 50 m).
+            let exits = Array(repeating: ["left stationary", "outside stationary"], count: 15).flatMap { $0 }
             #expect(tracker.events == ["authorization 3", "arrived", "departed"] + exits)
             #expect(tracker.lastError == nil)
             #expect(run.diagnostics.map(\.message) == [])

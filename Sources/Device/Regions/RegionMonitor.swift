@@ -27,10 +27,10 @@ public enum RegionCrossing: String, Sendable {
     case exit
 }
 
-/// The OS side of region monitoring: the 20-region limit, the hysteresis and the delivery
-/// latency (fact sheet a6 #1, #4, #5, #6). Whether an event may reach the app is `Device`'s
-/// decision, made when the event comes due.
-struct RegionMonitor: Sendable, Equatable {
+/// The OS side of region monitoring: the 20-region limit, the hysteresis, the delivery
+/// latency and the crossings it misses (fact sheet a6 #1, #4, #5, #6; `regionCrossingMissed`).
+/// Whether an event may reach the app is `Device`'s decision, made when the event comes due.
+struct RegionMonitor: Sendable {
     private struct Tracked: Sendable, Equatable {
         var region: MonitoredRegion
         /// `nil` until the first position after registration (no event for the initial state, a6 #3).
@@ -49,6 +49,18 @@ struct RegionMonitor: Sendable, Equatable {
     private var tracked: [Tracked] = []
     /// In due order; crossings with the same due time keep the order they were found in.
     private var due: [Due] = []
+    /// Decides which crossings the OS misses (`regionMissProbability`): a generator of its own,
+    /// seeded from the device seed, so a miss draw moves no other rule's draw (the latency, the
+    /// reduced-accuracy displacement, derived motion), and those draws move no miss.
+    private var missRandom: SplitMix64
+
+    /// Mixed into the device seed for `missRandom` (ASCII "regnmiss").
+    static let missSeedMix: UInt64 = 0x7265_676E_6D69_7373
+
+    /// A monitor with no regions, its miss draws seeded from the device seed.
+    init(seed: UInt64) {
+        missRandom = SplitMix64(seed: seed ^ Self.missSeedMix)
+    }
 
     var identifiers: [String] { tracked.map(\.region.identifier) }
 
@@ -81,11 +93,19 @@ struct RegionMonitor: Sendable, Equatable {
     /// to `actions`; `nextDue(at:)` hands it over.
     ///
     /// The cushion works on both sides of the boundary (a6 #4): an exit needs the position
-    /// beyond the radius plus the cushion, an entry within the effective radius (at least the
-    /// minimum effective radius, a6 #6) less the cushion, for the dwell time. A region too small
-    /// to hold the cushion needs half its effective radius instead: taken literally, the
-    /// archived guide's 200 m would make every region up to 200 m unenterable, and entries on
-    /// such regions are observed (a6 #6).
+    /// beyond the radius plus the exit cushion, an entry within the effective radius (at least
+    /// the minimum effective radius, a6 #6) less the entry cushion, for the dwell time. A region
+    /// too small to hold the entry cushion needs half its effective radius instead: taken
+    /// literally, the archived guide's 200 m would make every region up to 200 m unenterable,
+    /// and entries on such regions are observed (a6 #6). An exit is never decided nearer the
+    /// centre than an entry: a small region enters about 100 m from its centre (home-assistant/iOS
+    /// #784), and a 50 m region exits 50-100 m past its radius (#2353), not at 100 m from the
+    /// centre where it would enter again.
+    ///
+    /// A crossing the hysteresis accepts is missed with `regionMissProbability`, drawn from the
+    /// monitor's own generator (only when the probability is strictly between 0 and 1): the OS
+    /// takes the new side, so the next crossing is the way back, and the app hears nothing
+    /// (`regionCrossingMissed`, appended as a dropped event for the run's log).
     /// Inlined into the device's per-fix step, which otherwise copies all of `DeviceParameters`
     /// (some 300 bytes) to pass it.
     @inline(__always)
@@ -103,12 +123,13 @@ struct RegionMonitor: Sendable, Equatable {
                 tracked[index].isInside = distance.isAtMost(effectiveRadius)
                 continue
             }
+            let entryDistance = effectiveRadius - min(parameters.regionEntryCushionMeters, effectiveRadius / 2)
             let wantsCrossing: Bool
             if isInside {
-                wantsCrossing = distance.isAtLeast(region.radiusMeters + parameters.regionCushionMeters)
+                let exitDistance = max(region.radiusMeters + parameters.regionCushionMeters, entryDistance)
+                wantsCrossing = distance.isAtLeast(exitDistance)
             } else {
-                let depth = min(parameters.regionEntryCushionMeters, effectiveRadius / 2)
-                wantsCrossing = distance.isAtMost(effectiveRadius - depth)
+                wantsCrossing = distance.isAtMost(entryDistance)
             }
             guard wantsCrossing else {
                 tracked[index].pendingSince = nil
@@ -119,10 +140,17 @@ struct RegionMonitor: Sendable, Equatable {
             if now.seconds(since: since) >= parameters.regionDwellSeconds {
                 tracked[index].isInside = !isInside
                 tracked[index].pendingSince = nil
+                let crossing: RegionCrossing = isInside ? .exit : .enter
+                // The latency is drawn for a missed crossing too, so a miss leaves the shared
+                // generator where a report would have: no later draw moves.
                 let latency =
                     parameters.regionLatencyMaximumSeconds > parameters.regionLatencyMinimumSeconds
                     ? random.uniform(parameters.regionLatencyMinimumSeconds...parameters.regionLatencyMaximumSeconds)
                     : parameters.regionLatencyMinimumSeconds
+                if isMissed(parameters.regionMissProbability) {
+                    actions.append(.regionEventDropped(identifier: region.identifier, crossing, .regionCrossingMissed))
+                    continue
+                }
                 // Models the crossings of one region reaching the app in the order they
                 // happened: a crossing never comes due before the region's previous one (an
                 // exit and the re-entry after it are never delivered as enter, exit).
@@ -130,11 +158,19 @@ struct RegionMonitor: Sendable, Equatable {
                 if let previous = due.last(where: { $0.identifier == region.identifier }), time < previous.time {
                     time = previous.time
                 }
-                let crossing = Due(time: time, identifier: region.identifier, crossing: isInside ? .exit : .enter)
-                due.insert(crossing, at: due.firstIndex { time < $0.time } ?? due.endIndex)
+                let queued = Due(time: time, identifier: region.identifier, crossing: crossing)
+                due.insert(queued, at: due.firstIndex { time < $0.time } ?? due.endIndex)
                 if time > now { actions.append(.schedule(.regionEventsDue, at: time)) }
             }
         }
+    }
+
+    /// Whether the OS misses the crossing it just accepted. Draws nothing at 0 or 1, so a
+    /// replay that never misses (or always misses) leaves the generator where it was.
+    private mutating func isMissed(_ probability: Double) -> Bool {
+        guard probability > 0 else { return false }
+        guard probability < 1 else { return true }
+        return missRandom.uniform(0...1) < probability
     }
 
     /// The next queued crossing due at `now`, removed from the queue.

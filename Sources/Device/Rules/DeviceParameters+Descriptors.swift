@@ -38,7 +38,8 @@ extension DeviceParameters {
             .number(
                 "wakeWindowSeconds", \.wakeWindowSeconds, unit: "s",
                 "background run time after a region or significant-change wake",
-                source: "a4 #11", .appleArchived),
+                source: "a4 #11; Apple forums 815618 (DTS: from immediately after return up to about 30 s, "
+                    + "older APIs longer)", .appleArchived),
             .number(
                 "backgroundSuspensionGraceSeconds", \.backgroundSuspensionGraceSeconds, unit: "s",
                 "background run time of an app holding no service before suspension",
@@ -95,8 +96,10 @@ extension DeviceParameters {
                 source: "a6 #1", .apple),
             .number(
                 "regionCushionMeters", \.regionCushionMeters, unit: "m",
-                "distance past the boundary before an exit",
-                source: "a6 #4", .appleArchived),
+                "distance past the radius (and past where an entry is decided) before an exit",
+                source: "a6 #4; iOS 18.5/26.3.1 exits 50-100 m past the radius (transistorsoft "
+                    + "react-native-background-geolocation #2353, #2597); older: 200 m (cordova #541, 2017), "
+                    + "1.5 x radius (owntracks/ios #675)", .observed),
             .number(
                 "regionDwellSeconds", \.regionDwellSeconds, unit: "s", "time past the boundary before a crossing",
                 source: "a6 #4", .appleArchived),
@@ -111,11 +114,19 @@ extension DeviceParameters {
             .number(
                 "regionLatencyMinimumSeconds", \.regionLatencyMinimumSeconds, unit: "s",
                 "shortest delay of a region event after the dwell",
-                source: "a6 #5, d 8 (Apple: 3-5 min on average, if not sooner)", .apple),
+                source: "a6 #5, d 8; Radius Networks 2015 (nearly every time within 30 s of the crossing)",
+                .observed),
             .number(
                 "regionLatencyMaximumSeconds", \.regionLatencyMaximumSeconds, unit: "s",
                 "longest delay of a region event after the dwell (uniform draw)",
-                source: "a6 #5, d 8 (Apple: 3-5 min on average; uniform 0-300 s is SIM)", .apple),
+                source: "Radius Networks 2015 (nearly every time within 30 s of the crossing) with #2353 "
+                    + "(exit within 100 m); pessimistic: Apple startMonitoring(for:) 3-5 min on average",
+                .observed),
+            .number(
+                "regionMissProbability", \.regionMissProbability, unit: "", in: 0...1,
+                "share of region crossings never reported, seeded per crossing; 0 = none missed",
+                source: "Radius Networks 2015 (third-party app: 93 of about 100); pessimistic: Shevchenko & "
+                    + "Reips 2024, doi 10.3758/s13428-023-02213-2 (82.5 % of 360 notified)", .observed),
             .number(
                 "deferredUpgradeEventHoldSeconds", \.deferredUpgradeEventHoldSeconds, unit: "s",
                 "the event behind the deferred upgrade prompt is delivered if Always is granted this soon",
