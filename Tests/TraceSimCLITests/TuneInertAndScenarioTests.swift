@@ -40,7 +40,10 @@ struct TuneInertAndScenarioTests {
     @Test("the trial's stationaryRadius is inert with motion activity and moves departures without it")
     func stationaryRadiusLiveWithoutMotion() throws {
         let sweep = ["--sweep", "stationaryRadius=25,200"]
-        #expect(try inert([Self.drive, "--scenario", "always-precise"] + sweep) == ["stationaryRadius"])
+        // Since issue 31 not quite inert with motion activity either: the significant change's
+        // drawn distance moves when the parked phone is relaunched, and with it one recorded fix
+        // (226 at 25 m, 225 at 200 m on the drive).
+        #expect(try inert([Self.drive, "--scenario", "always-precise"] + sweep).isEmpty)
         // Motion denied: the stationary region is the only departure signal (seed 001, Core Motion).
         #expect(try inert([Self.bike, "--scenario", "always-motion-denied"] + sweep).isEmpty)
         let result = runCommand(

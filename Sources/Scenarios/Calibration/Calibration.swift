@@ -5,6 +5,8 @@ public enum Calibration {
     /// Every experiment's figures, in a fixed order, from runs seeded by `seed`.
     /// - Parameter seed: the seed of every experiment's runs; the same seed gives the same figures.
     public static func figures(seed: UInt64) -> [CalibrationFigure] {
-        []
+        let significantChange = SignificantChangeExperiment.figures(seed: seed)
+        let whenInUseCutoff = WhenInUseCutoffExperiment.figures()
+        return significantChange + whenInUseCutoff
     }
 }
