@@ -90,6 +90,27 @@ struct PresetTests {
         }
     }
 
+    @Test("suspendedAppsReceiveNothing: the old probe, Always without background updates, runs GPS only until suspended")
+    func suspendedProbe() throws {
+        // always-precise locks at 60 s; without background updates the app is suspended at the
+        // 70 s cutoff. Issue 31 §2: it read GPS 100 % of the ideal while its updates were queued.
+        var scenario = try #require(Scenario.preset(named: "always-precise"))
+        scenario.engine.locationOptions.allowsBackgroundLocationUpdates = false
+        let ideal = try run("ideal")
+        let idealGPS = ideal.gpsOn.seconds(closingAt: ideal.traceEnd)
+        let probe = try ScenarioRunner.run(Self.trace, scenario)
+        let probeGPS = probe.gpsOn.seconds(closingAt: probe.traceEnd)
+        // 4.4 % of the ideal's GPS time on this drive: the 70 s after the lock.
+        #expect(probeGPS / idealGPS < 0.1, "\(probeGPS) s of \(idealGPS) s")
+        // The band's optimistic end keeps the receiver on for the queue, as before: 70.1 % here
+        // (the queued updates pause after the parked stillness, which turns the receiver off).
+        scenario.device.parameters.suspendedAppQueuesUpdates = true
+        let queued = try ScenarioRunner.run(Self.trace, scenario)
+        let queuedGPS = queued.gpsOn.seconds(closingAt: queued.traceEnd)
+        #expect(queuedGPS / idealGPS > 0.6, "\(queuedGPS) s of \(idealGPS) s")
+        #expect(queuedGPS > probeGPS)
+    }
+
     @Test("every preset names its OS profile, and only provisional-always and always-force-quit leave ios26")
     func profiles() {
         let profiles = Dictionary(
