@@ -16,8 +16,12 @@ extension Device {
         let isReduced = authorization.state.accuracy == .reducedAccuracy
         if significantChanges.observe(position, at: now, parameters: parameters) {
             // Under reduced accuracy the event's location is coarse, displaced like the standard
-            // updates' (a2 #7); the event itself still comes, and may still wake the app.
-            let location = isReduced ? reducedFilter.coarsen(fix, parameters: parameters, random: &random) : fix
+            // updates' (a2 #7); the event itself still comes, and may still wake the app. With
+            // full accuracy it is the network-grade fix the service measures (issue 31 §3).
+            let location =
+                isReduced
+                ? reducedFilter.coarsen(fix, parameters: parameters, random: &random)
+                : significantChanges.coarsen(fix, parameters: parameters)
             deliverBackgroundEvent(.significantChange, at: now, into: &actions) { rule in
                 rule.map { .significantChangeDropped($0) } ?? .significantChange(location)
             }

@@ -129,10 +129,12 @@ extension Device {
         case .terminatedBySystem, .notRunning: return .suspendedAppsReceiveNothing
         case .suspended(let process, _):
             // Running updates are enqueued while the authorization would deliver them; a
-            // When-In-Use app's requests wait once it is no longer in use (a4 #2, #3).
+            // When-In-Use app's requests wait once it is no longer in use (a4 #2, #3). Unless
+            // `suspendedAppQueuesUpdates` says Core Location keeps them running, they stop while
+            // the app is suspended (allowsBackgroundLocationUpdates, startUpdatingLocation()).
             guard case .running = process.locationUpdates else { return .suspendedAppsReceiveNothing }
-            return state.isFullAlways || lifecycle.isInUse(at: now)
-                ? .suspendedAppUpdatesQueued : .whenInUseStopsAfterCutoff
+            guard state.isFullAlways || lifecycle.isInUse(at: now) else { return .whenInUseStopsAfterCutoff }
+            return parameters.suspendedAppQueuesUpdates ? .suspendedAppUpdatesQueued : .suspendedAppsReceiveNothing
         case .foreground(let process), .background(let process, _, _): updates = process.locationUpdates
         }
         switch updates {

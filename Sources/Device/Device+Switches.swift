@@ -56,7 +56,9 @@ extension Device {
     func switchRefusal() -> DeviceRule? {
         if parameters.startsBeforeFirstUnlock && !switches.hasBeenUnlocked { return .locationEventsWaitForFirstUnlock }
         guard !lifecycle.isRunning, authorization.state.status.isAuthorized else { return nil }
-        if parameters.lowPowerMode { return .lowPowerModeStopsWakes }
+        // Only the archived guide says Low Power Mode stops these wakes (a4 #15, a6 #8), so
+        // `lowPowerModeStopsWakes` can turn the rule off for the band's optimistic end.
+        if parameters.lowPowerMode && parameters.lowPowerModeStopsWakes { return .lowPowerModeStopsWakes }
         if !parameters.backgroundAppRefresh { return .backgroundAppRefreshOffStopsWakes }
         return nil
     }

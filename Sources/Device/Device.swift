@@ -41,7 +41,7 @@ public struct Device: Sendable {
 
     let traceHasMotionSamples: Bool
     var regions: RegionMonitor
-    var significantChanges = SignificantChangeMonitor()
+    var significantChanges: SignificantChangeMonitor
     var visits = VisitMonitor()
     var reducedFilter = ReducedAccuracyFilter()
     var autoPause = AutoPauseTracker()
@@ -67,7 +67,8 @@ public struct Device: Sendable {
     public init(configuration: Configuration = Configuration()) {
         authorization = AuthorizationStateMachine(
             state: configuration.authorization, infoPlist: configuration.infoPlist,
-            profile: configuration.parameters.osProfile)
+            profile: configuration.parameters.osProfile,
+            firstAlwaysGrantsProvisional: configuration.parameters.firstAlwaysRequestGrantsProvisional)
         lifecycle = LifecycleStateMachine(
             parameters: configuration.parameters,
             hasLocationBackgroundMode: configuration.infoPlist.hasLocationBackgroundMode)
@@ -76,6 +77,7 @@ public struct Device: Sendable {
         random = SplitMix64(seed: configuration.seed)
         regions = RegionMonitor(seed: configuration.seed)
         switches = DeviceSwitchState(seed: configuration.seed)
+        significantChanges = SignificantChangeMonitor(seed: configuration.seed)
         // Reserved once, so holding a location never allocates on the per-fix path.
         if parameters.locationsPerDelivery > 1 { heldLocations.reserveCapacity(parameters.locationsPerDelivery) }
     }
@@ -101,15 +103,17 @@ public struct Device: Sendable {
     /// Whether the phone actually runs GPS for the app: updates running (not paused), precise
     /// location, and permission to use them now. A request waiting on notDetermined, a
     /// When-In-Use app past its cutoff, paused updates or an app without a process cost no
-    /// battery. A suspended app whose updates run still costs it: Core Location keeps the service
-    /// and enqueues the updates for the app (a4 #2).
+    /// battery. A suspended app runs no GPS unless something holds the receiver for it: only
+    /// with `suspendedAppQueuesUpdates` does Core Location keep its updates running and enqueue
+    /// them (a4 #2; the sources disagree, Device.md "Issue 31: the suspended app's receiver").
     ///
     /// Inlinable because a replay asks after every event: called out of line, the whole
     /// device would be copied to pass it.
     @inlinable public func isReceiverRunning(at now: SimInstant) -> Bool {
         // Reduced accuracy is served from Wi-Fi and cell positions, not the GPS receiver.
         guard lifecycle.hasRunningLocationUpdates, authorization.state.isLocationServicesEnabled,
-            authorization.state.accuracy == .fullAccuracy
+            authorization.state.accuracy == .fullAccuracy,
+            parameters.suspendedAppQueuesUpdates || lifecycle.phase != .suspended
         else { return false }
         switch authorization.state.status {
         // Provisional Always delivers as When-In-Use (a1 #9), so it runs GPS only while in use.

@@ -27,6 +27,8 @@ public enum TraceSimCommandLine {
                                   and what was skipped, merged or re-sorted.
           convert                 Convert a trace to TraceSim CSV, JSON Lines or GPX.
           rules                   List the simulated iPhone's iOS rules and parameters with sources.
+          calibrate               Print simulated beside published field figures (significant change,
+                                  the When-In-Use cutoff); exit 1 if an asserted one fails.
           permissions             Run a simulated person through an SDK's permission flow, or compare
                                   the four SDK layers on a person or a whole population.
           track                   Replay a trace through the simulated iPhone and the tracking engine:
@@ -52,7 +54,8 @@ public enum TraceSimCommandLine {
 
     /// Every command, in the order the overview lists them.
     static let commands: [any Command.Type] = [
-        InspectCommand.self, ConvertCommand.self, RulesCommand.self, PermissionsCommand.self, TrackCommand.self,
+        InspectCommand.self, ConvertCommand.self, RulesCommand.self, CalibrateCommand.self, PermissionsCommand.self,
+        TrackCommand.self,
         ScenariosCommand.self, ReplayCommand.self, MatrixCommand.self, CheckCommand.self, MergeCommand.self,
         SummarizeCommand.self, TuneCommand.self, ServeEngineCommand.self,
     ]

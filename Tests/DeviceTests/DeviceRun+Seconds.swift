@@ -102,6 +102,23 @@ enum Setup {
         return parameters
     }
 
+    /// Parameters whose significant changes come at Apple's 500 m every time (no drawn
+    /// distance), for tests about who gets the event rather than how far it comes.
+    static var fixedSignificantChanges: DeviceParameters {
+        var parameters = DeviceParameters()
+        parameters.significantChangeDistanceMedianMeters = 500
+        parameters.significantChangeDistanceSpread = 0
+        return parameters
+    }
+
+    /// Parameters under which a suspended app's running updates keep the receiver on and are
+    /// queued (the band's optimistic end, Apple's background-updates guide).
+    static var queuedSuspendedUpdates: DeviceParameters {
+        var parameters = DeviceParameters()
+        parameters.suspendedAppQueuesUpdates = true
+        return parameters
+    }
+
     static func user(_ responses: [SimulatedUser.PromptFamily: [SimulatedUser.Response]]) -> SimulatedUser {
         (try? SimulatedUser(responses: responses)) ?? .agreeable
     }

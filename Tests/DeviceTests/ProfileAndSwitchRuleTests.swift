@@ -17,6 +17,9 @@ struct ProfileAndSwitchRuleTests {
         // Region events without the OS's latency: these tests are about who gets them.
         var parameters = Setup.immediateRegions
         parameters.osProfile = profile
+        // Significant changes at Apple's 500 m, undrawn, for the same reason.
+        parameters.significantChangeDistanceMedianMeters = 500
+        parameters.significantChangeDistanceSpread = 0
         change(&parameters)
         return parameters
     }

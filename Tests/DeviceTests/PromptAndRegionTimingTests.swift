@@ -232,7 +232,8 @@ struct PromptAndRegionTimingTests {
 
     @Test("reducedAccuracyAppliesToEveryService: significant changes are coarse, with the standard updates' held displacement")
     func reducedSignificantChanges() {
-        var timeline = DeviceRun.testing(Setup.authorized(.authorizedAlways, precise: false))
+        var timeline = DeviceRun.testing(
+            Setup.authorized(.authorizedAlways, precise: false, parameters: Setup.fixedSignificantChanges))
         timeline.at(0, .user(.launchedApp))
         timeline.at(1, .app(.startedSignificantChanges))
         func changes(_ actions: [DeviceAction]) -> [Fix] {

@@ -90,7 +90,7 @@ struct RegionAndMotionRuleTests {
 
     @Test("significantChangeService: the first fix, then only after 500 m and 5 minutes")
     func significantChangeService() {
-        var timeline = Self.launched(Setup.authorized(.authorizedAlways))
+        var timeline = Self.launched(Setup.authorized(.authorizedAlways, parameters: Setup.fixedSignificantChanges))
         timeline.at(1, .app(.startedSignificantChanges))
         func hasEvent(_ actions: [DeviceAction]) -> Bool {
             actions.contains { if case .significantChange = $0 { true } else { false } }

@@ -51,7 +51,7 @@ struct ReviewFixTests {
 
     @Test("automaticPause: a suspended app's queued updates pause after the stillness and GPS goes off; told at the resume")
     func queuedUpdatesPause() {
-        var timeline = DeviceRun.testing(Setup.authorized(.authorizedAlways))
+        var timeline = DeviceRun.testing(Setup.authorized(.authorizedAlways, parameters: Setup.queuedSuspendedUpdates))
         timeline.at(0, .user(.launchedApp))
         timeline.at(1, .app(.startedLocationUpdates(LocationUpdateOptions())))
         timeline.at(10, .user(.lockedScreen))

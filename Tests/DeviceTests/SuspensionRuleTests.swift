@@ -180,7 +180,7 @@ struct SuspensionRuleTests {
     @Test("suspendedAppUpdatesQueued: fixes of a suspended Always app are queued and handed over when it runs again")
     func suspendedAppUpdatesQueued() {
         func run(limit: Int) -> (DeviceRun, [DeviceAction]) {
-            var parameters = DeviceParameters()
+            var parameters = Setup.queuedSuspendedUpdates
             parameters.suspendedLocationQueueLimit = limit
             var timeline = DeviceRun.testing(Setup.authorized(.authorizedAlways, parameters: parameters))
             timeline.at(0, .user(.launchedApp))
@@ -198,7 +198,7 @@ struct SuspensionRuleTests {
         #expect(trimmed.deliveries.map { $0.timestamp } == [83, 84].map { short.time($0) })
 
         // Under When-In-Use the queue holds only what came while the app was in use.
-        var whenInUse = DeviceRun.testing(Setup.authorized(.authorizedWhenInUse))
+        var whenInUse = DeviceRun.testing(Setup.authorized(.authorizedWhenInUse, parameters: Setup.queuedSuspendedUpdates))
         whenInUse.at(0, .user(.launchedApp))
         whenInUse.at(1, .app(.startedLocationUpdates(LocationUpdateOptions())))
         whenInUse.at(10, .user(.lockedScreen))
@@ -210,7 +210,7 @@ struct SuspensionRuleTests {
 
     @Test("receiverRunsOnlyForRunningUpdates: GPS runs for queued updates of a suspended app, not when paused or ended")
     func receiverRunsOnlyForRunningUpdates() {
-        var timeline = DeviceRun.testing(Setup.authorized(.authorizedAlways))
+        var timeline = DeviceRun.testing(Setup.authorized(.authorizedAlways, parameters: Setup.queuedSuspendedUpdates))
         timeline.at(0, .user(.launchedApp))
         timeline.at(1, .app(.startedLocationUpdates(LocationUpdateOptions())))
         timeline.at(10, .user(.lockedScreen))

@@ -94,7 +94,10 @@ struct DeviceParametersFileTests {
         arguments: [
             (#"{"parameters": {"wakeWindowSeconds": -1}}"#, "DEVICE.json:1:38: $.parameters.wakeWindowSeconds"),
             (#"{"parameters": {"wakeWindowSeconds": "10"}}"#, "DEVICE.json:1:38: $.parameters.wakeWindowSeconds"),
-            (#"{"parameters": {"maximumMonitoredRegions": 2.5}}"#, "DEVICE.json:1:44: $.parameters.maximumMonitoredRegions"),
+            (
+                #"{"parameters": {"maximumMonitoredRegions": 2.5}}"#,
+                "DEVICE.json:1:44: $.parameters.maximumMonitoredRegions"
+            ),
             (#"{"parameters": {"motionStopFlickerProbability": 2}}"#, "DEVICE.json:1:49"),
             (
                 #"{"parameters": {"regionRelaunchAfterForceQuit": 1}}"#,
@@ -103,6 +106,42 @@ struct DeviceParametersFileTests {
             (#"{"parameters": {"regionRelaunchAfterForceQuit": "ios26"}}"#, "DEVICE.json:1:49"),
             (#"{"parameters": {"lowPowerMode": "on"}}"#, "DEVICE.json:1:33: $.parameters.lowPowerMode"),
             (#"{"parameters": {"memoryPressureKillsPerHour": -1}}"#, "DEVICE.json:1:47"),
+            (
+                #"{"parameters": {"significantChangeDistanceSpread": 6}}"#,
+                "DEVICE.json:1:52: $.parameters.significantChangeDistanceSpread"
+            ),
+            (
+                #"{"parameters": {"significantChangeDistanceSpread": "wide"}}"#,
+                "DEVICE.json:1:52: $.parameters.significantChangeDistanceSpread"
+            ),
+            (
+                #"{"parameters": {"significantChangeDistanceMedianMeters": -750}}"#,
+                "DEVICE.json:1:58: $.parameters.significantChangeDistanceMedianMeters"
+            ),
+            (
+                #"{"parameters": {"significantChangeHorizontalAccuracyMeters": 0}}"#,
+                "DEVICE.json:1:62: $.parameters.significantChangeHorizontalAccuracyMeters"
+            ),
+            (
+                #"{"parameters": {"significantChangeHorizontalAccuracyMeters": null}}"#,
+                "DEVICE.json:1:62: $.parameters.significantChangeHorizontalAccuracyMeters"
+            ),
+            (
+                #"{"parameters": {"suspendedAppQueuesUpdates": "yes"}}"#,
+                "DEVICE.json:1:46: $.parameters.suspendedAppQueuesUpdates"
+            ),
+            (
+                #"{"parameters": {"lowPowerModeStopsWakes": 1}}"#,
+                "DEVICE.json:1:43: $.parameters.lowPowerModeStopsWakes"
+            ),
+            (
+                #"{"parameters": {"firstAlwaysRequestGrantsProvisionalAlways": "always"}}"#,
+                "DEVICE.json:1:62: $.parameters.firstAlwaysRequestGrantsProvisionalAlways"
+            ),
+            (
+                #"{"parameters": {"firstAlwaysRequestGrantsProvisionalAlways": [true]}}"#,
+                "DEVICE.json:1:62: $.parameters.firstAlwaysRequestGrantsProvisionalAlways"
+            ),
             (#"{"parameters": {"lockCutoff": 13}}"#, "DEVICE.json:1:31: $.parameters.lockCutoff: unknown key"),
             (#"{"parameters": {"osProfile": "ios12"}}"#, "DEVICE.json:1:30: $.parameters.osProfile"),
             (#"{"osProfile": "ios13", "parameters": {"osProfile": "ios13"}}"#, "DEVICE.json:1:52"),

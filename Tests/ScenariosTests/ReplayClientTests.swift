@@ -197,6 +197,8 @@ struct ReplayClientTests {
         configuration.authorization.storedStatus = .authorizedAlways
         // In use for 3 s after the lock at 2 s: suspended at 5 s with its updates running.
         configuration.parameters.whenInUseLockCutoffSeconds = 3
+        // The guide's queue (issue 31 §2: off by default, the updates then stop while suspended).
+        configuration.parameters.suspendedAppQueuesUpdates = true
         var replay = Replay(device: Device(configuration: configuration), client: RecordingClient())
         replay.run(
             Self.trace,

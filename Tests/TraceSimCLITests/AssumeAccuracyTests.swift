@@ -28,9 +28,10 @@ struct AssumeAccuracyTests {
         #expect(deliveries["locations"] as? Int == 436)
         #expect((run["metrics"] as? [String: Any])?["deliveredFixes"] as? Int == 436)
         #expect(deliveries["largestCall"] as? Int == 1)
-        // The 12 significant changes that came while GPS ran, which the engine ignores then.
-        #expect(deliveries["significantChanges"] as? Int == 12)
-        #expect(deliveries["deliveredNotKept"] as? Int == 12)
+        // The 4 significant changes that came while GPS ran, which the engine ignores then (12
+        // before issue 31, when every trigger came at 500 m; now each distance is drawn).
+        #expect(deliveries["significantChanges"] as? Int == 4)
+        #expect(deliveries["deliveredNotKept"] as? Int == 4)
     }
 
     @Test("--assume-accuracy 500 puts every KML fix past the 100 m gate: track accepts none of the 436 it otherwise accepts")
@@ -118,10 +119,10 @@ struct AssumeAccuracyTests {
         let significant = try #require(deliveries["significantChanges"] as? Int)
         let accepted = try #require(metrics["acceptedFixes"] as? Int)
         #expect(locations == 1789)
-        #expect(significant == 7)
+        #expect(significant == 4)
         #expect(accepted == 1789)
         #expect(deliveries["deliveredNotKept"] as? Int == locations + significant - accepted)
         let text = runCommand(["replay", bike, "--scenario", "always-precise"])
-        #expect(text.output.contains("\ndeliveries: 1789 calls, largest 1, delivered but not kept 7"), "\(text.output)")
+        #expect(text.output.contains("\ndeliveries: 1789 calls, largest 1, delivered but not kept 4"), "\(text.output)")
     }
 }

@@ -8,13 +8,14 @@ import Testing
 struct ReportFormatTests {
     static let reporting = TraceSimCommandLine.commands.compactMap { $0 as? any ReportingCommand.Type }
 
-    @Test("every command with --format declares it through its formats, and the nine commands do")
+    @Test("every command with --format declares it through its formats, and the ten commands do")
     func everyFormatOptionIsDeclaredOnce() throws {
         var names: Set<String> = []
         for command in Self.reporting { names.insert(command.declaration.name) }
         #expect(
             names == [
-                "inspect", "matrix", "permissions", "replay", "rules", "scenarios", "summarize", "track", "tune",
+                "calibrate", "inspect", "matrix", "permissions", "replay", "rules", "scenarios", "summarize", "track",
+                "tune",
             ])
         for command in TraceSimCommandLine.commands {
             let name = command.declaration.name

@@ -118,11 +118,18 @@ public struct AuthorizationStateMachine: Sendable {
     public let infoPlist: InfoPlist
     /// The OS behaviour profile for first-time Always requests.
     public let profile: OSBehaviourProfile
+    /// Whether Allow While Using on a first Always request grants provisional Always
+    /// (`DeviceParameters.firstAlwaysRequestGrantsProvisional`: the profile's rule or its override).
+    let firstAlwaysGrantsProvisional: Bool
 
-    package init(state: State = State(), infoPlist: InfoPlist = InfoPlist(), profile: OSBehaviourProfile = .current) {
+    package init(
+        state: State = State(), infoPlist: InfoPlist = InfoPlist(), profile: OSBehaviourProfile = .current,
+        firstAlwaysGrantsProvisional: Bool? = nil
+    ) {
         self.state = state
         self.infoPlist = infoPlist
         self.profile = profile
+        self.firstAlwaysGrantsProvisional = firstAlwaysGrantsProvisional ?? (profile == .ios13)
     }
 
     /// Applies an event.
@@ -303,9 +310,10 @@ public struct AuthorizationStateMachine: Sendable {
             state.isPrecise = precise ?? shownPrecise
             state.isAllowOnce = false
             if prompt == .locationForAlways {
-                // Models the first-time Always request by OS profile (a1 #9, d 17).
+                // Models the first-time Always request by OS profile (a1 #9, d 17), or by
+                // `firstAlwaysRequestGrantsProvisionalAlways` when a band sets it.
                 state.isDeferredUpgradePending = true
-                if profile == .ios13 {
+                if firstAlwaysGrantsProvisional {
                     state.storedStatus = .authorizedAlways
                     state.isProvisionalAlways = true
                     return []

@@ -181,45 +181,6 @@ struct RegionMonitor: Sendable {
     }
 }
 
-/// The significant-change service: an event after moving far enough, not too often (a5 #5).
-struct SignificantChangeMonitor: Sendable, Equatable {
-    private(set) var isRunning = false
-    private var lastEventPosition: Coordinate?
-    private var lastEventTime: SimInstant?
-
-    /// Starts the service; starting it while it runs changes nothing. A relaunched app calls
-    /// `startMonitoringSignificantLocationChanges()` again to keep receiving events (Apple's
-    /// page for it; intuit/LocationManager#86), and the service it re-subscribes to is the
-    /// one that relaunched it, not a new one whose first position would be an event at once.
-    mutating func start() {
-        guard !isRunning else { return }
-        isRunning = true
-        lastEventPosition = nil
-        lastEventTime = nil
-    }
-
-    mutating func stop() {
-        isRunning = false
-    }
-
-    /// Whether this position makes an event. The first position after starting always does
-    /// (the initial fix).
-    /// Inlined into the device's per-fix step, which otherwise copies all of `DeviceParameters`
-    /// (some 300 bytes) to pass it.
-    @inline(__always)
-    mutating func observe(_ position: Coordinate, at now: SimInstant, parameters: DeviceParameters) -> Bool {
-        guard isRunning else { return false }
-        if let lastPosition = lastEventPosition, let lastTime = lastEventTime {
-            guard DistanceCheck(lastPosition, position).isAtLeast(parameters.significantChangeDistanceMeters),
-                now.seconds(since: lastTime) >= parameters.significantChangeIntervalSeconds
-            else { return false }
-        }
-        lastEventPosition = position
-        lastEventTime = now
-        return true
-    }
-}
-
 /// A reported visit. Models `CLVisit`.
 public struct VisitEvent: Sendable, Equatable {
     /// Whether the device arrived at or departed from the place.

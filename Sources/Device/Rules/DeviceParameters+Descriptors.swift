@@ -34,7 +34,8 @@ extension DeviceParameters {
             .number(
                 "memoryPressureKillsPerHour", \.memoryPressureKillsPerHour, unit: "per hour", in: 0...3_600,
                 "system kills of a background or suspended app, seeded; 0 = off",
-                source: "a4 #12 (rate: simulator knob)", .simulator),
+                source: "a4 #12; default 0; band 0.05/h (iAPS #2017 MetricKit: 1 kill in 20 h) "
+                    + "and 1/24 h (Transistorsoft: terminated after about 24 h)", .simulator),
             .number(
                 "wakeWindowSeconds", \.wakeWindowSeconds, unit: "s",
                 "background run time after a region or significant-change wake",
@@ -174,6 +175,34 @@ extension DeviceParameters {
                 "motionAutomotiveSpeedMetersPerSecond", \.motionAutomotiveSpeedMetersPerSecond, unit: "m/s",
                 "derived automotive from this speed",
                 source: "a7 #4", .simulator),
+            .number(
+                "significantChangeDistanceMedianMeters", \.significantChangeDistanceMedianMeters, unit: "m",
+                "median movement between significant-change events (log-normal draw, floor above)",
+                source: "Long Weekend Mobile 2010 (8 phones, 12 days, 3 cities): 750 m triggers 50 %", .observed),
+            .number(
+                "significantChangeDistanceSpread", \.significantChangeDistanceSpread, unit: "", in: 0...5,
+                "sigma of ln(trigger distance); 0 = always the median (or the floor)",
+                source: "Long Weekend Mobile 2010: 2,500 m triggers 95 %; ln(2500/750)/1.645", .observed),
+            .number(
+                "significantChangeHorizontalAccuracyMeters", \.significantChangeHorizontalAccuracyMeters,
+                unit: "m", in: 1...100_000,
+                "accuracy of a significant-change location (cell or Wi-Fi grade), displaced to match",
+                source: "a5 #5 (network positioning); Long Weekend Mobile 2010 (accurate to 500 m); "
+                    + "68 % circle: Android Location.getAccuracy, assumed", .observed),
+            .flag(
+                "suspendedAppQueuesUpdates", \.suspendedAppQueuesUpdates,
+                "a suspended app's running updates keep the receiver on and are queued; false = they stop",
+                source: "Apple allowsBackgroundLocationUpdates and startUpdatingLocation() (stop while "
+                    + "suspended) vs Handling location updates in the background (enqueued); see Device.md",
+                .apple),
+            .flag(
+                "lowPowerModeStopsWakes", \.lowPowerModeStopsWakes,
+                "with lowPowerMode on, region, significant-change and visit events wake or relaunch nothing",
+                source: "a4 #15, a6 #8 (archived Apple guide only; current docs silent)", .appleArchived),
+            .optionalFlag(
+                "firstAlwaysRequestGrantsProvisionalAlways", \.firstAlwaysRequestGrantsProvisionalAlways,
+                "Allow While Using on a first Always request grants provisional Always; profile: ios13 only",
+                source: "a1 #9, d 17 (Apple's iOS 13-era page; current page silent)", .product),
         ]
     }
 }

@@ -115,6 +115,29 @@ public struct DeviceParameters: Sendable, Equatable {
     public var motionRunningSpeedMetersPerSecond = 2.5
     /// Speed from which a derived sample reads `automotive`.
     public var motionAutomotiveSpeedMetersPerSecond = 7.0
+    /// The median distance from the last significant-change event before the next one; each
+    /// event draws the next distance, log-normal around this median, never below
+    /// `significantChangeDistanceMeters` (Long Weekend Mobile 2010: 750 m triggers half the time).
+    public var significantChangeDistanceMedianMeters = 750.0
+    /// The spread (σ of the natural logarithm) of the significant-change trigger distance; 0
+    /// makes every trigger the median, or the floor if that is larger. The default,
+    /// ln(2500 / 750) / 1.645, puts 95 % of triggers within 2,500 m (Long Weekend Mobile 2010).
+    public var significantChangeDistanceSpread = 0.732
+    /// The horizontal accuracy of a significant-change event's location, from cell and Wi-Fi
+    /// positioning; its position is displaced to match (within this radius 68 % of the time).
+    public var significantChangeHorizontalAccuracyMeters = 500.0
+    /// Whether Core Location keeps the receiver on for a suspended app's running updates and
+    /// queues them for when it runs again (Apple's background-updates guide). Off, a suspended
+    /// app's updates stop, as `allowsBackgroundLocationUpdates` and `startUpdatingLocation()`
+    /// describe: nothing is queued and the receiver is off until the app runs again.
+    public var suspendedAppQueuesUpdates = false
+    /// Whether Low Power Mode (when `lowPowerMode` turns it on) stops region, significant-change
+    /// and visit events from waking or relaunching the app; only an archived Apple guide says so.
+    public var lowPowerModeStopsWakes = true
+    /// Whether Allow While Using on a first Always request grants provisional Always (Apple's
+    /// iOS 13-era page) rather than plain When-In-Use; `nil` follows `osProfile` (provisional on
+    /// ios13 only).
+    public var firstAlwaysRequestGrantsProvisionalAlways: Bool? = nil
 
     /// Every parameter at its default, as `tracesim rules` lists them with their sources.
     public init() {}
@@ -161,6 +184,12 @@ public struct DeviceParameters: Sendable, Equatable {
     /// than trapping. Equal to `minimum...maximum` whenever the pair is consistent.
     static func span(_ minimum: Double, _ maximum: Double) -> ClosedRange<Double> {
         minimum <= maximum ? minimum...maximum : maximum...minimum
+    }
+
+    /// Whether Allow While Using on a first Always request grants provisional Always: the
+    /// override when set, otherwise the OS profile's rule (ios13 only).
+    public var firstAlwaysRequestGrantsProvisional: Bool {
+        firstAlwaysRequestGrantsProvisionalAlways ?? (osProfile == .ios13)
     }
 
     /// Whether an event of this kind relaunches an Always app the user force-quit: the

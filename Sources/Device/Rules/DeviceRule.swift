@@ -146,8 +146,10 @@ extension DeviceRule {
         case .firstAlwaysRequestFollowsProfile:
             entry(
                 "A first Always request from `notDetermined` shows the When-In-Use prompt; Allow While Using gives "
-                    + "`authorizedWhenInUse` (current iOS) or provisional `authorizedAlways` (ios13 profile).",
-                "requestAlwaysAuthorization()", "a1 #9, d 17", .product, ["osProfile"])
+                    + "`authorizedWhenInUse` (current iOS) or provisional `authorizedAlways` (ios13 profile, or "
+                    + "firstAlwaysRequestGrantsProvisionalAlways).",
+                "requestAlwaysAuthorization()", "a1 #9, d 17", .product,
+                ["osProfile", "firstAlwaysRequestGrantsProvisionalAlways"])
         case .deferredUpgradePrompt:
             entry(
                 "After a first Always request settled on While Using, an Always-requiring event (background region, "
@@ -251,9 +253,11 @@ extension DeviceRule {
                 "allowsBackgroundLocationUpdates", "a3", .apple)
         case .suspendedAppsReceiveNothing:
             entry(
-                "A suspended app runs no code and gets nothing while suspended (running updates wait in a queue); "
-                    + "a terminated app receives nothing.",
-                "app suspension", "a4 #2", .apple)
+                "A suspended app runs no code and gets nothing while suspended: its running updates stop, unless "
+                    + "suspendedAppQueuesUpdates queues them; a terminated app receives nothing.",
+                "app suspension, allowsBackgroundLocationUpdates, startUpdatingLocation()",
+                "a4 #2; Apple allowsBackgroundLocationUpdates (updates stop when suspended)", .apple,
+                ["suspendedAppQueuesUpdates"])
         case .forceQuitStopsEverything:
             entry(
                 "After a user force-quit nothing is delivered until relaunch; a visit never relaunches it, and a "
@@ -287,7 +291,7 @@ extension DeviceRule {
                 "Low Power Mode pauses background activity (Background App Refresh is off meanwhile): region, "
                     + "significant-change and visit events reach only a running app.",
                 "ProcessInfo.isLowPowerModeEnabled", "a4 #15, a6 #8; ProcessInfo docs; Energy Efficiency Guide",
-                .appleArchived, ["lowPowerMode"])
+                .appleArchived, ["lowPowerMode", "lowPowerModeStopsWakes"])
         case .locationEventsWaitForFirstUnlock:
             entry(
                 "After a restart, regions, significant changes and visits are not monitored until the person first "
@@ -338,10 +342,11 @@ extension DeviceRule {
                 .appleArchived, ["wakeWindowSeconds"])
         case .suspendedAppUpdatesQueued:
             entry(
-                "Standard updates recorded while the app is suspended are queued (the newest few) and "
-                    + "delivered in one call when it runs again; a When-In-Use app gets none recorded after it stops being in use.",
+                "With suspendedAppQueuesUpdates, standard updates recorded while the app is suspended are queued "
+                    + "(the newest few) and delivered in one call when it runs again; a When-In-Use app gets none "
+                    + "recorded after it stops being in use.",
                 "Handling location updates in the background", "a4 #2, a4 #3", .apple,
-                ["suspendedLocationQueueLimit"])
+                ["suspendedAppQueuesUpdates", "suspendedLocationQueueLimit"])
         case .deliveredLocationsAsReceiverReports:
             entry(
                 "Every delivered location has a horizontal accuracy in metres (HDOP times the range-error model, "
@@ -361,9 +366,11 @@ extension DeviceRule {
         case .receiverRunsOnlyForRunningUpdates:
             entry(
                 "GPS runs for the app only while its standard updates run unpaused with precise location and "
-                    + "an authorization that delivers them now, also for a suspended app whose updates are queued.",
+                    + "an authorization that delivers them now; for a suspended app only while suspendedAppQueuesUpdates "
+                    + "keeps its updates running and queued.",
                 "startUpdatingLocation(), pausesLocationUpdatesAutomatically",
-                "a4 #2, a4 #7; GPS kept on for queued updates: simulator decision", .simulator)
+                "a4 #2, a4 #7; suspended app: Apple allowsBackgroundLocationUpdates vs Handling location updates "
+                    + "in the background (band, Device.md)", .simulator, ["suspendedAppQueuesUpdates"])
         case .backgroundSessionFormsWhileInUse:
             entry(
                 "A background activity session, or background updates keeping a When-In-Use app in use, forms "
@@ -464,9 +471,16 @@ extension DeviceRule {
                 ["reducedFixesPerHour", "reducedHorizontalAccuracyMeters", "reducedDisplacementHoldSeconds"])
         case .significantChangeService:
             entry(
-                "Significant-change events come after moving 500 m, at most every 5 minutes, and relaunch under Always.",
-                "startMonitoringSignificantLocationChanges()", "a5 #5", .apple,
-                ["significantChangeDistanceMeters", "significantChangeIntervalSeconds"])
+                "Significant-change events come after moving a distance drawn anew at each event (log-normal, median "
+                    + "750 m, 95 % within 2,500 m, never under 500 m), at most every 5 minutes, with a cell or Wi-Fi "
+                    + "grade location (500 m accuracy, displaced to match), and relaunch under Always.",
+                "startMonitoringSignificantLocationChanges()",
+                "a5 #5; Long Weekend Mobile 2010 (8 phones, 12 days, 3 cities)", .observed,
+                [
+                    "significantChangeDistanceMeters", "significantChangeIntervalSeconds",
+                    "significantChangeDistanceMedianMeters", "significantChangeDistanceSpread",
+                    "significantChangeHorizontalAccuracyMeters",
+                ])
         case .visitService:
             entry(
                 "A visit begins after the device stays within a small radius for a while and ends when it leaves; "

@@ -5,6 +5,9 @@ public enum Calibration {
     /// Every experiment's figures, in a fixed order, from runs seeded by `seed`.
     /// - Parameter seed: the seed of every experiment's runs; the same seed gives the same figures.
     public static func figures(seed: UInt64) -> [CalibrationFigure] {
-        RegionExitExperiment.figures(seed: seed)
+        let significantChange = SignificantChangeExperiment.figures(seed: seed)
+        let whenInUseCutoff = WhenInUseCutoffExperiment.figures()
+        let regionExit = RegionExitExperiment.figures(seed: seed)
+        return significantChange + whenInUseCutoff + regionExit
     }
 }
