@@ -2,10 +2,6 @@ extension DisputedBand {
     /// Every band: what `tracesim rules` lists and `matrix --bands` reruns. Each entry is one
     /// declaration; a band whose parameter does not exist, or whose end is out of range, fails
     /// `BandCatalogueTests`. Device.md gives each band its section.
-    ///
-    /// Still to come as their parameters land: a first direct Always request
-    /// (`firstAlwaysRequestGrantsProvisionalAlways`: false / true, Apple's iOS 13-era page), and
-    /// the receiver kept on for a suspended app's queued updates.
     public static let catalogue: [DisputedBand] = [
         DisputedBand(
             "whenInUseCutoff", "How long a When-In-Use app stays in use after the lock",
@@ -30,16 +26,22 @@ extension DisputedBand {
                     Setting("regionLatencyMaximumSeconds", .number(0)),
                 ],
                 source: "immediate; Radius Networks 2015: nearly every time within 30 s of the crossing", .observed)),
-        // Issue 31 §3 replaces the single distance with a fitted distribution: this entry then
-        // sets the distribution's parameters instead (its upper tail / Apple's 500 m every time).
+        // The default draws each trigger distance from the field tables' log-normal (median 750 m,
+        // spread 0.732); each end fixes it, with no spread.
         DisputedBand(
             "significantChangeDistance", "Movement that triggers a significant-change event",
             pessimistic: Bound(
-                [Setting("significantChangeDistanceMeters", .number(2_500))],
+                [
+                    Setting("significantChangeDistanceMedianMeters", .number(2_500)),
+                    Setting("significantChangeDistanceSpread", .number(0)),
+                ],
                 source: "field tables' upper tail: 2,500 m triggers 95 % of the time (Long Weekend Mobile, 2010)",
                 .observed),
             optimistic: Bound(
-                [Setting("significantChangeDistanceMeters", .number(500))],
+                [
+                    Setting("significantChangeDistanceMedianMeters", .number(500)),
+                    Setting("significantChangeDistanceSpread", .number(0)),
+                ],
                 source: "Apple's 500 m minimum, every time (startMonitoringSignificantLocationChanges)", .apple)),
         DisputedBand(
             "forceQuitRelaunch", "iOS 26: a location event relaunches an Always app the user force-quit",
@@ -96,8 +98,38 @@ extension DisputedBand {
             optimistic: Bound(
                 [Setting("wakeWindowSeconds", .number(30))],
                 source: "up to about 30 s (an Apple engineer, developer forums 815618)", .observed)),
-        // Low Power Mode: `lowPowerMode` matters only when a scenario turns it on. Its band is
-        // `lowPowerModeStopsWakes` (true: the archived guide, A-arch / false: wakes unaffected)
-        // once that parameter exists.
+        // Matters only when a scenario turns `lowPowerMode` on; no preset does.
+        DisputedBand(
+            "lowPowerModeWakes", "Low Power Mode stops region, significant-change and visit wakes",
+            pessimistic: Bound(
+                [Setting("lowPowerModeStopsWakes", .flag(true))],
+                source: "the archived Location and Maps Programming Guide: wakes need Background App Refresh, which "
+                    + "Low Power Mode turns off (Apple Support HT205234); field reports from iOS 7 and 10 only",
+                .appleArchived),
+            optimistic: Bound(
+                [Setting("lowPowerModeStopsWakes", .flag(false))],
+                source: "no measurement from iOS 13 on; an SDK header calls such wakes delayed, not stopped", .sdk)),
+        DisputedBand(
+            "firstAlwaysRequest", "A first direct Always request on current iOS",
+            pessimistic: Bound(
+                [Setting("firstAlwaysRequestGrantsProvisionalAlways", .optionalFlag(false))],
+                source: "plain When In Use: the Doorstep SDK's documentation; Apple's current page no longer says",
+                .sdk),
+            optimistic: Bound(
+                [Setting("firstAlwaysRequestGrantsProvisionalAlways", .optionalFlag(true))],
+                source: "provisional Always: Apple's iOS 13-era page and WWDC19; nothing found that says it changed",
+                .appleArchived)),
+        // The default is the pessimistic end: a suspended app runs no GPS unless something holds
+        // the receiver (Device Design, "Does a suspended app keep the receiver on?").
+        DisputedBand(
+            "suspendedReceiver", "The receiver stays on and updates queue for a suspended app",
+            pessimistic: Bound(
+                [Setting("suspendedAppQueuesUpdates", .flag(false))],
+                source: "allowsBackgroundLocationUpdates: updates stop when the app is suspended; "
+                    + "startUpdatingLocation(): delivery stops until the app runs again", .apple),
+            optimistic: Bound(
+                [Setting("suspendedAppQueuesUpdates", .flag(true))],
+                source: "Handling location updates in the background: updates are enqueued for a suspended app",
+                .apple)),
     ]
 }
