@@ -81,3 +81,24 @@ struct UnobservedTakeoutTests {
 
 /// Seconds as hours with two decimals, for pinning long durations.
 private func hours(_ seconds: Double) -> String { String(format: "%.2f", seconds / 3600) }
+
+@Suite("Unobserved time is left out of a run and its ideal run alike")
+struct UnobservedAlikeTests {
+    @Test("A scenario's run and its ideal run are measured over the same observed time")
+    func sameWindows() throws {
+        let trace = try TraceImporter.load(path: Repository.trace("gpsbabel/2013_JUNE.json"))
+        let comparison = try Comparison(
+            trace: trace, scenario: try #require(Scenario.preset(named: "always-motion-denied")))
+        let idealAlone = Metrics(comparison.ideal, ideal: comparison.ideal)
+        // The ideal run's own measure and the measure the scenario's run is compared with agree,
+        // since both runs' engines have the same stop timeout, so the same grace.
+        #expect(comparison.metrics.idealGpsOnSeconds == idealAlone.gpsOnSeconds)
+        #expect(comparison.metrics.idealCoveredSeconds == idealAlone.coveredSeconds)
+        #expect(comparison.metrics.observedSeconds == idealAlone.observedSeconds)
+        #expect(comparison.metrics.unobservedSeconds > 0)
+        // Far less than the receiver's whole time in the ideal run.
+        #expect(
+            comparison.metrics.idealGpsOnSeconds
+                < comparison.ideal.gpsOn.seconds(closingAt: comparison.ideal.traceEnd) / 4)
+    }
+}

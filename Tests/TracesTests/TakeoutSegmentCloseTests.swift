@@ -81,6 +81,11 @@ struct TakeoutSegmentCloseTests {
     func missingEnd() throws {
         let trace = try read(timeline(segment(start: "2013-06-01T16:00:00Z", end: nil)))
         #expect(trace.motionSamples.map(\.activity) == [.automotive])
+        let nullEnd = try read(
+            timeline(
+                #"{"activitySegment":{"duration":{"startTimestamp":"2013-06-01T16:00:00Z","endTimestamp":null},"#
+                    + #""activityType":"WALKING",\#(point)}}"#))
+        #expect(nullEnd.motionSamples.map(\.activity) == [.walking])
     }
 
     @Test("endTimestampMs closes a segment of an older export")
