@@ -91,10 +91,13 @@ public enum MatrixReport {
             let meters = metrics.reduce(0) { $0 + $1.distanceMeters }
             let covered = metrics.reduce(0) { $0 + $1.coveredSeconds }
             let gps = metrics.reduce(0) { $0 + $1.gpsOnSeconds }
+            let unobserved = metrics.reduce(0) { $0 + $1.unobservedSeconds }
+            let travelled = metrics.reduce(0) { $0 + $1.travelledUnobservedSeconds }
             lines.append(
                 "\(row.scenario) over \(metrics.count) trace\(metrics.count == 1 ? "" : "s"): \(accepted) accepted fixes, "
                     + "\(Formatting.fixed(meters / 1000, 2)) km, \(Formatting.duration(covered)) covered, "
-                    + "\(Formatting.duration(gps)) GPS on")
+                    + "\(Formatting.duration(gps)) GPS on; \(Formatting.duration(unobserved)) unobserved left out, "
+                    + "\(Formatting.duration(travelled)) in spans the phone travelled")
         }
         return lines + MetricsSummary.formulas + RunNotesReport.summaryLines(table.rows.map(\.notes), message: message)
             + DiagnosticsReport.summaryLines(

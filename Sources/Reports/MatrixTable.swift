@@ -206,6 +206,8 @@ public struct MatrixTable: Sendable {
         metrics.arrivalDelaySeconds = nil
         metrics.missedStops = 0
         metrics.gpsOnSeconds = metrics.idealGpsOnSeconds
+        metrics.gpsHoursPerObservedHour =
+            metrics.observedSeconds > 0 ? metrics.idealGpsOnSeconds / metrics.observedSeconds : nil
         metrics.positionErrorMedianMeters = nil
         metrics.positionErrorP95Meters = nil
         metrics.positionErrorReference = nil

@@ -15,7 +15,10 @@ public enum RunReport {
     /// Lines end with a closing record, and a part's JSON with an `end`. 4: every run is
     /// measured against the replayed trace too (`tracePathRatio`, `traceTimeCoverage` and their
     /// sums), the position errors are filled against the trace without a truth and the run
-    /// says which (`positionErrorReference`), and a run may carry `warnings`.
+    /// says which (`positionErrorReference`), and a run may carry `warnings`. 5: every
+    /// time-based metric leaves out the trace's unobserved time (`UnobservedTime`), and the
+    /// metrics carry `gpsHoursPerObservedHour`, `observedSeconds`, `unobservedSeconds` and
+    /// `travelledUnobservedSeconds`.
     public static let schemaVersion = Matrix.schemaVersion
 
     /// One run as the documented JSON object (`replay --format json`, one element of a matrix's
@@ -203,7 +206,8 @@ public enum RunReport {
     private static func tableCells(_ rows: [ScenarioMetrics]) -> [[String]] {
         let header =
             [
-                "scenario", "collected", "coverage", "distance", "longest gap", "departure", "GPS vs ideal", "rejected",
+                "scenario", "collected", "coverage", "distance", "longest gap", "departure", "GPS vs ideal", "median",
+                "GPS h/h", "rejected",
             ] + traceColumnHeaders
         var lines: [[String]] = [header]
         for row in rows {
@@ -213,6 +217,8 @@ public enum RunReport {
                 [
                     row.scenario, ratio(summary.collected), percent(summary.coverage ?? 0), ratio(summary.distance),
                     Formatting.duration(summary.medianLongestGapSeconds), departure, ratio(summary.gpsVsIdeal),
+                    ratio(summary.medianGpsVsIdeal),
+                    summary.gpsHoursPerObservedHour.map { Formatting.fixed($0, 2) } ?? "-",
                     String(summary.rejected),
                 ] + traceColumns(summary))
         }

@@ -7,7 +7,8 @@ extension MetricDefinition {
         geofenceMeanDelaySeconds, geofenceMaxDelaySeconds, departureDelaySeconds, arrivalDelaySeconds, missedStops,
         gpsOnSeconds, positionErrorMedianMeters, positionErrorP95Meters, idealAcceptedFixes, coveredSeconds,
         idealCoveredSeconds, idealDistanceMeters, idealGpsOnSeconds, tracePathRatio, traceTimeCoverage, keptPathMeters,
-        idealKeptPathMeters, tracePathMeters, traceCoveredSeconds,
+        idealKeptPathMeters, tracePathMeters, traceCoveredSeconds, gpsHoursPerObservedHour, observedSeconds,
+        unobservedSeconds, travelledUnobservedSeconds,
     ]
 
     /// The run's metrics a threshold may bound and the CSV lists, in run JSON order.
@@ -27,7 +28,7 @@ extension MetricDefinition {
         writtenDigits: 4, field: .optionalNumber(\.collectionRatio))
     public static let timeCoverage = MetricDefinition(
         "timeCoverage", .ratio, .higherIsBetter,
-        pooled: .sumOverSum("Σ seconds within 30 s of an accepted fix ÷ Σ trace seconds"), writtenDigits: 4,
+        pooled: .sumOverSum("Σ seconds within 30 s of an accepted fix ÷ Σ observed seconds"), writtenDigits: 4,
         field: .number(\.timeCoverage))
     public static let maxGapSeconds = MetricDefinition(
         "maxGapSeconds", .seconds, .lowerIsBetter, pooled: .longest, writtenDigits: 3, field: .number(\.maxGapSeconds))
@@ -103,4 +104,16 @@ extension MetricDefinition {
     public static let traceCoveredSeconds = MetricDefinition(
         "traceCoveredSeconds", .seconds, .unranked, pooled: .sum, writtenDigits: 3,
         field: .number(\.traceCoveredSeconds))
+
+    // Observed time (`UnobservedTime`): what every time-based metric is measured over.
+    public static let gpsHoursPerObservedHour = MetricDefinition(
+        "gpsHoursPerObservedHour", .ratio, .lowerIsBetter, pooled: .sumOverSum("Σ GPS-on seconds ÷ Σ observed seconds"),
+        writtenDigits: 4, field: .optionalNumber(\.gpsHoursPerObservedHour))
+    public static let observedSeconds = MetricDefinition(
+        "observedSeconds", .seconds, .unranked, pooled: .sum, writtenDigits: 3, field: .number(\.observedSeconds))
+    public static let unobservedSeconds = MetricDefinition(
+        "unobservedSeconds", .seconds, .unranked, pooled: .sum, writtenDigits: 3, field: .number(\.unobservedSeconds))
+    public static let travelledUnobservedSeconds = MetricDefinition(
+        "travelledUnobservedSeconds", .seconds, .unranked, pooled: .sum, writtenDigits: 3,
+        field: .number(\.travelledUnobservedSeconds))
 }

@@ -22,10 +22,21 @@ public struct Metrics: Sendable, Equatable {
     public var idealAcceptedFixes: Int = 0
     /// Accepted ÷ the ideal run's accepted; `nil` when the ideal accepted none (nothing to lose).
     public var collectionRatio: Double?
-    /// Share of the trace's time within 30 s of an accepted fix.
+    /// Share of the trace's observed time within 30 s of an accepted fix.
     public var timeCoverage: Double = 0
-    /// Seconds of the trace within 30 s of an accepted fix (`timeCoverage` × the trace's span).
+    /// Seconds of the trace's observed time within 30 s of an accepted fix (`timeCoverage` ×
+    /// `observedSeconds`).
     public var coveredSeconds: Double = 0
+    /// Seconds of the trace's span every time-based metric is measured over: the span less
+    /// `unobservedSeconds`.
+    public var observedSeconds: Double = 0
+    /// Seconds of the trace's unobserved spans left out of every time-based metric, the run's
+    /// and its ideal run's alike (`UnobservedTime.leftOut`): each span of more than 600 s
+    /// without a fix or motion sample, from its last input plus the grace to its end.
+    public var unobservedSeconds: Double = 0
+    /// Seconds of the unobserved spans whose two ends are more than 1 km apart, whole: the
+    /// phone travelled where the trace recorded nothing (`UnobservedTime.travelledSeconds`).
+    public var travelledUnobservedSeconds: Double = 0
     /// The ideal run's covered seconds, the denominator of pooled coverage.
     public var idealCoveredSeconds: Double = 0
     /// The longest stretch of the trace without an accepted fix, and where it starts (seconds
@@ -75,10 +86,15 @@ public struct Metrics: Sendable, Equatable {
     /// Stops of the ideal run this run never detected (`Metrics.missedStops(_:reference:)`): a
     /// delivery stop an SDK merged into the drive, so no arrival was reported there.
     public var missedStops: Int = 0
-    /// Seconds the phone ran GPS for the app.
+    /// Seconds the phone ran GPS for the app, over observed time: GPS that started before an
+    /// unobserved span counts until its last input plus the grace (`UnobservedTime`).
     public var gpsOnSeconds: Double = 0
-    /// The ideal run's GPS seconds, for a battery ratio.
+    /// The ideal run's GPS seconds over the same observed time, for a battery ratio.
     public var idealGpsOnSeconds: Double = 0
+    /// GPS hours per observed hour: `gpsOnSeconds` ÷ `observedSeconds`, the battery proxy on a
+    /// scale of its own (1 is GPS on all the time) beside the ratio to the ideal run; `nil`
+    /// when nothing was observed.
+    public var gpsHoursPerObservedHour: Double?
     /// Median distance of accepted fixes from the reference at the same instant: a ground-truth
     /// recording when one was given (`measureError(of:against:)`), else the replayed trace;
     /// `positionErrorReference` says which. `nil` when no fix could be measured.
@@ -132,14 +148,19 @@ public struct Metrics: Sendable, Equatable {
         collectionRatio = idealAccepted == 0 ? nil : Double(acceptedFixes) / Double(idealAccepted)
         let accepted = recorder.acceptedTimes.map { $0.seconds(since: run.traceStart) }
         let span = run.traceEnd.seconds(since: run.traceStart)
-        timeCoverage = Self.coverage(of: accepted, span: span, reach: Self.coverageReachSeconds)
-        coveredSeconds = timeCoverage * span
+        // The run's unobserved time is left out of the run and its ideal run alike.
+        let unobserved = run.againstTrace.unobserved
+        observedSeconds = unobserved.observedSeconds(span: span, since: run.traceStart)
+        unobservedSeconds = max(0, span - observedSeconds)
+        travelledUnobservedSeconds = unobserved.travelledSeconds
+        coveredSeconds = unobserved.coveredSeconds(
+            of: accepted, span: span, reach: Self.coverageReachSeconds, since: run.traceStart)
+        timeCoverage = observedSeconds > 0 ? coveredSeconds / observedSeconds : (accepted.isEmpty ? 0 : 1)
         let idealSpan = ideal.traceEnd.seconds(since: ideal.traceStart)
-        idealCoveredSeconds =
-            Self.coverage(
-                of: ideal.recorder.acceptedTimes.map { $0.seconds(since: ideal.traceStart) }, span: idealSpan,
-                reach: 30) * idealSpan
-        (maxGapSeconds, maxGapStartSeconds) = Self.longestGap(accepted, span: span)
+        idealCoveredSeconds = unobserved.coveredSeconds(
+            of: ideal.recorder.acceptedTimes.map { $0.seconds(since: ideal.traceStart) }, span: idealSpan,
+            reach: Self.coverageReachSeconds, since: ideal.traceStart)
+        (maxGapSeconds, maxGapStartSeconds) = unobserved.longestGap(accepted, span: span, since: run.traceStart)
         distanceMeters = run.odometerMeters
         idealDistanceMeters = ideal.odometerMeters
         distanceRatio = ideal.odometerMeters <= 0 ? nil : run.odometerMeters / ideal.odometerMeters
@@ -166,8 +187,9 @@ public struct Metrics: Sendable, Equatable {
         departureDelaySeconds = Self.delay(Self.departure(in: run.recorder), Self.departure(in: ideal.recorder))
         arrivalDelaySeconds = Self.delay(Self.arrival(in: run.recorder), Self.arrival(in: ideal.recorder))
         missedStops = Self.missedStops(run.recorder, reference: ideal.recorder, end: ideal.traceEnd)
-        gpsOnSeconds = run.gpsOn.seconds(closingAt: run.traceEnd)
-        idealGpsOnSeconds = ideal.gpsOn.seconds(closingAt: ideal.traceEnd)
+        gpsOnSeconds = unobserved.observedGPSSeconds(run.gpsOn.intervals, closingAt: run.traceEnd)
+        idealGpsOnSeconds = unobserved.observedGPSSeconds(ideal.gpsOn.intervals, closingAt: ideal.traceEnd)
+        gpsHoursPerObservedHour = observedSeconds > 0 ? gpsOnSeconds / observedSeconds : nil
         measureAgainstTrace(run, ideal: ideal)
     }
 

@@ -30,8 +30,18 @@ public struct MetricsSummary: Sendable, Equatable {
     public var coverage: Double?
     /// Σ distance ÷ Σ the ideal runs' distance.
     public var distance: Double?
-    /// Σ GPS-on seconds ÷ Σ the ideal runs' GPS-on seconds.
+    /// Σ GPS-on seconds ÷ Σ the ideal runs' GPS-on seconds, over observed time.
     public var gpsVsIdeal: Double?
+    /// The median over traces of each trace's GPS-on ÷ its ideal run's GPS-on (traces whose
+    /// ideal ran no GPS left out): beside the pooled ratio, so a reader sees when one trace's
+    /// hours carry it.
+    public var medianGpsVsIdeal: Double?
+    /// Σ GPS-on seconds ÷ Σ observed seconds: GPS hours per observed hour.
+    public var gpsHoursPerObservedHour: Double?
+    /// Σ unobserved seconds left out of every time-based column (`Metrics.unobservedSeconds`).
+    public var unobservedSeconds: Double
+    /// Σ seconds of the unobserved spans the phone travelled (`Metrics.travelledUnobservedSeconds`).
+    public var travelledUnobservedSeconds: Double
     /// Median over traces of the longest gap, seconds.
     public var medianLongestGapSeconds: Double
     /// Mean departure delay over the traces where both runs departed, seconds.
@@ -52,10 +62,13 @@ public struct MetricsSummary: Sendable, Equatable {
         "distance = Σ odometer distance ÷ Σ ideal odometer distance",
         "longest gap = median over traces of each trace's longest stretch without an accepted fix",
         "departure = mean over traces where both runs departed of (first fix recorded while moving − ideal's)",
-        "GPS vs ideal = Σ seconds GPS ran for the app ÷ Σ ideal GPS seconds",
+        "GPS vs ideal = Σ seconds GPS ran for the app ÷ Σ ideal GPS seconds; median = median over traces of each trace's ratio",
+        "GPS h/h = Σ seconds GPS ran for the app ÷ Σ observed seconds (1.00 is GPS on all the time)",
         "rejected = Σ fixes the engine rejected (the built-in engine's accuracy gate, or the rejections an engine of your own reports)",
         "trace path = Σ path through accepted fixes ÷ Σ path of the replayed traces (vs the trace, not the ideal run)",
         "trace time = Σ seconds within 30 s of an accepted fix ÷ Σ seconds within 30 s of a trace fix",
+        "every time column leaves out unobserved time: each span of over 10 min with no fix or motion sample, "
+            + "from its last input + min(stop timeout, automatic pause) to its end, for every run and its ideal run alike",
     ]
 
     /// Summarises one scenario's per-trace metrics.
@@ -68,15 +81,25 @@ public struct MetricsSummary: Sendable, Equatable {
         coverage = pooled(\.coveredSeconds, \.idealCoveredSeconds)
         distance = pooled(\.distanceMeters, \.idealDistanceMeters)
         gpsVsIdeal = pooled(\.gpsOnSeconds, \.idealGpsOnSeconds)
-        let gaps = metrics.map(\.maxGapSeconds).sorted()
-        medianLongestGapSeconds =
-            gaps.isEmpty
-            ? 0 : gaps.count % 2 == 1 ? gaps[gaps.count / 2] : (gaps[gaps.count / 2 - 1] + gaps[gaps.count / 2]) / 2
+        medianGpsVsIdeal = Self.median(
+            metrics.filter { $0.idealGpsOnSeconds > 0 }.map { $0.gpsOnSeconds / $0.idealGpsOnSeconds })
+        gpsHoursPerObservedHour = pooled(\.gpsOnSeconds, \.observedSeconds)
+        unobservedSeconds = metrics.reduce(0) { $0 + $1.unobservedSeconds }
+        travelledUnobservedSeconds = metrics.reduce(0) { $0 + $1.travelledUnobservedSeconds }
+        medianLongestGapSeconds = Self.median(metrics.map(\.maxGapSeconds)) ?? 0
         let delays = metrics.compactMap(\.departureDelaySeconds)
         departedTraces = delays.count
         departureDelaySeconds = delays.isEmpty ? nil : delays.reduce(0, +) / Double(delays.count)
         rejected = metrics.flatMap { $0.rejectedByReason.map(\.count) }.saturatingSum()
         tracePath = pooled(\.keptPathMeters, \.tracePathMeters)
         traceTime = pooled(\.coveredSeconds, \.traceCoveredSeconds)
+    }
+
+    /// The median of `values`: the middle one, or the mean of the middle two; `nil` for none.
+    private static func median(_ values: [Double]) -> Double? {
+        let sorted = values.sorted()
+        guard !sorted.isEmpty else { return nil }
+        let middle = sorted.count / 2
+        return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
     }
 }

@@ -149,7 +149,9 @@ public enum ScenarioRunner {
         run.droppedDiagnostics = client.droppedDiagnostics
         run.locationDrops = played.replay.locationDrops.spans
         run.isBuiltInEngine = client is TrackingEngine
-        run.againstTrace = TraceReference(trace, kept: run.recorder)
+        run.againstTrace = TraceReference(
+            trace, kept: run.recorder,
+            unobserved: UnobservedTime(trace, scenario: scenario))
         if let unsettled = UnsettledAuthorization.note(
             authorization: run.authorization, promptLog: run.promptLog, start: played.traceStart)
         {

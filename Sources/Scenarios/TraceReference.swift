@@ -25,8 +25,12 @@ public struct TraceReference: Sendable, Equatable {
     public var pathMeters: Double = 0
     /// Seconds of the trace within 30 s of one of its own fixes: the time the trace knows where
     /// the phone was, and so the most a run can cover. A day-long export with hours between
-    /// fixes spans far more time than this; a 1 Hz drive spans about as much.
+    /// fixes spans far more time than this; a 1 Hz drive spans about as much. Left-out
+    /// unobserved time (`unobserved`) is not counted.
     public var coveredSeconds: Double = 0
+    /// The trace's unobserved spans, and what every time-based metric of a run measured against
+    /// this trace leaves out.
+    public var unobserved = UnobservedTime()
     /// The length of the path through the run's kept fixes in the order kept, metres: measured
     /// once per run, since a run serves as the ideal run of every scenario that shares it.
     public var keptPathMeters: Double = 0
@@ -43,15 +47,18 @@ public struct TraceReference: Sendable, Equatable {
     /// - Parameters:
     ///   - trace: the trace the run replayed.
     ///   - recorder: what the engine kept during that replay.
+    ///   - unobserved: the trace's unobserved spans, left out of its covered seconds.
     /// - Complexity: O(the trace's fixes + the kept fixes × log of the kept fixes).
-    public init(_ trace: Trace, kept recorder: Recorder) {
+    public init(_ trace: Trace, kept recorder: Recorder, unobserved: UnobservedTime = UnobservedTime()) {
+        self.unobserved = unobserved
         pathMeters = Tuning.pathLength(trace.fixes, every: 0)
         keptPathMeters = Self.pathMeters(recorder.acceptedPositions)
         if let first = trace.fixes.first?.timestamp, let last = trace.fixes.last?.timestamp {
             let span = last.seconds(since: first)
             // Lazily: a long trace's times are never copied into an array of their own.
             let times = trace.fixes.lazy.map { $0.timestamp.seconds(since: first) }
-            coveredSeconds = Metrics.coverage(of: times, span: span, reach: Metrics.coverageReachSeconds) * span
+            coveredSeconds = unobserved.coveredSeconds(
+                of: times, span: span, reach: Metrics.coverageReachSeconds, since: first)
         }
         let errors = Tuning.errors(recorder, against: trace, reachSeconds: Self.interpolationReachSeconds).sorted()
         errorMedianMeters = Tuning.percentile(errors, 0.5)

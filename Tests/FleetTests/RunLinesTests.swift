@@ -15,7 +15,7 @@ struct RunLinesTests {
         let names = scenarios.map { #"{"name":"\#($0)"}"# }.joined(separator: ",")
         let identitySeed = seed == "null" ? "null" : "\"\(seed)\""
         let shardMember = shard.map { #","shard":{"index":\#($0.0),"count":\#($0.1)}"# } ?? ""
-        return #"{"kind":"tracesim-runs","schemaVersion":4,"identity":{"tracesim":"0.1.0","traces":[\#(traces)],"#
+        return #"{"kind":"tracesim-runs","schemaVersion":5,"identity":{"tracesim":"0.1.0","traces":[\#(traces)],"#
             + #""scenarios":[\#(names)],"seed":\#(identitySeed),"fences":null,"date":null,"inputFormat":null},"#
             + #""seed":\#(seed)\#(shardMember)}"#
     }
@@ -117,7 +117,7 @@ struct RunLinesTests {
 
     @Test("a matrix JSON, or JSON spread over lines, is refused with what it is")
     func notJSONLines() {
-        let json = #"{"schemaVersion":4,"seed":null,"runs":[]}"# + "\n"
+        let json = #"{"schemaVersion":5,"seed":null,"runs":[]}"# + "\n"
         #expect(
             failure(json)?.description
                 == "runs.jsonl:1:1: $: no 'kind': this is a matrix JSON (--format json), not JSON Lines (--format jsonl)")
@@ -159,7 +159,7 @@ struct RunLinesTests {
             (#""kind":"tracesim-runs""#, #""kind":"other""#, "$.kind: expected 'tracesim-runs'"),
             (#"null},"seed":null"#, #"null},"seed":3"#, "$.seed: does not match $.identity.seed"),
             (#"null},"seed":null"#, #"null},"seed":null,"extra":1"#, "$.extra: unknown key"),
-            (#""schemaVersion":4"#, #""schemaVersion":2.5"#, "$.schemaVersion: expected a whole number"),
+            (#""schemaVersion":5"#, #""schemaVersion":2.5"#, "$.schemaVersion: expected a whole number"),
             (
                 #"null},"seed":null"#, #"null},"seed":null,"shard":{"index":3,"count":2}"#,
                 "$.shard.index: must be between 1 and 2"

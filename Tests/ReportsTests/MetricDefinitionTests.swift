@@ -43,6 +43,10 @@ struct MetricDefinitionTests {
         metrics.traceCoveredSeconds = 30.5
         metrics.tracePathRatio = 0.31
         metrics.traceTimeCoverage = 0.32
+        metrics.gpsHoursPerObservedHour = 0.33
+        metrics.observedSeconds = 34.5
+        metrics.unobservedSeconds = 35.5
+        metrics.travelledUnobservedSeconds = 36.5
         return metrics
     }
 

@@ -26,7 +26,7 @@ struct ConvertCommandTests {
         defer { try? FileManager.default.removeItem(atPath: output) }
         let result = runCommand(["convert", "--quiet", Repository.trace("gpsbabel/2013_JUNE.json"), output])
         #expect(result.exitCode == 0)
-        #expect(result.error == "warning: 227 motion samples not written: csv holds fixes only; convert to .jsonl to keep them\n")
+        #expect(result.error == "warning: 301 motion samples not written: csv holds fixes only; convert to .jsonl to keep them\n")
     }
 
     @Test("an unknown output extension is a usage error; a bad input keeps its exit code")

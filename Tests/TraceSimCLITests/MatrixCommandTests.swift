@@ -49,7 +49,7 @@ struct MatrixCommandTests {
         let denied = try #require(runs[0]["metrics"] as? [String: Any])
         #expect(denied["acceptedFixes"] as? Int == 0)
         #expect(denied["departureDelaySeconds"] is NSNull)
-        #expect(object["schemaVersion"] as? Int == 4)
+        #expect(object["schemaVersion"] as? Int == 5)
         // The pooled table's sums are in each run: collected is their quotient.
         let locked = try #require(runs[1]["metrics"] as? [String: Any])
         let (accepted, ideal) = (try #require(locked["acceptedFixes"] as? Int), try #require(locked["idealAcceptedFixes"] as? Int))
@@ -188,7 +188,7 @@ struct MatrixFormatTests {
         let lines = result.output.split(separator: "\n")
         #expect(lines.count == 5 + 1 + MetricsSummary.formulas.count)
         #expect(lines[0].hasPrefix("| scenario | collected | coverage |"))
-        #expect(lines[1] == "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+        #expect(lines[1] == "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
         #expect(lines[2].hasPrefix("| ideal | 100.0 % |"))
         #expect(lines[3].hasPrefix("| denied | 0.0 % |"))
         #expect(lines[6] == "- " + MetricsSummary.formulas[0])

@@ -24,7 +24,7 @@ struct MatrixJSONLinesTests {
         #expect(all.last == #"{"kind":"tracesim-runs-end","inputs":3,"read":3,"traces":3,"skipped":[],"failed":[]}"#)
         let header = try #require(JSONSerialization.jsonObject(with: Data(all[0].utf8)) as? [String: Any])
         #expect(header["kind"] as? String == "tracesim-runs")
-        #expect(header["schemaVersion"] as? Int == 4)
+        #expect(header["schemaVersion"] as? Int == 5)
         #expect(header["shard"] == nil)
         let identity = try #require(header["identity"] as? [String: Any])
         let traces = try #require(identity["traces"] as? [[String: Any]])
@@ -33,7 +33,7 @@ struct MatrixJSONLinesTests {
         #expect(traces.allSatisfy { ($0["hash"] as? String)?.hasPrefix("fnv1a64:") == true })
         let json = runCommand(arguments + ["--format", "json"])
         #expect(
-            json.output == "{\"schemaVersion\":4,\"seed\":null,\"runs\":[" + all.dropFirst().dropLast().joined(separator: ",")
+            json.output == "{\"schemaVersion\":5,\"seed\":null,\"runs\":[" + all.dropFirst().dropLast().joined(separator: ",")
                 + "]}\n")
         #expect(runCommand(arguments + ["--format", "jsonl", "--jobs", "3"]).output == jsonl.output)
         // Runs in input order, then scenario order, each with its reference.

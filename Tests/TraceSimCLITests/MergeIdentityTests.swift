@@ -201,7 +201,7 @@ struct MergeIdentityTests {
         let base = ["matrix", Self.tunnel, "--scenarios", "denied,allow-once", "--seed", "9007199254740993", "--format", "json"]
         let whole = runCommand(base)
         #expect(whole.exitCode == 0)
-        #expect(whole.output.hasPrefix(#"{"schemaVersion":4,"seed":9007199254740993,"runs":["#), "unsharded output has no identity")
+        #expect(whole.output.hasPrefix(#"{"schemaVersion":5,"seed":9007199254740993,"runs":["#), "unsharded output has no identity")
         let parts = try (1...2).map { try folder.write(runCommand(base + ["--shard", "\($0)/2"]).output, "p\($0).json") }
         let merged = runCommand(["merge"] + parts.reversed())
         #expect(merged.exitCode == 0, "\(merged.error)")

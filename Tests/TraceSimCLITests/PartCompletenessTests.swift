@@ -212,23 +212,26 @@ struct PartCompletenessTests {
         #expect(firstLine(merged.error).hasPrefix("warning: --allow-partial: \(parts[1]): input 2 '\(missing)' failed"))
     }
 
-    @Test("parts of schema version 2 (no closing record) and 3 (no trace figures) are refused with a message to run them again")
+    @Test("parts of schema versions 2, 3 and 4 are refused with a message to run them again")
     func previousVersion() throws {
         let folder = try MergeIdentityTests.Folder()
         let jsonl = matrix([Self.tunnel, "--shard", "1/1"]).output
         let json = runCommand(["matrix", Self.tunnel, "--scenarios", "denied", "--format", "json", "--shard", "1/1"])
         let messages = [
             2: "runs of schema version 2, written before runs ended with a closing record, so nothing says whether "
-                + "their run finished; this tracesim reads version 4: run the matrix again with it",
+                + "their run finished; this tracesim reads version 5: run the matrix again with it",
             3: "runs of schema version 3, written before runs were measured against the replayed trace, so they lack "
-                + "the trace figures the tables show; this tracesim reads version 4: run the matrix again with it",
+                + "the trace figures the tables show; this tracesim reads version 5: run the matrix again with it",
+            4: "runs of schema version 4, written before unobserved time was left out of the time figures, so their "
+                + "GPS, coverage and gaps count hours no input observed; this tracesim reads version 5: run the matrix "
+                + "again with it",
         ]
         for (version, message) in messages.sorted(by: { $0.key < $1.key }) {
             let old = try folder.write(
                 lines(jsonl).dropLast().joined(separator: "\n").replacingOccurrences(
-                    of: #""schemaVersion":4"#, with: #""schemaVersion":\#(version)"#) + "\n", "old\(version).jsonl")
+                    of: #""schemaVersion":5"#, with: #""schemaVersion":\#(version)"#) + "\n", "old\(version).jsonl")
             let oldJSON = try folder.write(
-                json.output.replacingOccurrences(of: #""schemaVersion":4"#, with: #""schemaVersion":\#(version)"#),
+                json.output.replacingOccurrences(of: #""schemaVersion":5"#, with: #""schemaVersion":\#(version)"#),
                 "old\(version).json")
             for (command, part) in [("merge", old), ("summarize", old), ("merge", oldJSON)] {
                 let result = runCommand([command, part])

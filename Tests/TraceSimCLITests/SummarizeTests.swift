@@ -112,13 +112,13 @@ struct SummarizeTests {
             firstLine(result.error)
                 == "error: \(json):1:1: $: no 'kind': this is a matrix JSON (--format json), not JSON Lines (--format jsonl)")
         let future = try folder.write(
-            SavedRuns.whole.replacingOccurrences(of: #""schemaVersion":4,"identity""#, with: #""schemaVersion":5,"identity""#),
+            SavedRuns.whole.replacingOccurrences(of: #""schemaVersion":5,"identity""#, with: #""schemaVersion":6,"identity""#),
             "future.jsonl")
         let version = runCommand(["summarize", future])
         #expect(version.exitCode == 65)
         #expect(
             firstLine(version.error)
-                == "error: \(future):1:41: $.schemaVersion: runs of schema version 5; this tracesim reads version 4: "
+                == "error: \(future):1:41: $.schemaVersion: runs of schema version 6; this tracesim reads version 5: "
                 + "read them with the tracesim that wrote them")
         #expect(runCommand(["summarize", folder.path("absent.jsonl")]).exitCode == 66)
         #expect(runCommand(["summarize"]).exitCode == 64)

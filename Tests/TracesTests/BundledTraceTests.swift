@@ -65,11 +65,13 @@ struct BundledTraceTests {
             path: "gpsbabel/GPSData000001-A810-Doriel.txt", format: .seventyMai, fixes: 6590, byProvider: [.gps: 6590],
             first: "2025-02-21T20:45:56.000Z", last: "2025-02-22T08:50:30.000Z", accuracy: .none,
             skipped: [.noFix: 2], merged: 548),
-        // Raw points of activity segments (100) and place visits (20); two share a time.
+        // Raw points of activity segments (100) and place visits (20); two share a time. Motion:
+        // a sample at the start of each of the 227 segments and visits, and a close at the end of
+        // the 74 activity segments no other object starts by.
         Expectation(
             path: "gpsbabel/2013_JUNE.json", format: .googleTakeout, fixes: 119, byProvider: [.unknown: 119],
             first: "2013-06-01T16:13:41.460Z", last: "2013-06-18T23:57:14.050Z", accuracy: .meters, merged: 1,
-            motion: 227),
+            motion: 301),
         Expectation(
             path: "gpsbabel/bike.tcx", format: .tcx, fixes: 1812, byProvider: [.gps: 1812],
             first: "2013-04-30T19:23:57.000Z", last: "2013-04-30T19:54:11.000Z", accuracy: .none),
@@ -197,7 +199,8 @@ struct BundledTraceTests {
         #expect(first.confidence == .medium)
         #expect(ISO8601.format(first.timestamp) == "2013-06-01T16:06:54.349Z")
         #expect(trace.motionSamples.filter { $0.activity == .automotive }.count == 75)
-        #expect(trace.motionSamples.filter { $0.activity == .stationary }.count == 60)
+        // 60 visits and 74 closed segments (`TakeoutSegmentCloseTests`).
+        #expect(trace.motionSamples.filter { $0.activity == .stationary }.count == 134)
         let raw = try #require(trace.fixes.first)
         #expect(raw.latitude == 37.426857)
         #expect(raw.horizontalAccuracy == .meters(20))

@@ -5,11 +5,18 @@ extension Matrix {
     /// The version of the runs schema: the matrix JSON (`"schemaVersion"`) and the JSON Lines
     /// header. Parts of another version are never read: 3 added the closing record, so a part
     /// of version 2 cannot say whether its run finished; 4 measured every run against the
-    /// replayed trace, so a run of version 3 has no trace figures for the tables to pool.
-    public static let schemaVersion = 4
+    /// replayed trace, so a run of version 3 has no trace figures for the tables to pool; 5
+    /// leaves unobserved time out of every time-based metric, so a run of version 4 measured
+    /// its GPS, coverage and gaps over another span and has no observed seconds to pool.
+    public static let schemaVersion = 5
 
     /// Why runs of schema version `version` are not read, or `nil` for `schemaVersion`.
     package static func versionRefusal(_ version: Int) -> String? {
+        if version == 4 {
+            return "runs of schema version 4, written before unobserved time was left out of the time figures, so "
+                + "their GPS, coverage and gaps count hours no input observed; this tracesim reads version "
+                + "\(schemaVersion): run the matrix again with it"
+        }
         if version == 3 {
             return "runs of schema version 3, written before runs were measured against the replayed trace, so "
                 + "they lack the trace figures the tables show; this tracesim reads version \(schemaVersion): "

@@ -9,7 +9,7 @@ extension Tuning {
         case recordedFixes, acceptedFixes, deliveredFixes, collectionRatio, timeCoverage, maxGapSeconds
         case positionErrorMedianMeters, positionErrorP95Meters, distanceRatio, recordedDistanceRatio, gpsOnSeconds
         case departureDelaySeconds, arrivalDelaySeconds, geofenceMissed, geofenceSpurious, missedStops
-        case tracePathRatio, traceTimeCoverage
+        case tracePathRatio, traceTimeCoverage, gpsHoursPerObservedHour
 
         /// The declaration of the metric.
         public var definition: MetricDefinition {
@@ -32,6 +32,7 @@ extension Tuning {
             case .missedStops: .missedStops
             case .tracePathRatio: .tracePathRatio
             case .traceTimeCoverage: .traceTimeCoverage
+            case .gpsHoursPerObservedHour: .gpsHoursPerObservedHour
             }
         }
 

@@ -13,6 +13,8 @@ extension Tuning {
         public var geofenceSpurious = 0
         public var missedStops = 0
         public var coveredSeconds = 0.0
+        /// The observed seconds of the traces (`Metrics.observedSeconds`): what time coverage
+        /// and GPS hours per observed hour divide by.
         public var traceSeconds = 0.0
         public var maxGapSeconds = 0.0
         public var distanceMeters = 0.0
@@ -134,6 +136,7 @@ extension Tuning {
             case .missedStops: return Double(missedStops)
             case .tracePathRatio: return ratio(keptPathMeters, tracePathMeters)
             case .traceTimeCoverage: return ratio(coveredSeconds, traceCoveredSeconds)
+            case .gpsHoursPerObservedHour: return ratio(gpsOnSeconds, traceSeconds)
             }
         }
     }

@@ -102,9 +102,11 @@ extension Tuning {
                     let setting = rows[row]
                     let run = try ScenarioRunner.run(
                         input.trace, setting.scenario, fences: setting.fences, engine: engine)
+                    let metrics = Metrics(run, ideal: referenceRuns[index])
+                    // Observed seconds: time coverage, like every time-based measure, leaves out
+                    // the trace's unobserved time (`UnobservedTime`).
                     return Pool(
-                        Metrics(run, ideal: referenceRuns[index]),
-                        traceSeconds: run.traceEnd.seconds(since: run.traceStart),
+                        metrics, traceSeconds: metrics.observedSeconds,
                         truthLengthMeters: truthLengths[index],
                         errors: input.truth.map { errors(run.recorder, against: $0) },
                         route: (

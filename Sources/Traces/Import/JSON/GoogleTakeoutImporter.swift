@@ -9,15 +9,28 @@ import SimulationCore
 /// - Each activity segment becomes a coarse motion sample at its start: the segment's
 ///   `activityType`, else its most probable `activities[]` entry, else the waypoint path's
 ///   `travelMode`; confidence from the segment's `confidence` (LOW/MEDIUM/HIGH).
+/// - Each activity segment is closed at its `endTimestamp` by a coarse, low-confidence
+///   `stationary` sample, unless another segment or visit starts by then: the timeline says
+///   the activity ended there, and a sample holds until the next one, so without the close a
+///   drive would hold until the next object, up to half a day later (issue 31). `stationary`
+///   is the model's "no movement": what every engine acts on to stop. A segment without an
+///   end gets no close (nothing is invented); one that ends before it starts is an error.
 /// - Each place visit becomes a coarse `stationary` sample at its start.
 /// - Waypoints and place centres carry no timestamp of their own and are not fixes.
 struct GoogleTakeoutImporter {
     private var scanner: JSONScanner
     private var builder = TraceBuilder()
+    /// When each activity segment with an end started and ended, in file order; closed once
+    /// every object is read (`closeSegments()`), since a close only stands when no other
+    /// object starts by then.
+    private var segments: [(start: SimInstant, end: SimInstant)] = []
+    /// When each segment or visit starts, in file order.
+    private var objectStarts: [SimInstant] = []
 
     static func read(_ source: TextSource) throws(TraceFormatError) -> Trace {
         var importer = GoogleTakeoutImporter(scanner: JSONScanner(source: source))
         try importer.readRoot()
+        importer.closeSegments()
         return try importer.builder.build(provenance: TraceProvenance(format: .googleTakeout))
     }
 
@@ -56,6 +69,9 @@ struct GoogleTakeoutImporter {
     private struct MotionEvidence {
         var start: SimInstant?
         var startOffset = 0
+        var end: SimInstant?
+        var endOffset = 0
+        var endField = "endTimestamp"
         var activityType: MotionActivity?
         var bestProbability = -1.0
         var mostProbable: MotionActivity?
@@ -75,6 +91,12 @@ struct GoogleTakeoutImporter {
                         evidence.start = try scanner.readTimestamp(field: "startTimestamp")
                     } else if scanner.matches(field, "startTimestampMs") {
                         evidence.start = try scanner.readMillisecondString(field: "startTimestampMs")
+                    } else if scanner.matches(field, "endTimestamp") {
+                        (evidence.endOffset, evidence.endField) = (scanner.position, "endTimestamp")
+                        evidence.end = try scanner.readTimestamp(field: "endTimestamp")
+                    } else if scanner.matches(field, "endTimestampMs") {
+                        (evidence.endOffset, evidence.endField) = (scanner.position, "endTimestampMs")
+                        evidence.end = try scanner.readMillisecondString(field: "endTimestampMs")
                     } else {
                         try scanner.skipValue(depth: 4)
                     }
@@ -131,6 +153,35 @@ struct GoogleTakeoutImporter {
             isVisit ? .stationary : (evidence.activityType ?? evidence.mostProbable ?? evidence.travelMode ?? .unknown)
         builder.addMotion(
             MotionSample(timestamp: start, activity: activity, confidence: evidence.confidence, isCoarse: true))
+        objectStarts.append(start)
+        guard !isVisit, let end = evidence.end else { return }
+        guard !(end < start) else {
+            throw scanner.source.error(
+                atOffset: evidence.endOffset,
+                .unexpectedContent("activity segment's \(evidence.endField) is before its start"))
+        }
+        segments.append((start, end))
+    }
+
+    /// Adds a closing `stationary` sample at each segment's end unless a segment or visit
+    /// starts after the segment's start and at or before its end: that object's own sample
+    /// says what came next (at the end itself, as consecutive timeline objects meet).
+    private mutating func closeSegments() {
+        let starts = objectStarts.sorted()
+        /// How many starts lie at or before `instant`.
+        func startsUpTo(_ instant: SimInstant) -> Int {
+            var low = 0
+            var high = starts.count
+            while low < high {
+                let middle = (low + high) / 2
+                if starts[middle] <= instant { low = middle + 1 } else { high = middle }
+            }
+            return low
+        }
+        for segment in segments where startsUpTo(segment.end) == startsUpTo(segment.start) {
+            builder.addMotion(
+                MotionSample(timestamp: segment.end, activity: .stationary, confidence: .low, isCoarse: true))
+        }
     }
 
     private mutating func readRawPoint() throws(TraceFormatError) {
