@@ -128,6 +128,7 @@ public struct BandedColumn: Sendable {
         // The plain table writes a missing coverage as 0.
         share("coverage", "coverage") { $0.coverage ?? 0 },
         share("distance", "distance") { $0.distance },
+        share("median", "medianDistance") { $0.medianDistance },
         BandedColumn(
             header: "longest gap", key: "longestGapSeconds", value: { $0.medianLongestGapSeconds },
             text: Formatting.duration, rangeText: Formatting.duration, digits: 3),
@@ -135,10 +136,15 @@ public struct BandedColumn: Sendable {
             header: "departure", key: "departureDelaySeconds", value: { $0.departureDelaySeconds },
             text: Formatting.signedDelay, rangeText: Formatting.signedDelay, digits: 3),
         share("GPS vs ideal", "gpsVsIdeal") { $0.gpsVsIdeal },
+        share("median", "medianGpsVsIdeal") { $0.medianGpsVsIdeal },
+        BandedColumn(
+            header: "GPS h/h", key: "gpsHoursPerObservedHour", value: { $0.gpsHoursPerObservedHour },
+            text: { Formatting.fixed($0, 2) }, rangeText: { Formatting.fixed($0, 2) }, digits: 4),
         BandedColumn(
             header: "rejected", key: "rejected", value: { Double($0.rejected) },
             text: { Formatting.fixed($0, 0) }, rangeText: { Formatting.fixed($0, 0) }, digits: 0),
         share("trace path", "tracePath") { $0.tracePath },
+        share("median", "medianTracePath") { $0.medianTracePath },
         share("trace time", "traceTime") { $0.traceTime },
     ]
 

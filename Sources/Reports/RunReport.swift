@@ -206,8 +206,8 @@ public enum RunReport {
     private static func tableCells(_ rows: [ScenarioMetrics]) -> [[String]] {
         let header =
             [
-                "scenario", "collected", "coverage", "distance", "longest gap", "departure", "GPS vs ideal", "median",
-                "GPS h/h", "rejected",
+                "scenario", "collected", "coverage", "distance", "median", "longest gap", "departure", "GPS vs ideal",
+                "median", "GPS h/h", "rejected",
             ] + traceColumnHeaders
         var lines: [[String]] = [header]
         for row in rows {
@@ -216,7 +216,8 @@ public enum RunReport {
             lines.append(
                 [
                     row.scenario, ratio(summary.collected), percent(summary.coverage ?? 0), ratio(summary.distance),
-                    Formatting.duration(summary.medianLongestGapSeconds), departure, ratio(summary.gpsVsIdeal),
+                    ratio(summary.medianDistance), Formatting.duration(summary.medianLongestGapSeconds), departure,
+                    ratio(summary.gpsVsIdeal),
                     ratio(summary.medianGpsVsIdeal),
                     summary.gpsHoursPerObservedHour.map { Formatting.fixed($0, 2) } ?? "-",
                     String(summary.rejected),
@@ -226,10 +227,10 @@ public enum RunReport {
     }
 
     /// The "vs the trace" columns after the "vs ideal" ones: the same for every engine.
-    private static let traceColumnHeaders = ["trace path", "trace time"]
+    private static let traceColumnHeaders = ["trace path", "median", "trace time"]
 
     private static func traceColumns(_ summary: MetricsSummary) -> [String] {
-        [ratio(summary.tracePath), ratio(summary.traceTime)]
+        [ratio(summary.tracePath), ratio(summary.medianTracePath), ratio(summary.traceTime)]
     }
 
     private static func ratio(_ share: Double?) -> String { share.map(percent) ?? "-" }

@@ -16,6 +16,8 @@ public struct ScenarioMetrics: Sendable {
 /// Pooled, not averaged per trace, so a 30 s trace weighs what its fixes weigh and a long drive
 /// is not outvoted by short ones (the article "The degradation table", `formulas`):
 /// collected = Σ accepted ÷ Σ ideal accepted; distance = Σ distance ÷ Σ ideal distance;
+/// beside distance, GPS and trace path, whose Σ one long trace can hold nearly alone, the median
+/// over traces of each trace's ratio;
 /// coverage = Σ covered seconds ÷ Σ ideal covered seconds; GPS = Σ GPS-on ÷ Σ ideal GPS-on;
 /// the longest gap is the median over traces of each trace's longest gap; the departure delay is
 /// the mean over the traces where both runs departed; rejections are summed. Against the trace:
@@ -30,6 +32,9 @@ public struct MetricsSummary: Sendable, Equatable {
     public var coverage: Double?
     /// Σ distance ÷ Σ the ideal runs' distance.
     public var distance: Double?
+    /// The median over traces of each trace's distance ÷ its ideal run's (traces whose ideal run
+    /// went nowhere left out): one long export can hold nearly all of the pooled distance.
+    public var medianDistance: Double?
     /// Σ GPS-on seconds ÷ Σ the ideal runs' GPS-on seconds, over observed time.
     public var gpsVsIdeal: Double?
     /// The median over traces of each trace's GPS-on ÷ its ideal run's GPS-on (traces whose
@@ -52,6 +57,9 @@ public struct MetricsSummary: Sendable, Equatable {
     public var rejected: Int
     /// Σ path through accepted fixes ÷ Σ the traces' paths: against the trace, not the ideal run.
     public var tracePath: Double?
+    /// The median over traces of each trace's kept path ÷ its path (traces of no length left
+    /// out), beside `tracePath` for the same reason as `medianDistance`.
+    public var medianTracePath: Double?
     /// Σ seconds within 30 s of an accepted fix ÷ Σ seconds within 30 s of a trace fix.
     public var traceTime: Double?
 
@@ -59,13 +67,14 @@ public struct MetricsSummary: Sendable, Equatable {
     public static let formulas = [
         "collected = Σ accepted fixes ÷ Σ ideal accepted fixes",
         "coverage = Σ seconds within 30 s of an accepted fix ÷ the same Σ for the ideal runs",
-        "distance = Σ odometer distance ÷ Σ ideal odometer distance",
+        "distance = Σ odometer distance ÷ Σ ideal odometer distance; median = median over traces of each trace's ratio",
         "longest gap = median over traces of each trace's longest stretch without an accepted fix",
         "departure = mean over traces where both runs departed of (first fix recorded while moving − ideal's)",
         "GPS vs ideal = Σ seconds GPS ran for the app ÷ Σ ideal GPS seconds; median = median over traces of each trace's ratio",
         "GPS h/h = Σ seconds GPS ran for the app ÷ Σ observed seconds (1.00 is GPS on all the time)",
         "rejected = Σ fixes the engine rejected (the built-in engine's accuracy gate, or the rejections an engine of your own reports)",
-        "trace path = Σ path through accepted fixes ÷ Σ path of the replayed traces (vs the trace, not the ideal run)",
+        "trace path = Σ path through accepted fixes ÷ Σ path of the replayed traces (vs the trace, not the ideal run); "
+            + "median as above",
         "trace time = Σ seconds within 30 s of an accepted fix ÷ Σ seconds within 30 s of a trace fix",
         "every time column leaves out unobserved time: each span of over 10 min with no fix or motion sample, "
             + "from its last input + min(stop timeout, automatic pause) to its end, for every run and its ideal run alike",
@@ -80,6 +89,8 @@ public struct MetricsSummary: Sendable, Equatable {
         collected = pooled({ Double($0.acceptedFixes) }, { Double($0.idealAcceptedFixes) })
         coverage = pooled(\.coveredSeconds, \.idealCoveredSeconds)
         distance = pooled(\.distanceMeters, \.idealDistanceMeters)
+        medianDistance = Self.median(
+            metrics.filter { $0.idealDistanceMeters > 0 }.map { $0.distanceMeters / $0.idealDistanceMeters })
         gpsVsIdeal = pooled(\.gpsOnSeconds, \.idealGpsOnSeconds)
         medianGpsVsIdeal = Self.median(
             metrics.filter { $0.idealGpsOnSeconds > 0 }.map { $0.gpsOnSeconds / $0.idealGpsOnSeconds })
@@ -92,6 +103,8 @@ public struct MetricsSummary: Sendable, Equatable {
         departureDelaySeconds = delays.isEmpty ? nil : delays.reduce(0, +) / Double(delays.count)
         rejected = metrics.flatMap { $0.rejectedByReason.map(\.count) }.saturatingSum()
         tracePath = pooled(\.keptPathMeters, \.tracePathMeters)
+        medianTracePath = Self.median(
+            metrics.filter { $0.tracePathMeters > 0 }.map { $0.keptPathMeters / $0.tracePathMeters })
         traceTime = pooled(\.coveredSeconds, \.traceCoveredSeconds)
     }
 

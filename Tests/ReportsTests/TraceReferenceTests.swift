@@ -36,21 +36,21 @@ struct TraceReferenceTests {
         let result = try Self.run(.builtIn, scenarios: ["always-precise"])
         let metrics = RunReport.roundedAsWritten(try #require(result.cells.first?.metrics))
         // The drive's 8.6 km and 28 min 47 s that its fixes cover; always-precise loses the
-        // start (a late departure after the prompt) and keeps 89.9 % of the path (90.4 % before
-        // issue 31's drawn significant-change distance delayed the departure).
+        // start (a late departure after the prompt) and keeps 90.5 % of the path (90.4 % before
+        // issue 31's region calibration brought the departure in).
         #expect(metrics.tracePathMeters == 8_602.44)
         #expect(metrics.traceCoveredSeconds == 1_727)
-        #expect(metrics.keptPathMeters == 7_736.66)
+        #expect(metrics.keptPathMeters == 7_783.21)
         #expect(metrics.idealKeptPathMeters == 8_601.91)
-        #expect(metrics.tracePathRatio == 0.8994)
-        #expect(metrics.traceTimeCoverage == 0.6844)
+        #expect(metrics.tracePathRatio == 0.9048)
+        #expect(metrics.traceTimeCoverage == 0.8002)
         // The built-in engine keeps the trace's own fixes, unsmoothed: no distance at all.
         #expect(metrics.positionErrorReference == .trace)
         #expect(metrics.positionErrorMedianMeters == 0)
         #expect(MatrixTable(result).traceWarnings.isEmpty)
         let text = MatrixReport.text(result)
         #expect(!text.contains("WARNING"))
-        #expect(text.contains("trace path  trace time"), "\(text)")
+        #expect(text.contains("trace path   median  trace time"), "\(text)")
     }
 
     @Test("an engine that keeps nothing gets the ideal warning in text, JSON, Markdown and HTML")

@@ -31,7 +31,7 @@ struct MatrixBandsCommandTests {
         let arguments = ["matrix", Self.walk, "--scenarios", "always-precise,denied", "--bands"]
         let text = runCommand(arguments + ["--sensitivity"])
         #expect(text.exitCode == 0, "\(text.error)")
-        #expect(text.output.contains("ranges over 7 disputed bands"))
+        #expect(text.output.contains("ranges over 11 disputed bands"))
         #expect(text.output.contains("SENSITIVITY: the band that moves collected most"))
         #expect(text.output.contains("band forceQuitRelaunch: pessimistic regionRelaunchAfterForceQuit false"))
         let json = runCommand(arguments + ["--format", "json", "--sensitivity"])
@@ -44,7 +44,7 @@ struct MatrixBandsCommandTests {
         // Denied collects nothing at every end of every band: a firm verdict.
         #expect(figures["collected"]?["value"] as? Double == 0 && figures["collected"]?["high"] as? Double == 0)
         #expect(Set(figures["collected"]?.keys.map { $0 } ?? []) == ["value", "pessimistic", "optimistic", "low", "high"])
-        #expect((rows[0]["sensitivity"] as? [[String: Any]])?.count == 7)
+        #expect((rows[0]["sensitivity"] as? [[String: Any]])?.count == 11)
         let csv = runCommand(arguments + ["--format", "csv"])
         #expect(csv.output.hasPrefix("scenario,collected,collected.pessimistic,collected.optimistic,collected.low,"))
         #expect(csv.output.split(separator: "\n").count == 3)
@@ -67,7 +67,7 @@ struct MatrixBandsCommandTests {
         let object = try #require(JSONSerialization.jsonObject(with: Data(json.output.utf8)) as? [String: Any])
         #expect(object["schemaVersion"] as? Int == 1)
         let bands = try #require(object["bands"] as? [[String: Any]])
-        #expect(bands.count == 7)
+        #expect(bands.count == 11)
         let cutoff = try #require(bands.first { $0["name"] as? String == "whenInUseCutoff" })
         for end in ["pessimistic", "default", "optimistic"] {
             let bound = try #require(cutoff[end] as? [String: Any], "\(end)")
@@ -81,7 +81,7 @@ struct MatrixBandsCommandTests {
         let defaults = (relaunch["default"] as? [String: Any])?["settings"] as? [[String: Any]]
         #expect(defaults?.first?["value"] as? String == "profile")
         let text = runCommand(["rules"])
-        #expect(text.output.contains("BANDS (7;"))
+        #expect(text.output.contains("BANDS (11;"))
         #expect(text.output.contains("  pessimistic  whenInUseLockCutoffSeconds 13"))
     }
 }
