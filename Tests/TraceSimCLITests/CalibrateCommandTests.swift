@@ -40,15 +40,15 @@ struct CalibrateCommandTests {
         #expect(text.output.hasPrefix("Calibration against published field measurements (seed 1)\n"))
         #expect(text.output.contains("P(trigger) within 750 m: simulated "))
         #expect(text.output.contains("Long Weekend Mobile (2010)"))
-        #expect(text.output.hasSuffix("2 of 2 asserted figures within tolerance\n"))
+        #expect(text.output.hasSuffix("5 of 5 asserted figures within tolerance\n"))
         let json = runCommand(["calibrate", "--format", "json", "--seed", "1"])
         #expect(json.exitCode == 0)
         let object = try #require(JSONSerialization.jsonObject(with: Data(json.output.utf8)) as? [String: Any])
         #expect(object["passed"] as? Bool == true)
         #expect(object["seed"] as? String == "1")
         let figures = try #require(object["figures"] as? [[String: Any]])
-        #expect(figures.count == 7)
-        #expect(figures.filter { $0["asserted"] as? Bool == true }.count == 2)
+        #expect(figures.count == 16)
+        #expect(figures.filter { $0["asserted"] as? Bool == true }.count == 5)
         // Byte for byte the same on a second run.
         #expect(runCommand(["calibrate", "--format", "json", "--seed", "1"]).output == json.output)
     }

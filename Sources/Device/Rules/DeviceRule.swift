@@ -119,9 +119,15 @@ extension DeviceRule {
                 "A system prompt is shown only while the app is in the foreground.",
                 "requestWhenInUseAuthorization()", "a1 #5", .apple)
         case .onePromptAtATime:
+            // No Apple sentence says it for location; a second request is dropped, never
+            // queued, in every report found (issue 31 §6).
             entry(
                 "While a prompt is on screen, another request shows nothing.",
-                "system alert presentation", "simulator gap", .simulator)
+                "system alert presentation",
+                "iOS 18 CLServiceSession.Diagnostic.authorizationRequestInProgress (by name); Apple forums 751682 "
+                    + "(a privacy prompt makes the app inactive, iOS 17.4); react-native-permissions #896 (2024: "
+                    + "location and notification requested together, one prompt shown)",
+                .observed)
         case .missingUsageKeyIgnoresRequest:
             entry(
                 "A request whose Info.plist usage description is missing is ignored: no prompt, status unchanged.",
