@@ -115,8 +115,7 @@ extension DeviceParameters {
             .number(
                 "regionLatencyMinimumSeconds", \.regionLatencyMinimumSeconds, unit: "s",
                 "shortest delay of a region event after the dwell",
-                source: "a6 #5, d 8; Radius Networks 2015 (nearly every time within 30 s of the crossing)",
-                .observed),
+                source: "a6 #5, d 8 (the uniform draw's lower end)", .observed),
             .number(
                 "regionLatencyMaximumSeconds", \.regionLatencyMaximumSeconds, unit: "s",
                 "longest delay of a region event after the dwell (uniform draw)",

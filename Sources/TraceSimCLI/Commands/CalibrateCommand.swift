@@ -19,8 +19,8 @@ enum CalibrateCommand: ReportingCommand {
         name: "calibrate",
         overview: """
             Replay synthetic experiments built like published field measurements (significant
-            change, the When-In-Use cutoff) and print TraceSim's figure beside each published
-            one, with its citation.
+            change, the When-In-Use cutoff, region events on a locked phone) and print
+            TraceSim's figure beside each published one, with its citation.
             """,
         options: [
             formats.declared,
