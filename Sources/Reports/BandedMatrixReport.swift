@@ -139,7 +139,7 @@ public enum BandedMatrixReport {
         let lines = cells(table)
         let head = lines[0].map { "<th>\(HTMLReport.escape($0))</th>" }.joined()
         let body = lines.dropFirst().map { cells in
-            "<tr>" + cells.map { "<td>\(HTMLReport.escape(VisibleText.escapingControls($0)))</td>" }.joined() + "</tr>"
+            "<tr>" + cells.map { "<td>\(htmlCell($0))</td>" }.joined() + "</tr>"
         }.joined(separator: "\n")
         let footer = (MatrixReport.footer(table.plain) + [rangeLine] + bandLines(table.plan)).map {
             "<li>\(HTMLReport.escape($0))</li>"
@@ -147,13 +147,25 @@ public enum BandedMatrixReport {
         return HTMLReport.page(
             title: "TraceSim degradation table with bands",
             body: """
+                <style>.banded td{white-space:nowrap;vertical-align:top}.banded .range{display:block;color:#777;font-size:12px}
+                .scroll{overflow-x:auto}</style>
                 <h1>Degradation table with bands</h1>
                 <p class="sub">\(table.plain.traces.count) trace\(table.plain.traces.count == 1 ? "" : "s") · each figure with the range the disputed bands give it</p>
-                <table><thead><tr>\(head)</tr></thead><tbody>
+                <div class="scroll"><table class="banded"><thead><tr>\(head)</tr></thead><tbody>
                 \(body)
-                </tbody></table>
+                </tbody></table></div>
                 <ul class="formulas">\(footer)</ul>
                 """)
+    }
+
+    /// A cell of the page: the value, and its range, when it has one, on a line of its own
+    /// below it, so a wide table stays readable without wrapping inside a figure.
+    private static func htmlCell(_ cell: String) -> String {
+        let text = VisibleText.escapingControls(cell)
+        guard text.hasSuffix(")"), let open = text.range(of: " (") else { return HTMLReport.escape(text) }
+        let value = text[..<open.lowerBound]
+        let range = text[open.upperBound..<text.index(before: text.endIndex)]
+        return HTMLReport.escape(String(value)) + "<span class=\"range\">\(HTMLReport.escape(String(range)))</span>"
     }
 
     /// `{"kind", "schemaVersion", "seed", "bands", "rows"}`: each row's figures as `{"value",
