@@ -47,13 +47,14 @@ quit=$(accepted always-force-quit-ios26)
     echo "error: trip-tracker: always-precise accepted $precise fixes, not more than always-force-quit-ios26's $quit" >&2
     exit 1
 }
-# Pinned: the u-blox drive saves a location every 25 m (254), and an iOS 26 force-quit at a
-# quarter of the drive is never relaunched (35). A change to the facade or the device that moves
-# these is a change in what a team's engine would see.
+# Pinned: the u-blox drive saves a location every 25 m (255; 254 before issue 31 calibrated the
+# region and significant-change services the tracker parks and wakes on), and an iOS 26
+# force-quit at a quarter of the drive is never relaunched (35). A change to the facade or the
+# device that moves these is a change in what a team's engine would see.
 recorded() {
     awk -F, -v s="$1" '$1 ~ /MTV\.Local1\.ublox-F9K/ && $2 == s { print $4 }' "$out/trip-tracker.csv"
 }
-for pin in always-precise=254 always-force-quit-ios26=35; do
+for pin in always-precise=255 always-force-quit-ios26=35; do
     got=$(recorded "${pin%%=*}")
     [ "$got" = "${pin#*=}" ] || {
         echo "error: trip-tracker: u-blox drive under ${pin%%=*} recorded ${got:-nothing}, expected ${pin#*=}" >&2
