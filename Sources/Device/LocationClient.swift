@@ -38,6 +38,20 @@ public protocol LocationClient {
     mutating func didUpdateLocations(
         _ locations: [LocationDelivery], at now: SimInstant, into requests: inout [LocationClientRequest<Timer>])
 
+    /// Whether the replay may hand this client whole runs of locations through
+    /// `didUpdateLocationRun` rather than one `didUpdateLocations` call each. `false` unless
+    /// the client says so: the facade and subprocess engines that do not declare runs see
+    /// one call per location.
+    var takesLocationRuns: Bool { get }
+
+    /// A run of locations, each of which would otherwise be its own `didUpdateLocations` call
+    /// of one location (issue 32). Handle them in order and stop after the first one that
+    /// writes to `requests` (a call to the device or a timer): the device may behave
+    /// differently from then on, so the locations after it are handed over again later.
+    /// - Returns: how many deliveries were handled, from 1 to `run.deliveries.count`.
+    mutating func didUpdateLocationRun(
+        _ run: LocationRun, into requests: inout [LocationClientRequest<Timer>]) -> Int
+
     /// A location from significant-change monitoring (a wake-up while parked, a relaunch).
     mutating func didReceiveSignificantChange(
         _ location: Fix, at now: SimInstant, into requests: inout [LocationClientRequest<Timer>])
