@@ -50,7 +50,8 @@ public protocol LocationClient {
     /// differently from then on, so the locations after it are handed over again later.
     /// - Returns: how many deliveries were handled, from 1 to `run.deliveries.count`.
     mutating func didUpdateLocationRun(
-        _ run: LocationRun, into requests: inout [LocationClientRequest<Timer>]) -> Int
+        _ run: LocationRun, into requests: inout [LocationClientRequest<Timer>]
+    ) -> Int
 
     /// A location from significant-change monitoring (a wake-up while parked, a relaunch).
     mutating func didReceiveSignificantChange(
