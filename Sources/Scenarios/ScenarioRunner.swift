@@ -86,9 +86,20 @@ public enum ScenarioRunner {
     public static func run(_ trace: Trace, _ scenario: Scenario, fences: [Geofence] = []) throws(GeometryError)
         -> ScenarioRun
     {
+        try run(TraceMeasures(trace), scenario, fences: fences)
+    }
+
+    /// Replays the trace of `measures` through `scenario` with the built-in engine over
+    /// `fences`. Replaying one trace through several scenarios, pass each the same measures:
+    /// what is the same for every run of the trace is measured once.
+    /// - Throws: `GeometryError` when a fence is invalid.
+    public static func run(_ measures: TraceMeasures, _ scenario: Scenario, fences: [Geofence] = [])
+        throws(GeometryError) -> ScenarioRun
+    {
         let engine = try TrackingEngine(
-            configuration: scenario.engine, fences: fences, context: GEOSContext(), expectedFixCount: trace.fixes.count)
-        return measure(trace, scenario, client: engine)
+            configuration: scenario.engine, fences: fences, context: GEOSContext(),
+            expectedFixCount: measures.trace.fixes.count)
+        return measure(measures, scenario, client: engine)
     }
 
     /// Replays `trace` through `scenario` with `engine` over `fences`; `traceName` is what a
@@ -98,6 +109,19 @@ public enum ScenarioRunner {
     public static func run(
         _ trace: Trace, _ scenario: Scenario, fences: [Geofence] = [], engine: EngineUnderTest, traceName: String = ""
     ) throws(RunFailure) -> ScenarioRun {
+        try run(TraceMeasures(trace), scenario, fences: fences, engine: engine, traceName: traceName)
+    }
+
+    /// Replays the trace of `measures` through `scenario` with `engine` over `fences`, as
+    /// `run(_:_:fences:engine:traceName:)` does with a trace; pass the same measures to every
+    /// scenario of one trace.
+    /// - Throws: `RunFailure.geometry` when a fence is invalid, `.engine` when the engine
+    ///   could not be made or could not go on.
+    public static func run(
+        _ measures: TraceMeasures, _ scenario: Scenario, fences: [Geofence] = [], engine: EngineUnderTest,
+        traceName: String = ""
+    ) throws(RunFailure) -> ScenarioRun {
+        let trace = measures.trace
         switch engine.kind {
         case .builtIn:
             if let setting = scenario.engineSettings.first {
@@ -107,7 +131,7 @@ public enum ScenarioRunner {
                             + "declares no settings of its own (its settings are the scenario's engine object)"))
             }
             do {
-                return try run(trace, scenario, fences: fences)
+                return try run(measures, scenario, fences: fences)
             } catch {
                 throw .geometry(error)
             }
@@ -124,16 +148,17 @@ public enum ScenarioRunner {
             } catch {
                 throw .engine(error)
             }
-            let run = measure(trace, scenario, client: client)
+            let run = measure(measures, scenario, client: client)
             if let failure = run.failure { throw .engine(failure) }
             return run
         }
     }
 
     /// Replays with `client` and reads what it recorded.
-    private static func measure<Client: RecordingClient>(_ trace: Trace, _ scenario: Scenario, client: Client)
-        -> ScenarioRun
-    {
+    private static func measure<Client: RecordingClient>(
+        _ measures: TraceMeasures, _ scenario: Scenario, client: Client
+    ) -> ScenarioRun {
+        let trace = measures.trace
         let played = replay(trace, scenario, client: client)
         let client = played.replay.client
         var run = ScenarioRun(
@@ -150,8 +175,8 @@ public enum ScenarioRunner {
         run.locationDrops = played.replay.locationDrops.spans
         run.isBuiltInEngine = client is TrackingEngine
         run.againstTrace = TraceReference(
-            trace, kept: run.recorder,
-            unobserved: UnobservedTime(trace, scenario: scenario))
+            measures, kept: run.recorder,
+            unobserved: measures.unobserved(graceSeconds: UnobservedTime.graceSeconds(of: scenario)))
         if let unsettled = UnsettledAuthorization.note(
             authorization: run.authorization, promptLog: run.promptLog, start: played.traceStart)
         {

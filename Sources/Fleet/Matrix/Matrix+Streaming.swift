@@ -110,7 +110,9 @@ extension Matrix {
 private final class StreamState<Output: Sendable>: Sendable {
     /// An input in flight: loaded by the first worker to need it, released by the last.
     final class InputWork: Sendable {
-        let traces = Mutex<[Matrix.NamedTrace]?>(nil)
+        /// The input's traces, each with what every run of it is measured against (measured once
+        /// per trace, not once per scenario).
+        let traces = Mutex<[(named: Matrix.NamedTrace, measures: TraceMeasures)]?>(nil)
         let progress: Mutex<InputProgress>
         let remaining: Atomic<Int>
 
@@ -200,7 +202,7 @@ private final class StreamState<Output: Sendable>: Sendable {
         }
         // The first worker here loads the input; the others wait for it, holding nothing else.
         let traces = work.traces.withLock { traces in
-            if traces == nil { traces = load(input) }
+            if traces == nil { traces = load(input).map { ($0, TraceMeasures($0.trace)) } }
             return traces ?? []
         }
         var runs: [ScenarioRun] = []
@@ -211,8 +213,8 @@ private final class StreamState<Output: Sendable>: Sendable {
                 do throws(RunFailure) {
                     runs.append(
                         try ScenarioRunner.run(
-                            trace.trace, planned.scenario, fences: planned.fences, engine: matrix.engine,
-                            traceName: trace.name))
+                            trace.measures, planned.scenario, fences: planned.fences, engine: matrix.engine,
+                            traceName: trace.named.name))
                 } catch {
                     shared.withLock { shared in
                         if shared.failure.map({ item < $0.item }) ?? true { shared.failure = (item, error) }
@@ -223,7 +225,7 @@ private final class StreamState<Output: Sendable>: Sendable {
         }
         if runs.count == traces.count {
             let references = referenceNames[run].map { name in runs.map { ReferenceMetrics(name: name, ideal: $0) } }
-            renderReady(work, run: run, runs: runs, references: references, traceNames: traces.map(\.name))
+            renderReady(work, run: run, runs: runs, references: references, traceNames: traces.map(\.named.name))
         }
         runs = []
         progress?(done.add(1, ordering: .relaxed).newValue, items)
@@ -233,7 +235,7 @@ private final class StreamState<Output: Sendable>: Sendable {
         let outputs = work.progress.withLock { $0.outputs }
         let complete = outputs.allSatisfy { $0.allSatisfy { $0 != nil } }
         let finished = Matrix.InputOutputs(
-            input: input, traceNames: complete ? traces.map(\.name) : [],
+            input: input, traceNames: complete ? traces.map(\.named.name) : [],
             outputs: complete ? outputs.flatMap { $0.compactMap { $0 } } : [])
         shared.withLock { shared in
             shared.working[input] = nil

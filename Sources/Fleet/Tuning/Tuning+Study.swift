@@ -81,10 +81,11 @@ extension Tuning {
         public func measure(
             _ traces: [TraceInput], jobs: Int? = nil, progress: (@Sendable () -> Void)? = nil
         ) throws(RunFailure) -> [Pool] {
+            let measures = traces.map { TraceMeasures($0.trace) }
             let references = ParallelLoop.map(iterations: traces.count, width: jobs) { index in
                 defer { progress?() }
                 return Result { () throws(RunFailure) in
-                    try ScenarioRunner.run(traces[index].trace, reference, fences: fences, engine: engine)
+                    try ScenarioRunner.run(measures[index], reference, fences: fences, engine: engine)
                 }
             }
             var runs: [ScenarioRun] = []
@@ -101,7 +102,7 @@ extension Tuning {
                     let input = traces[index]
                     let setting = rows[row]
                     let run = try ScenarioRunner.run(
-                        input.trace, setting.scenario, fences: setting.fences, engine: engine)
+                        measures[index], setting.scenario, fences: setting.fences, engine: engine)
                     let metrics = Metrics(run, ideal: referenceRuns[index])
                     // Observed seconds: time coverage, like every time-based measure, leaves out
                     // the trace's unobserved time (`UnobservedTime`).

@@ -58,11 +58,13 @@ public struct Comparison: Sendable {
         let reference = Reference(of: scenario)
         let plans = [reference.scenario, scenario]
         let done = Atomic<Int>(0)
+        let measures = TraceMeasures(trace)
         let replay: @Sendable (Int) -> Result<ScenarioRun, RunFailure> = { index in
             defer { progress?(done.add(1, ordering: .relaxed).newValue, plans.count) }
             do throws(RunFailure) {
                 return .success(
-                    try ScenarioRunner.run(trace, plans[index], fences: fences, engine: engine, traceName: traceName))
+                    try ScenarioRunner.run(
+                        measures, plans[index], fences: fences, engine: engine, traceName: traceName))
             } catch {
                 return .failure(error)
             }

@@ -116,6 +116,19 @@ public struct UnobservedTime: Sendable, Equatable {
         }
     }
 
+    /// The same spans with `graceSeconds` instead: each left-out window starts that long after
+    /// its span's last input, as `init(_:graceSeconds:)` would place it.
+    func withGrace(_ graceSeconds: Double) -> UnobservedTime {
+        var moved = UnobservedTime()
+        moved.spans = spans
+        moved.graceSeconds = max(0, graceSeconds)
+        for span in spans {
+            let from = span.start.advanced(bySeconds: moved.graceSeconds)
+            if from < span.end { moved.leftOut.append((from, span.end)) }
+        }
+        return moved
+    }
+
     /// The unobserved spans of `trace` as `scenario` replays it, with the grace of the stop
     /// timeout the scenario gives its engine against the phone's automatic pause.
     ///
@@ -124,11 +137,15 @@ public struct UnobservedTime: Sendable, Equatable {
     /// message) but TraceSim cannot know whether it honours it, and measuring every engine of a
     /// scenario over the same observed time keeps them comparable.
     package init(_ trace: Trace, scenario: Scenario) {
-        self.init(
-            trace,
-            graceSeconds: Self.graceSeconds(
-                stopTimeoutSeconds: Self.stopTimeoutSeconds(of: scenario.engine.motion),
-                automaticPauseSeconds: scenario.device.parameters.autoPauseAfterStationarySeconds))
+        self.init(trace, graceSeconds: Self.graceSeconds(of: scenario))
+    }
+
+    /// The grace `scenario` gives every unobserved span: its engine's stop timeout against the
+    /// phone's automatic pause.
+    package static func graceSeconds(of scenario: Scenario) -> Double {
+        graceSeconds(
+            stopTimeoutSeconds: stopTimeoutSeconds(of: scenario.engine.motion),
+            automaticPauseSeconds: scenario.device.parameters.autoPauseAfterStationarySeconds)
     }
 
     /// How long after its last input a span's GPS still counts: the smaller of the engine's
