@@ -35,7 +35,10 @@ enum Workloads {
             ]
             let presets = names.compactMap(Scenario.preset(named:))
             return measuredWorkload {
-                let runs = presets.compactMap { try? ScenarioRunner.run(trace, $0) }
+                // One trace through every preset, as a matrix replays it: what the runs share
+                // is measured once (`TraceMeasures`), inside the count.
+                let measures = TraceMeasures(trace)
+                let runs = presets.compactMap { try? ScenarioRunner.run(measures, $0) }
                 return presets.count == names.count && runs.count == presets.count
                     && runs[0].recorder.acceptedFixCount > 0
             }
