@@ -11,7 +11,7 @@ import Traces
 /// off), as the built-in engine does, and records every callback with its instant. With
 /// `takesRuns` it takes runs of locations through its own `didUpdateLocationRun`, stopping
 /// after the delivery that asked for something; without, it gets one call per location.
-private struct RequestingClient: LocationClient {
+fileprivate struct RequestingClient: LocationClient {
     enum Timer: Sendable, Equatable { case tick(Int) }
 
     let takesRuns: Bool
@@ -120,7 +120,7 @@ private struct RequestingClient: LocationClient {
 
 /// Everything a replay and its client leave behind, to compare a replay in runs with one
 /// location at a time.
-private struct ReplayOutcome: Equatable {
+fileprivate struct ReplayOutcome: Equatable {
     var seen: [String]
     var deliveryTimes: [SimInstant]
     var tally: DeliveryTally
@@ -131,6 +131,9 @@ private struct ReplayOutcome: Equatable {
     var lifecycle: [LifecycleChange]
     var regions: [String]
     var heldLocations: Int
+    /// The phone as it ended, every stored value of it (monitors, generators, queue, clock):
+    /// a phone stepped ahead and not put back shows here even when no callback differs.
+    var phone: String
 
     init(_ played: ScenarioReplay<RequestingClient>) {
         let replay = played.replay
@@ -144,6 +147,8 @@ private struct ReplayOutcome: Equatable {
         lifecycle = played.lifecycle
         regions = replay.device.monitoredRegionIdentifiers
         heldLocations = replay.device.heldLocationCount
+        phone = ""
+        dump(replay.phone, to: &phone)
     }
 }
 
@@ -166,6 +171,12 @@ struct LocationRunReplayTests {
         -> (ReplayOutcome, RequestingClient)
     {
         guard let scenario = Scenario.preset(named: preset) else { fatalError("no preset \(preset)") }
+        return play(trace, scenario, runs: runs, requestEvery: requestEvery)
+    }
+
+    fileprivate static func play(_ trace: Trace, _ scenario: Scenario, runs: Bool, requestEvery: Int)
+        -> (ReplayOutcome, RequestingClient)
+    {
         let played = ScenarioRunner.replay(
             trace, scenario, client: RequestingClient(takesRuns: runs, requestEvery: requestEvery))
         return (ReplayOutcome(played), played.replay.client)
@@ -189,6 +200,27 @@ struct LocationRunReplayTests {
             #expect(runCalls > 0)
             if requestEvery != 1 { #expect(longest > 1) }
         }
+    }
+}
+
+/// A phone stepped ahead of the client must be put back where the client stopped: here every
+/// delivery draws a new displacement from the device's generator (approximate location, a
+/// coarse fix every second, a new offset each time), so a phone that was not put back would
+/// have drawn more and displace every later location differently. Tier: fast.
+@Suite("A replay in runs puts the phone back where the client stopped")
+struct LocationRunRollbackTests {
+    @Test("every delivery draws: the same locations in runs", arguments: [2, 3, 5, 9])
+    func drawsStayInStep(requestEvery: Int) throws {
+        guard var scenario = Scenario.preset(named: "always-approximate") else { fatalError("no preset") }
+        scenario.device.parameters.reducedFixesPerHour = 3600
+        scenario.device.parameters.reducedDisplacementHoldSeconds = 0
+        let trace = try TraceImporter.load(path: TestTier.shortTraces[1])
+        let (oneAtATime, single) = LocationRunReplayTests.play(trace, scenario, runs: false, requestEvery: requestEvery)
+        let (inRuns, client) = LocationRunReplayTests.play(trace, scenario, runs: true, requestEvery: requestEvery)
+        #expect(inRuns == oneAtATime)
+        // Runs were handed over, and the client stopped inside some of them.
+        #expect(client.runCalls > 0 && client.longestRun > requestEvery)
+        #expect(single.delivered > 100)
     }
 }
 
