@@ -113,6 +113,30 @@ enum PipelineSuite {
                     // The NumPy peer does far less than a whole replay; the ideal run shows the gap.
                     peers: preset.name == "ideal" ? comparedWithNumPy(rate) : []))
         }
+        recordRunRows(trace, input: input, bench)
+    }
+
+    /// The ideal phone with an app whose own work costs nothing (`RunTakingClient`): the device
+    /// and the replay alone, one location per call, in runs of locations (issue 32), and in runs
+    /// cut every seven locations by a request, the built-in engine's rhythm when driving.
+    static func recordRunRows(_ trace: Trace, input: String, _ bench: Bench) {
+        guard let ideal = Scenario.preset(named: "ideal") else { return }
+        let count = trace.fixes.count
+        let cases = [
+            ("ideal, a client that counts", RunTakingClient(takesRuns: false)),
+            ("ideal, a client that takes runs", RunTakingClient(takesRuns: true)),
+            ("ideal, a client that takes runs, asking every 7", RunTakingClient(takesRuns: true, requestEvery: 7)),
+        ]
+        for (name, client) in cases {
+            let (timing, locations) = measure(RunPlan(warmups: 0, runs: min(3, bench.options.plan.runs))) {
+                ScenarioRunner.replay(trace, ideal, client: client).replay.client.locations
+            }
+            if locations == 0 { bench.fail("\(name): nothing delivered") }
+            bench.record(
+                BenchmarkRow(
+                    suite: "pipeline", name: name, input: input, unit: "fixes/s", timing: timing,
+                    work: Double(count), figures: ["deliveredLocations": Double(locations)]))
+        }
     }
 
     /// The engine's gate and odometer over every fix, delivered when taken.

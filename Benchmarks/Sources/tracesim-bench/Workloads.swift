@@ -8,7 +8,7 @@ import Traces
 /// Scripts/check-benchmarks.sh gates them. Inputs are built first; only
 /// `measuredWorkload` is counted (callgrind's --toggle-collect names it).
 enum Workloads {
-    static let names = ["import", "pipeline", "geofencing", "config"]
+    static let names = ["import", "pipeline", "geofencing", "config", "replay-runs"]
 
     static func run(_ name: String) -> Int32 {
         switch name {
@@ -41,6 +41,17 @@ enum Workloads {
                 let runs = presets.compactMap { try? ScenarioRunner.run(measures, $0) }
                 return presets.count == names.count && runs.count == presets.count
                     && runs[0].recorder.acceptedFixCount > 0
+            }
+        case "replay-runs":
+            // Not gated: the device and the replay alone, for a profile per fix (issue 32). The
+            // ideal phone with an app whose work costs nothing, taking runs of locations.
+            let trace = Trace(
+                fixes: TraceGenerator.drive(fixes: 20_000, seed: 7), provenance: TraceProvenance(format: .canonicalCSV))
+            guard let ideal = Scenario.preset(named: "ideal") else { return 1 }
+            return measuredWorkload {
+                let played = ScenarioRunner.replay(
+                    trace, ideal, client: RunTakingClient(takesRuns: true, requestEvery: 7))
+                return played.replay.client.locations > 0
             }
         case "geofencing":
             let workload = FenceWorkload(polygons: 1_000, points: 50_000, seed: 7)

@@ -132,7 +132,9 @@ struct RegionMonitor: Sendable {
                 wantsCrossing = distance.isAtMost(entryDistance)
             }
             guard wantsCrossing else {
-                tracked[index].pendingSince = nil
+                // Written only when it changes: a write copies the array while a replay holds a
+                // copy of the phone to step back to (a run of locations, issue 32).
+                if tracked[index].pendingSince != nil { tracked[index].pendingSince = nil }
                 continue
             }
             let since = tracked[index].pendingSince ?? now

@@ -34,6 +34,13 @@ public struct DeliveryTally: Sendable, Equatable {
         if size > largestCall { largestCall = size }
     }
 
+    /// Counts `count` `didUpdateLocations` calls of one location each (a run handed over).
+    mutating func countCalls(ofOne count: Int) {
+        calls += count
+        locations += count
+        if count > 0 && largestCall < 1 { largestCall = 1 }
+    }
+
     /// Sets `deliveredNotKept` from the number of locations the app kept.
     /// - Parameter kept: the fixes the app's engine accepted (`Recorder.acceptedFixCount`); a
     ///   location the engine was handed but held, rejected or ignored is not kept.

@@ -41,6 +41,13 @@ public struct Replay<Client: LocationClient> {
     /// re-entrantly, so they share one buffer without the spare buffers' bookkeeping.
     private var fixActions: [DeviceAction] = []
     private var isClientStarted = false
+    /// Whether the client takes runs of locations and the run keeps no device log (a log
+    /// would have to be rolled back with the phone).
+    private let takesRuns: Bool
+    /// The deliveries of the run being handed over, reused.
+    private var runDeliveries: [LocationDelivery] = []
+    /// How many fixes the next run looks ahead.
+    private var runLength = LocationRunLength()
     /// The client's timers waiting in the run's queue, by the token queued for each; a slot is
     /// reused once its timer fired.
     private var clientTimers: [Client.Timer?] = []
@@ -84,6 +91,7 @@ public struct Replay<Client: LocationClient> {
     public init(phone: DeviceRun, client: Client) {
         self.phone = phone
         self.client = client
+        takesRuns = client.takesLocationRuns && !phone.keepsLog
         requests.reserveCapacity(16)
         locations.reserveCapacity(1)
         fixActions.reserveCapacity(8)
@@ -147,6 +155,15 @@ public struct Replay<Client: LocationClient> {
                 phone.cursor.sampleIndex += 1
                 send(.sensor(.motionSampleRecorded(sample)), at: now)
             case .fix:
+                if takesRuns && isClientStarted && overdueClientTimers.isEmpty {
+                    // The client takes runs: every plain delivery up to the next thing that can
+                    // change the phone or the app goes to it in one call (`recordRun`).
+                    let nextSample =
+                        phone.cursor.sampleIndex < samples.endIndex
+                        ? samples[phone.cursor.sampleIndex].timestamp : SimInstant(nanosecondsSinceEpoch: .max)
+                    now = recordRun(fixes, before: min(nextSample, phone.nextDue ?? nextSample))
+                    continue loop
+                }
                 // A run of fixes: every fix before the next queued item or motion sample (which
                 // go first at a shared instant). Nothing between two of them but the fixes can
                 // change the phone or the app, so the loop stays here, taking the queue's head
@@ -171,6 +188,84 @@ public struct Replay<Client: LocationClient> {
         deliveryTally.heldWhenTraceEnded = device.heldLocationCount
         deliveryTally.derivedByDevice = device.derivedFields
         client.finish(at: now)
+    }
+
+    /// Records fixes from the cursor on, all before `limit` (the next queued item or motion
+    /// sample), and hands the client the plain deliveries among them as one run: a step that
+    /// delivers its one fix and does nothing else. The device steps ahead of the client, so
+    /// when the client stops early (it wrote a request) the phone goes back to the state after
+    /// the run's first fix and steps again up to the consumed one; the requests then reach it
+    /// as they would have after that delivery. The first step that does anything else ends the
+    /// run and, once the client took the whole run without a request, is handed over as usual.
+    /// Everything the replay keeps per delivery comes out as one call per location would leave
+    /// it. Returns the instant of the last step the replay kept.
+    private mutating func recordRun(_ fixes: [Fix], before limit: SimInstant) -> SimInstant {
+        let start = phone.cursor.fixIndex
+        var actions: [DeviceAction] = []
+        swap(&actions, &fixActions)
+        defer {
+            actions.empty()
+            swap(&actions, &fixActions)
+        }
+        var fixIndex = start
+        var afterFirst: DeviceRun?
+        var endsInOtherStep = false
+        let length = runLength.current
+        runDeliveries.removeAll(keepingCapacity: true)
+        while runDeliveries.count < length, fixIndex < fixes.endIndex, fixes[fixIndex].timestamp < limit {
+            if runDeliveries.count == 1 { afterFirst = phone }
+            let time = fixes[fixIndex].timestamp
+            fixIndex += 1
+            phone.cursor.fixIndex = fixIndex
+            phone.recordFix(fixes[fixIndex - 1], at: time, into: &actions)
+            guard actions.count == 1, case .deliverLocation(let fix) = actions[0] else {
+                endsInOtherStep = true
+                break
+            }
+            actions.removeLast()
+            runDeliveries.append(LocationDelivery(fix: fix, time: time))
+        }
+        let otherStepTime = fixes[fixIndex - 1].timestamp
+        guard !runDeliveries.isEmpty else {
+            // The first step was not a plain delivery: the usual hand-over.
+            handOver(actions, at: otherStepTime)
+            startClientIfLaunched(at: otherStepTime)
+            return otherStepTime
+        }
+        let handled = client.didUpdateLocationRun(LocationRun(runDeliveries[...]), into: &requests)
+        precondition(
+            (1...runDeliveries.count).contains(handled),
+            "didUpdateLocationRun returned \(handled) for a run of \(runDeliveries.count)")
+        for delivery in runDeliveries[..<handled] { deliveryTimes.append(delivery.time) }
+        deliveryTally.countCalls(ofOne: handled)
+        let wroteRequests = !requests.isEmpty
+        runLength.note(
+            handled: handled, of: runDeliveries.count, wroteRequests: wroteRequests,
+            endedAtLimit: endsInOtherStep || runDeliveries.count < length)
+        let last = runDeliveries[handled - 1].time
+        if handled == runDeliveries.count && !(wroteRequests && endsInOtherStep) {
+            // The phone stands where the client's view of it does.
+            if endsInOtherStep {
+                flushRequests(at: last)
+                handOver(actions, at: otherStepTime)
+                return otherStepTime
+            }
+            flushRequests(at: last)
+            return last
+        }
+        // The client stopped before the phone did: step again from after the first fix.
+        if let afterFirst { phone = afterFirst }
+        actions.empty()
+        var replayed = start + 1
+        phone.cursor.fixIndex = replayed
+        while replayed < start + handled {
+            replayed += 1
+            phone.cursor.fixIndex = replayed
+            phone.recordFix(fixes[replayed - 1], at: fixes[replayed - 1].timestamp, into: &actions)
+            actions.empty()
+        }
+        flushRequests(at: last)
+        return last
     }
 
     /// The app starts its location code as soon as its process first runs, before anything
