@@ -66,6 +66,23 @@ struct EngineCore {
         }
     }
 
+    /// Each delivery of `run` as its own `didUpdateLocations` call, until one writes a request:
+    /// the same per-fix work in one loop, without a call, an array and an exclusivity check per fix.
+    /// - Returns: how many deliveries were handled, the one that wrote a request included.
+    mutating func didUpdateLocationRun(
+        _ run: LocationRun, into requests: inout [LocationClientRequest<EngineTimer>]
+    ) -> Int {
+        let before = requests.count
+        var handled = 0
+        for delivery in run.deliveries {
+            handled += 1
+            guard isTracking(delivery) else { continue }
+            location(delivery.fix, at: delivery.time, into: &requests)
+            if requests.count != before { break }
+        }
+        return handled
+    }
+
     /// The keep-alive's fixes only keep the app running; they are not tracking. Inlined: a
     /// method of `self` called from a mutating one copies all of `self` when it is not.
     @inline(__always)
