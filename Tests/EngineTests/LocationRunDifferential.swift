@@ -193,16 +193,11 @@ struct LocationRunDifferential {
     private mutating func answer(_ requests: [LocationClientRequest<EngineTimer>]) {
         let stationary = TrackingEngine.stationaryRegionIdentifier
         for request in requests {
-            switch request {
-            case .schedule(let timer, let due):
-                timers.append((due, timer))
-            case .device(.startedMonitoring(let region)) where region.identifier == stationary:
+            if case .schedule(let timer, let due) = request { timers.append((due, timer)) }
+            if case .device(.startedMonitoring(let region)) = request, region.identifier == stationary {
                 stationaryCenter = region.center
-            case .device(.stoppedMonitoring(let identifier)) where identifier == stationary:
-                stationaryCenter = nil
-            default:
-                break
             }
+            if case .device(.stoppedMonitoring(stationary)) = request { stationaryCenter = nil }
         }
     }
 
