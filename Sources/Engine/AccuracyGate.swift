@@ -77,9 +77,40 @@ public struct AccuracyGate: Sendable {
         self.configuration = configuration
     }
 
+    /// What the gate did with one fix, as the engine reads it: the fix itself is the caller's,
+    /// so an acceptance (every fix, nearly) carries nothing back; only a released first fix does.
+    enum Verdict {
+        /// Pass the fix on.
+        case accept
+        /// Pass the held first fix on, then this one.
+        case acceptReleasing(Fix)
+        /// The fix is rejected.
+        case reject(RejectionReason)
+        /// The first fix is held until the next one confirms it.
+        case hold
+        /// The held first fix was rejected; the new one is held in its place.
+        case rejectHeld(RejectionReason)
+    }
+
     /// Judges a fix delivered at `deliveredAt`.
+    /// - Parameters:
+    ///   - fix: the fix as delivered.
+    ///   - deliveredAt: when the app received it.
+    /// - Returns: what to do with it.
     /// - Complexity: O(1), no allocation.
     public mutating func evaluate(_ fix: Fix, deliveredAt: SimInstant) -> Decision {
+        switch judge(fix, deliveredAt: deliveredAt) {
+        case .accept: .accept(fix, held: nil)
+        case .acceptReleasing(let held): .accept(fix, held: held)
+        case .reject(let reason): .reject(reason)
+        case .hold: .hold
+        case .rejectHeld(let reason): .rejectHeld(reason)
+        }
+    }
+
+    /// `evaluate` without copying the fix into its answer: the engine's per-fix call.
+    /// - Complexity: O(1), no allocation.
+    mutating func judge(_ fix: Fix, deliveredAt: SimInstant) -> Verdict {
         if let figure = fix.storedHorizontalAccuracyFigure {
             // The figure as given (metres from the phone; HDOP only from a fix that did not pass
             // through it): negative or non-finite is invalid.
@@ -112,12 +143,11 @@ public struct AccuracyGate: Sendable {
             return .hold
         }
         makeReference(fix, position)
-        // After the first acceptance nothing is held: skip copying the empty slot.
-        if hasAccepted { return .accept(fix, held: nil) }
+        if hasAccepted { return .accept }
         hasAccepted = true
-        let released = held
+        guard let released = held else { return .accept }
         held = nil
-        return .accept(fix, held: released)
+        return .acceptReleasing(released)
     }
 
     private mutating func makeReference(_ fix: Fix, _ position: Coordinate) {

@@ -77,7 +77,8 @@ public struct MotionStateMachine: Sendable {
     public var usesMotionActivity: Bool
     /// The current state.
     public private(set) var state = State.stationary
-    private var lastFix: Fix?
+    /// Where the last accepted fix was: the centre of the next stationary region.
+    private var lastPosition: Coordinate?
     private var stopPendingSince: SimInstant?
     private var generation = 0
     private var lastMovedPosition: Coordinate?
@@ -90,45 +91,60 @@ public struct MotionStateMachine: Sendable {
     }
 
     /// Applies an event.
-    public mutating func handle(_ event: Event, at now: SimInstant) -> [Action] {
+    /// - Parameters:
+    ///   - event: what happened.
+    ///   - now: when.
+    /// - Returns: what to do, in order; usually nothing.
+    /// - Complexity: O(1), no allocation.
+    public mutating func handle(_ event: Event, at now: SimInstant) -> Actions {
         switch (state, event) {
         case (.stationary, .motionActivityReceived(let sample)):
-            return usesMotionActivity && isMoving(sample) ? depart(at: now) : []
+            return usesMotionActivity && isMoving(sample) ? depart(at: now) : Actions()
         case (.stationary, .stationaryRegionExited), (.stationary, .paceChangedToMoving):
             return depart(at: now)
-        case (.stationary, .fixAccepted(let fix)):
-            // The first fix after starting: leave the stationary region around it.
-            let isFirst = lastFix == nil
-            lastFix = fix
-            return isFirst
-                ? [
-                    .stopGPS,
-                    .monitorStationaryRegion(
-                        center: Self.position(fix), radiusMeters: configuration.stationaryRadiusMeters),
-                ] : []
+        case (_, .fixAccepted(let fix)):
+            return fixAccepted(fix, at: now)
         case (.moving, .motionActivityReceived(let sample)):
-            guard usesMotionActivity, configuration.stopRule == .stopTimeout else { return [] }
+            guard usesMotionActivity, configuration.stopRule == .stopTimeout else { return Actions() }
             if isMoving(sample) {
                 cancelStop()
-                return []
+                return Actions()
             }
-            return sample.activity.contains(.stationary) ? beginStop(at: now) : []
-        case (.moving, .fixAccepted(let fix)):
-            lastFix = fix
-            return observeMovingFix(fix, at: now)
+            return sample.activity.contains(.stationary) ? beginStop(at: now) : Actions()
         case (.moving, .locationUpdatesPaused):
             return arrive(at: now)
         case (.moving, .stopTimerFired(let timer)):
-            guard timer.generation == generation, stopPendingSince != nil else { return [] }
+            guard timer.generation == generation, stopPendingSince != nil else { return Actions() }
             return arrive(at: now)
         case (.stationary, .stopTimerFired), (.moving, .stationaryRegionExited), (.moving, .paceChangedToMoving),
             (.stationary, .locationUpdatesPaused):
             // A stale stop timer, or departure evidence while already moving: nothing to do.
-            return []
+            return Actions()
         }
     }
 
-    private mutating func observeMovingFix(_ fix: Fix, at now: SimInstant) -> [Action] {
+    /// `handle(.fixAccepted(fix), at: now)`, the engine's call on every accepted fix, without
+    /// wrapping the fix in an event first.
+    mutating func fixAccepted(_ fix: Fix, at now: SimInstant) -> Actions {
+        let position = Self.position(fix)
+        switch state {
+        case .stationary:
+            // The first fix after starting: leave the stationary region around it.
+            let isFirst = lastPosition == nil
+            lastPosition = position
+            guard isFirst else { return Actions() }
+            var actions = Actions()
+            actions.append(.stopGPS)
+            actions.append(
+                .monitorStationaryRegion(center: position, radiusMeters: configuration.stationaryRadiusMeters))
+            return actions
+        case .moving:
+            lastPosition = position
+            return observeMovingFix(fix, at: now)
+        }
+    }
+
+    private mutating func observeMovingFix(_ fix: Fix, at now: SimInstant) -> Actions {
         switch configuration.stopRule {
         case .radar(let stopDistance, let stopDuration):
             let position = Self.position(fix)
@@ -137,15 +153,15 @@ public struct MotionStateMachine: Sendable {
             else {
                 lastMovedPosition = position
                 lastMovedAt = fix.timestamp
-                return []
+                return Actions()
             }
-            return fix.timestamp.seconds(since: anchorTime) >= stopDuration ? arrive(at: now) : []
+            return fix.timestamp.seconds(since: anchorTime) >= stopDuration ? arrive(at: now) : Actions()
         case .stopTimeout:
-            guard !usesMotionActivity else { return [] }
+            guard !usesMotionActivity else { return Actions() }
             let speed = Double(fix.speedMetersPerSecond ?? 0)
             if speed < configuration.stillSpeedMetersPerSecond { return beginStop(at: now) }
             cancelStop()
-            return []
+            return Actions()
         }
     }
 
@@ -155,15 +171,14 @@ public struct MotionStateMachine: Sendable {
             && sample.confidence.rawValue >= configuration.minimumConfidence.rawValue
     }
 
-    private mutating func beginStop(at now: SimInstant) -> [Action] {
-        guard stopPendingSince == nil else { return [] }
+    private mutating func beginStop(at now: SimInstant) -> Actions {
+        guard stopPendingSince == nil else { return Actions() }
         stopPendingSince = now
         generation += 1
-        return [
-            .schedule(
-                StopTimer(generation: generation),
-                at: now.advanced(bySeconds: configuration.stopTimeoutSeconds))
-        ]
+        var actions = Actions()
+        actions.append(
+            .schedule(StopTimer(generation: generation), at: now.advanced(bySeconds: configuration.stopTimeoutSeconds)))
+        return actions
     }
 
     private mutating func cancelStop() {
@@ -172,24 +187,24 @@ public struct MotionStateMachine: Sendable {
         generation += 1
     }
 
-    private mutating func depart(at now: SimInstant) -> [Action] {
+    private mutating func depart(at now: SimInstant) -> Actions {
         state = .moving
         stopPendingSince = nil
         generation += 1
-        lastMovedPosition = lastFix.map(Self.position)
+        lastMovedPosition = lastPosition
         lastMovedAt = now
-        return [.removeStationaryRegion, .startGPS, .departed]
+        return Actions(.removeStationaryRegion, .startGPS, .departed)
     }
 
-    private mutating func arrive(at now: SimInstant) -> [Action] {
+    private mutating func arrive(at now: SimInstant) -> Actions {
         state = .stationary
         stopPendingSince = nil
         generation += 1
-        var actions: [Action] = [.stopGPS]
-        if let lastFix {
+        var actions = Actions()
+        actions.append(.stopGPS)
+        if let lastPosition {
             actions.append(
-                .monitorStationaryRegion(
-                    center: Self.position(lastFix), radiusMeters: configuration.stationaryRadiusMeters))
+                .monitorStationaryRegion(center: lastPosition, radiusMeters: configuration.stationaryRadiusMeters))
         }
         actions.append(.arrived)
         return actions

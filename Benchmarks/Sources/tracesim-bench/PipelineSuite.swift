@@ -75,6 +75,27 @@ enum PipelineSuite {
                     "fractionOfMemoryStreamingLimit": engineRate * Double(MemoryLayout<Fix>.stride) / memoryLimit,
                 ], peers: comparedWithNumPy(engineRate)))
 
+        // The same engine fed whole runs (`didUpdateLocationRun`), as a replay hands them to a
+        // client that takes runs (issue 32): a run goes on until the engine writes a request.
+        // It must record exactly what the engine fed one delivery per call did.
+        let deliveries = fixes.map { LocationDelivery(fix: $0, time: $0.timestamp) }
+        let (runsTiming, runsAnswer) = try measure(
+            bench.options.plan,
+            setup: { try TrackingEngine(configuration: movingEngine, context: GEOSContext(), expectedFixCount: count) }
+        ) { engine in engineRuns(deliveries, to: engine) }
+        if runsAnswer != engineAnswer {
+            bench.fail("the engine in runs answered \(runsAnswer), one delivery per call \(engineAnswer)")
+        }
+        let runsRate = Double(count) / runsTiming.median
+        bench.record(
+            BenchmarkRow(
+                suite: "pipeline", name: Self.engineRunsCase, input: input, unit: "fixes/s", timing: runsTiming,
+                work: Double(count),
+                figures: [
+                    "realTimeFactor": traceSeconds / runsTiming.median,
+                    "fractionOfMemoryStreamingLimit": runsRate * Double(MemoryLayout<Fix>.stride) / memoryLimit,
+                ], peers: comparedWithNumPy(runsRate)))
+
         var idealAccepted: Int?
         // What every run of the trace shares (its path, unobserved spans, covered seconds) is
         // measured once, like the import, outside the timed replays: a matrix does the same.
@@ -194,6 +215,31 @@ enum PipelineSuite {
             // there is no device here.
             while !requests.isEmpty { requests.removeLast() }
         }
+        return answer(engine)
+    }
+
+    /// The row of the engine fed runs.
+    static let engineRunsCase = "engine pipeline, runs"
+
+    /// Every delivery through `TrackingEngine.didUpdateLocationRun`, each run from the first
+    /// unhandled delivery to the end; the requests the engine writes are dropped, as above.
+    static func engineRuns(_ deliveries: [LocationDelivery], to engine: TrackingEngine) -> KernelAnswer {
+        var requests: [LocationClientRequest<EngineTimer>] = []
+        requests.reserveCapacity(16)
+        let launch = LocationClientLaunch(
+            authorizationStatus: .authorizedAlways, accuracyAuthorization: .fullAccuracy,
+            motionAuthorizationStatus: .authorized, isMotionActivityAvailable: true)
+        engine.start(launch, at: deliveries.first?.time ?? SimInstant(nanosecondsSinceEpoch: 0), into: &requests)
+        var next = deliveries.startIndex
+        while next < deliveries.endIndex {
+            next += engine.didUpdateLocationRun(LocationRun(deliveries[next...]), into: &requests)
+            requests.removeAll(keepingCapacity: true)
+        }
+        return answer(engine)
+    }
+
+    /// What the engine's recorder and odometer say, in the kernel's terms.
+    static func answer(_ engine: TrackingEngine) -> KernelAnswer {
         var answer = KernelAnswer()
         answer.accepted = engine.recorder.acceptedFixCount
         answer.lowAccuracy = engine.recorder.rejectionCount(.lowAccuracy)

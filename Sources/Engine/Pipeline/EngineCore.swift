@@ -16,7 +16,8 @@ struct EngineCore {
     private(set) var odometer = Odometer()
     private(set) var motion: MotionStateMachine
     let geofences: GeofenceManager?
-    private var lastRecorded: Fix?
+    /// Where the last recorded fix was: all the distance filter reads of it.
+    private var lastRecordedPosition: Coordinate?
     private var wantsGPS = false
     /// The `preventSuspend` keep-alive service holds location updates while stationary.
     private var isKeepAliveRunning = false
@@ -60,11 +61,33 @@ struct EngineCore {
     mutating func didUpdateLocations(
         _ locations: [LocationDelivery], at now: SimInstant, into requests: inout [LocationClientRequest<EngineTimer>]
     ) {
-        for delivery in locations {
-            // The keep-alive's fixes only keep the app running; they are not tracking.
-            if isKeepAliveRunning && !wantsGPS || keepAliveEndedAt == delivery.time { continue }
+        for delivery in locations where isTracking(delivery) {
             location(delivery.fix, at: delivery.time, into: &requests)
         }
+    }
+
+    /// Each delivery of `run` as its own `didUpdateLocations` call, until one writes a request:
+    /// the same per-fix work in one loop, without a call, an array and an exclusivity check per fix.
+    /// - Returns: how many deliveries were handled, the one that wrote a request included.
+    mutating func didUpdateLocationRun(
+        _ run: LocationRun, into requests: inout [LocationClientRequest<EngineTimer>]
+    ) -> Int {
+        let before = requests.count
+        var handled = 0
+        for delivery in run.deliveries {
+            handled += 1
+            guard isTracking(delivery) else { continue }
+            location(delivery.fix, at: delivery.time, into: &requests)
+            if requests.count != before { break }
+        }
+        return handled
+    }
+
+    /// The keep-alive's fixes only keep the app running; they are not tracking. Inlined: a
+    /// method of `self` called from a mutating one copies all of `self` when it is not.
+    @inline(__always)
+    private func isTracking(_ delivery: LocationDelivery) -> Bool {
+        !(isKeepAliveRunning && !wantsGPS || keepAliveEndedAt == delivery.time)
     }
 
     /// A wake-up while parked; with GPS on, the same position arrives as a standard update.
@@ -148,17 +171,17 @@ struct EngineCore {
         _ fix: Fix, at now: SimInstant, into requests: inout [LocationClientRequest<EngineTimer>]
     ) {
         recorder.fixDelivered()
-        switch gate.evaluate(fix, deliveredAt: now) {
+        switch gate.judge(fix, deliveredAt: now) {
         case .hold:
             return
-        case .reject(let reason):
+        case .reject(let reason), .rejectHeld(let reason):
             recorder.rejected(reason)
-        case .rejectHeld(let reason):
-            recorder.rejected(reason)
-        case .accept(let fix, let held):
+        case .accept:
+            accepted(fix, at: now, feedsMotion: true, into: &requests)
+        case .acceptReleasing(let held):
             // A released first fix is history: it is recorded, but the motion machine places
             // its first stationary region on the newest position.
-            if let held { accepted(held, at: now, feedsMotion: false, into: &requests) }
+            accepted(held, at: now, feedsMotion: false, into: &requests)
             accepted(fix, at: now, feedsMotion: true, into: &requests)
         }
     }
@@ -167,27 +190,42 @@ struct EngineCore {
         _ raw: Fix, at now: SimInstant, feedsMotion: Bool, into requests: inout [LocationClientRequest<EngineTimer>]
     ) {
         let accuracy = raw.horizontalAccuracyMeters(uere: configuration.gate.uere)?.meters
-        var fix = raw
-        if configuration.smoothing != .passThrough {
-            guard
-                let smoothed = smoother.smooth(
-                    raw, accuracyMeters: accuracy ?? configuration.gate.maximumAccuracyMeters,
-                    rejectOutliers: configuration.smoothing == .conservative)
-            else {
-                recorder.rejected(.outlier)
-                return
-            }
-            fix = smoothed
+        // Pass-through (the default) records the fix as given, without copying it.
+        if configuration.smoothing == .passThrough {
+            record(raw, accuracyMeters: accuracy, at: now, feedsMotion: feedsMotion, into: &requests)
+            return
         }
+        guard
+            let smoothed = smoother.smooth(
+                raw, accuracyMeters: accuracy ?? configuration.gate.maximumAccuracyMeters,
+                rejectOutliers: configuration.smoothing == .conservative)
+        else {
+            recorder.rejected(.outlier)
+            return
+        }
+        record(smoothed, accuracyMeters: accuracy, at: now, feedsMotion: feedsMotion, into: &requests)
+    }
+
+    /// Keeps an accepted fix (after smoothing): the record, the odometer, the distance filter,
+    /// the motion machine and the geofences, in that order.
+    @inline(__always)
+    private mutating func record(
+        _ fix: Fix, accuracyMeters accuracy: Double?, at now: SimInstant, feedsMotion: Bool,
+        into requests: inout [LocationClientRequest<EngineTimer>]
+    ) {
         recorder.accepted(fix)
         odometer.add(fix, accuracyMeters: accuracy)
-        if passesDistanceFilter(fix) {
-            lastRecorded = fix
+        let position = Coordinate(latitude: fix.latitude, longitude: fix.longitude)
+        if Self.passesDistanceFilter(
+            position, speed: fix.speedMetersPerSecond, since: lastRecordedPosition, configuration.distanceFilter)
+        {
+            lastRecordedPosition = position
             recorder.recordedLastAccepted()
         }
         if feedsMotion {
-            apply(motion.handle(.fixAccepted(fix), at: now), at: now, into: &requests)
-            refreshMovingRegion(around: fix, into: &requests)
+            let actions = motion.fixAccepted(fix, at: now)
+            if !actions.isEmpty { apply(actions, at: now, into: &requests) }
+            refreshMovingRegion(around: position, into: &requests)
         }
         guard let geofences else { return }
         do {
@@ -196,7 +234,6 @@ struct EngineCore {
             // Fences were validated when the engine was built, so GEOS failing here is a bug.
             preconditionFailure("geofence hit-test failed after validation: \(error)")
         }
-        let position = Coordinate(latitude: fix.latitude, longitude: fix.longitude)
         let changes = geofences.rerank(at: position, time: now, reserve: 1)
         for identifier in changes.remove { requests.append(.device(.stoppedMonitoring(identifier: identifier))) }
         for region in changes.add { requests.append(.device(.startedMonitoring(region))) }
@@ -205,10 +242,9 @@ struct EngineCore {
     /// Keeps a region around a moving device so a force-quit app can be relaunched when it
     /// moves on; the device replaces a region registered again under the same identifier.
     private mutating func refreshMovingRegion(
-        around fix: Fix, into requests: inout [LocationClientRequest<EngineTimer>]
+        around position: Coordinate, into requests: inout [LocationClientRequest<EngineTimer>]
     ) {
         guard motion.state == .moving, let refresh = configuration.movingRegionRefreshMeters else { return }
-        let position = Coordinate(latitude: fix.latitude, longitude: fix.longitude)
         if let center = movingRegionCenter, LocalDistance.isBelow(center, position, refresh) { return }
         movingRegionCenter = position
         let region = MonitoredRegion(
@@ -217,19 +253,20 @@ struct EngineCore {
         requests.append(.device(.startedMonitoring(region)))
     }
 
-    private func passesDistanceFilter(_ fix: Fix) -> Bool {
-        guard let last = lastRecorded else { return true }
-        let speed = Double(fix.speedMetersPerSecond ?? 0)
+    /// Whether a fix at `position` moving at `speed` is far enough from the last recorded one.
+    /// Static, so the per-fix path does not copy the engine's state to call it.
+    private static func passesDistanceFilter(
+        _ position: Coordinate, speed: Float?, since last: Coordinate?, _ filter: DistanceFilter
+    ) -> Bool {
+        guard let last else { return true }
         return LocalDistance.isAtLeast(
-            Coordinate(latitude: last.latitude, longitude: last.longitude),
-            Coordinate(latitude: fix.latitude, longitude: fix.longitude),
-            configuration.distanceFilter.thresholdMeters(speedMetersPerSecond: speed))
+            last, position, filter.thresholdMeters(speedMetersPerSecond: Double(speed ?? 0)))
     }
 
     // MARK: Motion actions become device requests
 
     private mutating func apply(
-        _ actions: [MotionStateMachine.Action], at now: SimInstant,
+        _ actions: MotionStateMachine.Actions, at now: SimInstant,
         into requests: inout [LocationClientRequest<EngineTimer>]
     ) {
         for action in actions {

@@ -139,7 +139,18 @@ public struct Recorder: Sendable {
         heartbeatTimes += later.heartbeatTimes
     }
 
+    /// The reason's position in `RejectionReason.allCases` (a test holds the two to the same
+    /// order): a switch, since `allCases` builds an array on every call.
     private static func slot(_ reason: RejectionReason) -> Int {
-        RejectionReason.allCases.firstIndex(of: reason) ?? 0
+        switch reason {
+        case .lowAccuracy: 0
+        case .impliedSpeed: 1
+        case .stale: 2
+        case .staleFirstFix: 3
+        case .duplicate: 4
+        case .outOfOrder: 5
+        case .invalidAccuracy: 6
+        case .outlier: 7
+        }
     }
 }

@@ -113,6 +113,24 @@ public final class TrackingEngine: LocationClient {
         core.didUpdateLocations(locations, at: now, into: &requests)
     }
 
+    /// The engine takes runs of locations: `didUpdateLocationRun` is its fast path.
+    public var takesLocationRuns: Bool { true }
+
+    /// Runs each delivery of `run` through the pipeline, as `didUpdateLocations` would one call
+    /// at a time, and stops after the first that asks something of the device or schedules a
+    /// timer (a region refresh, a motion change, a geofence re-rank).
+    /// - Parameters:
+    ///   - run: the deliveries, in order.
+    ///   - requests: where the engine's requests go.
+    /// - Returns: how many deliveries were handled, from 1 to `run.deliveries.count`.
+    /// - Complexity: O(handled deliveries); recording a fix allocates nothing while the
+    ///   recorder's reserved capacity lasts.
+    public func didUpdateLocationRun(
+        _ run: LocationRun, into requests: inout [LocationClientRequest<EngineTimer>]
+    ) -> Int {
+        core.didUpdateLocationRun(run, into: &requests)
+    }
+
     /// A wake-up while parked; with GPS on, the same position arrives as a standard update.
     public func didReceiveSignificantChange(
         _ location: Fix, at now: SimInstant, into requests: inout [LocationClientRequest<EngineTimer>]
