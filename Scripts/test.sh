@@ -23,7 +23,7 @@ cd "$(dirname "$0")/.."
 . Scripts/bootstrap.sh
 
 # The suites whose size depends on the tier, as a `swift test --filter` pattern.
-slow_suites='^(FacadeDifferentialTests\.|EngineProtocolTests\.SubprocessEngineTests/silentEngineFailsFast|EngineProtocolTests\.TuneEngineCommandTests|TraceSimCLITests\.BandedDegradationTableTests|ScenariosTests\.RegionExitExperimentTests|ScenariosTests\.CalibrationTests|TraceSimCLITests\.CalibrateCommandTests|ScenariosTests\.LocationRunReplayTests|EngineTests\.LocationRunTests/everyBundledTrace)'
+slow_suites='^(FacadeDifferentialTests\.|EngineProtocolTests\.SubprocessEngineTests/silentEngineFailsFast|EngineProtocolTests\.TuneEngineCommandTests|TraceSimCLITests\.BandedDegradationTableTests|ScenariosTests\.RegionExitExperimentTests|ScenariosTests\.CalibrationTests|TraceSimCLITests\.CalibrateCommandTests|ScenariosTests\.LocationRunReplayTests|EngineTests\.LocationRunTests/everyBundledTrace|EngineProtocolTests\.LocationRunDifferentialTests)'
 
 log=$(mktemp)
 phases=()

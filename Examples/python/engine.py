@@ -23,6 +23,13 @@ version 2, capability "settings") and every reset carries the value of each for 
 
     tracesim tune Traces/... --engine-command "python3 Examples/python/engine.py" \
         --sweep maxAccuracyMeters=20,50,100 --sweep distanceFilterMeters=0:30:10
+
+It also declares the capability "runs": TraceSim then sends the fixes it would deliver one
+message each as one didUpdateLocationRun message, and this engine answers with how many it
+consumed (it stops at the first fix that makes it call Core Location). Records are the same
+either way. `--no-runs` leaves the capability out, for comparison:
+
+    tracesim matrix Traces/... --engine-command "python3 Examples/python/engine.py --no-runs"
 """
 
 import json
@@ -82,6 +89,20 @@ class Tracker:
         for location in message["locations"]:
             answers += self.location(location)
         return answers
+
+    def didUpdateLocationRun(self, message):
+        # The fixes of a run, each as its own didUpdateLocations of one fix would bring it;
+        # stop after the first whose answer calls Core Location: the phone may act
+        # differently from then on, and TraceSim sends the rest again afterwards.
+        answers = []
+        consumed = 0
+        for location in message["locations"]:
+            consumed += 1
+            answered = self.location(location)
+            answers += answered
+            if any(answer["type"] == "request" for answer in answered):
+                break
+        return [{"type": "consumed", "count": consumed}] + answers
 
     def didReceiveSignificantChange(self, message):
         # A wake-up while parked: far enough from the stationary region means we moved.
@@ -161,6 +182,7 @@ def record(kind, **fields):
 
 
 def main():
+    takes_runs = "--no-runs" not in sys.argv[1:]
     tracker = None
     out = sys.stdout
     for line in sys.stdin:
@@ -170,7 +192,8 @@ def main():
             if message["protocolVersion"] != 1:
                 sys.exit(f"engine.py speaks protocol version 1, not {message['protocolVersion']}")
             answers = [{"type": "hello", "protocolVersion": 2, "name": "python distance-filter example",
-                        "capabilities": ["settings"], "settings": SETTINGS}]
+                        "capabilities": ["settings"] + (["runs"] if takes_runs else []),
+                        "settings": SETTINGS}]
             out.write("".join(json.dumps(answer) + "\n" for answer in answers))
             out.flush()
             continue
@@ -183,6 +206,7 @@ def main():
             handlers = {
                 "start": tracker.start,
                 "didUpdateLocations": tracker.didUpdateLocations,
+                "didUpdateLocationRun": tracker.didUpdateLocationRun,
                 "didReceiveSignificantChange": tracker.didReceiveSignificantChange,
                 "didExitRegion": tracker.didExitRegion,
                 "didLaunch": tracker.didLaunch,

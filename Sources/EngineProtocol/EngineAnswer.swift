@@ -43,10 +43,14 @@ package enum EngineAnswer: Sendable, Equatable {
     case cancel(timer: String)
     case record(EngineRecord)
     case log(String)
+    /// The first answer to a `didUpdateLocationRun` (capability `runs`): how many of its
+    /// deliveries the engine handled, up to and including the first that made it write a
+    /// request or a timer.
+    case consumed(count: Int64)
     case done
 
     /// Every answer type.
-    package static let types = ["hello", "request", "schedule", "cancel", "record", "log", "done"]
+    package static let types = ["hello", "request", "schedule", "cancel", "record", "log", "consumed", "done"]
 
     /// Core Location's (and Core Motion's) method names for the calls an app makes.
     package static func call(_ request: AppRequest) -> String {
@@ -141,6 +145,10 @@ package enum EngineAnswer: Sendable, Equatable {
             var line = ProtocolLine(type: "log")
             line.string("message", message)
             return line.line
+        case .consumed(let count):
+            var line = ProtocolLine(type: "consumed")
+            line.integer("count", count)
+            return line.line
         case .done:
             return #"{"type":"done"}"#
         }
@@ -214,6 +222,9 @@ package enum EngineAnswer: Sendable, Equatable {
         case "log":
             fields = try MessageFields(value, context: "log")
             answer = .log(try fields.string("message"))
+        case "consumed":
+            fields = try MessageFields(value, context: "consumed")
+            answer = .consumed(count: try fields.integer("count"))
         case "done":
             fields = try MessageFields(value, context: "done")
             answer = .done

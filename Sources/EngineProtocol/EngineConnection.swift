@@ -8,14 +8,23 @@ protocol EngineConnection: AnyObject {
     var linesRead: Int { get }
     /// What its `hello` settled; `nil` before it.
     var session: EngineSession? { get set }
-    /// Writes `line` and a newline, waiting at most until `deadline`.
-    func send(_ line: String, deadline: Deadline) throws(EngineProcess.Failure)
+    /// Writes `bytes`, one whole line ending in its newline, waiting at most until `deadline`.
+    func send(lineBytes bytes: [UInt8], deadline: Deadline) throws(EngineProcess.Failure)
     /// The next line the engine wrote (without its newline), waiting at most until `deadline`.
     func readLine(deadline: Deadline) throws(EngineProcess.Failure) -> ArraySlice<UInt8>
     /// Whether the engine wrote a line nobody asked for yet.
     func hasUnreadOutput() -> Bool
     /// Ends the engine at once.
     @discardableResult func terminate() -> Int32
+}
+
+extension EngineConnection {
+    /// Writes `line` and a newline, waiting at most until `deadline`.
+    func send(_ line: String, deadline: Deadline) throws(EngineProcess.Failure) {
+        var bytes = Array(line.utf8)
+        bytes.append(0x0A)
+        try send(lineBytes: bytes, deadline: deadline)
+    }
 }
 
 /// A capability an engine declares in its `hello` (protocol version 2): TraceSim uses one only
@@ -27,6 +36,11 @@ package enum EngineCapability: String, CaseIterable, Sendable {
     case replaceTimers
     /// The hello declares `settings` for `tune` and every `reset` carries their values.
     case settings
+    /// Locations come in runs (issue 32): one `didUpdateLocationRun` message carries every
+    /// delivery up to the next instant that can change the device's behaviour, and the engine
+    /// answers once, opening with `consumed`: how many of them it handled before its first
+    /// request.
+    case runs
 }
 
 /// What an engine's `hello` settled for the life of its process: the protocol version and the

@@ -145,9 +145,7 @@ final class EngineProcess: EngineConnection, @unchecked Sendable {
     deinit { terminate() }
 
     /// Writes `line` and a newline, waiting at most until `deadline`.
-    func send(_ line: String, deadline: Deadline) throws(Failure) {
-        var bytes = Array(line.utf8)
-        bytes.append(0x0A)
+    func send(lineBytes bytes: [UInt8], deadline: Deadline) throws(Failure) {
         var written = 0
         while written < bytes.count {
             let count = bytes[written...].withUnsafeBytes { write(input, $0.baseAddress, $0.count) }

@@ -73,7 +73,7 @@ final class ScriptedConnection: EngineConnection {
         self.pieceBytes = pieceBytes
     }
 
-    func send(_ line: String, deadline: Deadline) throws(EngineProcess.Failure) {}
+    func send(lineBytes bytes: [UInt8], deadline: Deadline) throws(EngineProcess.Failure) {}
 
     func readLine(deadline: Deadline) throws(EngineProcess.Failure) -> ArraySlice<UInt8> {
         while true {
@@ -102,7 +102,7 @@ final class ScriptedConnection: EngineConnection {
 /// The built-in engine served in-process: each line TraceSim sends is answered at once by an
 /// `EngineServer`, and both directions are kept. One run uses it, on one thread.
 final class LoopbackConnection: EngineConnection, @unchecked Sendable {
-    private var server = EngineServer()
+    private var server: EngineServer
     private var pending = LineBuffer()
     private var hasEnded = false
     private(set) var linesRead = 0
@@ -110,12 +110,16 @@ final class LoopbackConnection: EngineConnection, @unchecked Sendable {
     private(set) var fromEngine: [UInt8] = []
     var session: EngineSession?
 
-    func send(_ line: String, deadline: Deadline) throws(EngineProcess.Failure) {
+    /// A connection to `server`: the built-in engine, declaring runs unless it was made not to.
+    init(server: EngineServer = EngineServer()) {
+        self.server = server
+    }
+
+    func send(lineBytes bytes: [UInt8], deadline: Deadline) throws(EngineProcess.Failure) {
         guard !hasEnded else { throw .exited("it exited with status 65") }
-        let bytes = Array(line.utf8)
-        toEngine += bytes + [0x0A]
+        toEngine += bytes
         do {
-            let answer = Array(try server.answer(bytes[...]).utf8)
+            let answer = Array(try server.answer(bytes.dropLast()).utf8)
             fromEngine += answer
             pending.append(answer[...])
         } catch {

@@ -18,8 +18,14 @@ import Traces
 /// 1): a timer is then named by its kind alone, and scheduling it again replaces the pending
 /// one, which the engine would have found stale anyway. In version 1 a timer is named by its
 /// kind and generation, and every one fires.
+///
+/// In version 2 it also declares `runs` unless told not to: a `didUpdateLocationRun` goes to
+/// the engine's own `didUpdateLocationRun`, and the answer opens with how many locations it
+/// consumed. Both forms record the same, which the differential check demands.
 package struct EngineServer {
     private let highestVersion: Int64
+    private let offersRuns: Bool
+    private var takesRuns = false
     private var engine: TrackingEngine?
     private var isGreeted = false
     private var replacesTimers = false
@@ -39,9 +45,11 @@ package struct EngineServer {
         var odometerMeters = 0.0
     }
 
-    /// A server that answers TraceSim's `hello` with `highestVersion` at most (1 or 2).
-    package init(highestVersion: Int64 = RunMessages.highestVersion) {
+    /// A server that answers TraceSim's `hello` with `highestVersion` at most (1 or 2), and
+    /// declares `runs` in version 2 when `declaresRuns`.
+    package init(highestVersion: Int64 = RunMessages.highestVersion, declaresRuns: Bool = true) {
         self.highestVersion = min(max(highestVersion, RunMessages.version), RunMessages.highestVersion)
+        offersRuns = declaresRuns
     }
 
     /// Answers one line from TraceSim: the text to write (lines ending in newlines).
@@ -61,9 +69,12 @@ package struct EngineServer {
             }
             isGreeted = true
             replacesTimers = highestVersion >= 2
-            let capabilities = replacesTimers ? [EngineCapability.replaceTimers.rawValue] : nil
+            takesRuns = highestVersion >= 2 && offersRuns
+            let capabilities =
+                highestVersion >= 2
+                ? [EngineCapability.replaceTimers] + (takesRuns ? [EngineCapability.runs] : []) : nil
             return EngineAnswer.hello(
-                protocolVersion: highestVersion, name: "tracesim built-in", capabilities: capabilities
+                protocolVersion: highestVersion, name: "tracesim built-in", capabilities: capabilities?.map(\.rawValue)
             )
             .line + "\n"
         }
@@ -82,6 +93,18 @@ package struct EngineServer {
             seen = Seen()
             return EngineAnswer.done.line + "\n"
         }
+        if type == LocationRunMessage.type {
+            guard takesRuns else {
+                throw ProtocolMessageError("'\(type)' from a TraceSim this engine did not declare 'runs' to")
+            }
+            guard let engine else { throw ProtocolMessageError("'\(type)' before reset") }
+            let deliveries = try LocationRunMessage.parse(value)
+            requests.removeAll(keepingCapacity: true)
+            // A class, but the protocol's run entry is `mutating`: call it on a `var`.
+            var runEngine = engine
+            let consumed = runEngine.didUpdateLocationRun(LocationRun(deliveries[...]), into: &requests)
+            return answerText(engine, opening: EngineAnswer.consumed(count: Int64(consumed)).line + "\n")
+        }
         guard EngineEvent.types.contains(type) else { throw ProtocolMessageError("unknown message type '\(type)'") }
         guard let engine else { throw ProtocolMessageError("'\(type)' before reset") }
         guard let (event, now) = try EngineEvent.parse(value, type: type) else {
@@ -89,7 +112,13 @@ package struct EngineServer {
         }
         requests.removeAll(keepingCapacity: true)
         try call(engine, event, at: now)
-        var text = ""
+        return answerText(engine, opening: "")
+    }
+
+    /// The answer to one message after the engine handled it: `opening`, then its requests
+    /// and timers, what its recorder gained, and `done`.
+    private mutating func answerText(_ engine: TrackingEngine, opening: String) -> String {
+        var text = opening
         for request in requests {
             switch request {
             case .device(let call):

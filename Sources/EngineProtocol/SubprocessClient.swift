@@ -59,6 +59,17 @@ final class SubprocessClient: RecordingClient {
     /// "Limits" gives the bound and why the queue does not drop them).
     private var liveTimerFloor: [String: Int] = [:]
 
+    /// `didUpdateLocationRun` messages sent in this run, and the locations consumed from them:
+    /// how a test tells that runs were used (`EngineProcessPool.runMessages`).
+    private(set) var runMessagesSent = 0
+    private(set) var runLocationsConsumed = 0
+    /// The run line's buffer, kept from message to message.
+    private var runMessage = LocationRunMessage()
+    /// While the answer to a run message is read: the run's deliveries, and how many of them
+    /// the engine consumed once it said so.
+    private var pendingRun: ArraySlice<LocationDelivery> = []
+    private var consumedCount: Int?
+
     var diagnostics: [ClientDiagnostic] { log.kept }
     var droppedDiagnostics: DroppedDiagnostics { log.dropped }
 
@@ -133,6 +144,40 @@ final class SubprocessClient: RecordingClient {
         into requests: inout [LocationClientRequest<SubprocessTimer>]
     ) {
         event(.didUpdateLocations(locations), at: now, into: &requests)
+    }
+
+    /// Whether the engine takes locations in runs: it declared the capability `runs`.
+    var takesLocationRuns: Bool { session.has(.runs) }
+
+    /// The whole run in one `didUpdateLocationRun` message; the engine's answer opens with how
+    /// many of its deliveries it consumed (1 to all of them), and TraceSim resumes after those.
+    func didUpdateLocationRun(
+        _ run: LocationRun, into requests: inout [LocationClientRequest<SubprocessTimer>]
+    ) -> Int {
+        // A long run goes in pieces: the engine cannot tell, since the locations after a piece
+        // come again in the next message, and no line grows past about a megabyte.
+        let deliveries = run.deliveries.prefix(LocationRunMessage.maximumLocations)
+        guard failure == nil, let first = deliveries.first else { return deliveries.count }
+        now = first.time
+        if let note = capabilityNote {
+            log.note(note, at: now)
+            capabilityNote = nil
+        }
+        // Counted as the first delivery alone, as its own event would be; the rest are counted
+        // once the engine says how many it consumed.
+        self.deliveries += 1
+        guard isWithinEventLimits(at: now) else { return deliveries.count }
+        runMessage.write(deliveries)
+        runMessagesSent += 1
+        pendingRun = deliveries
+        consumedCount = nil
+        exchange(
+            bytes: runMessage.bytes, waitingFor: "its done for \(LocationRunMessage.type)", kind: .run, into: &requests)
+        let consumed = consumedCount ?? deliveries.count
+        runLocationsConsumed += consumed
+        pendingRun = []
+        consumedCount = nil
+        return consumed
     }
 
     func didReceiveSignificantChange(
@@ -216,6 +261,7 @@ final class SubprocessClient: RecordingClient {
     func finish(at now: SimInstant) {
         var ignored: [LocationClientRequest<SubprocessTimer>] = []
         event(.finish, at: now, into: &ignored)
+        pool?.count(runMessages: runMessagesSent, locations: runLocationsConsumed)
         if failure == nil, let process = connection as? EngineProcess, let pool {
             pool.giveBack(process)
             connection = nil
@@ -225,15 +271,19 @@ final class SubprocessClient: RecordingClient {
     // MARK: One round trip
 
     private enum Kind {
-        case reset, event, finish
+        case reset, event, run, finish
 
         var name: String {
             switch self {
             case .reset: "reset"
             case .event: "an event"
+            case .run: LocationRunMessage.type
             case .finish: "finish"
             }
         }
+
+        /// Whether the answer may make calls to the device and arm or cancel timers.
+        var takesRequests: Bool { self == .event || self == .run }
     }
 
     private static let doneBytes = Array(EngineAnswer.done.line.utf8)
@@ -307,6 +357,15 @@ final class SubprocessClient: RecordingClient {
     private func exchange(
         _ line: String, waitingFor: String, kind: Kind, into requests: inout [LocationClientRequest<SubprocessTimer>]
     ) {
+        var bytes = Array(line.utf8)
+        bytes.append(0x0A)
+        exchange(bytes: bytes, waitingFor: waitingFor, kind: kind, into: &requests)
+    }
+
+    private func exchange(
+        bytes line: [UInt8], waitingFor: String, kind: Kind,
+        into requests: inout [LocationClientRequest<SubprocessTimer>]
+    ) {
         guard let connection else { return }
         let exchange = Exchange(
             connection: connection, run: run, waitingFor: waitingFor, timeoutSeconds: timeoutSeconds)
@@ -320,11 +379,14 @@ final class SubprocessClient: RecordingClient {
                     "run \(run): output line \(connection.linesRead + 1): a line after the done for the previous "
                         + "event, before \(waitingFor.replacingOccurrences(of: "its done for ", with: "")) was sent")
             }
-            try connection.send(line, deadline: deadline)
+            try connection.send(lineBytes: line, deadline: deadline)
             while true {
                 let line = try connection.readLine(deadline: deadline)
                 // Most answers are a bare done: recognised by its bytes, without a parse.
-                if line.elementsEqual(Self.doneBytes) { return }
+                if line.elementsEqual(Self.doneBytes) {
+                    try checkConsumedBeforeDone(kind, exchange)
+                    return
+                }
                 let (value, type) = try exchange.message(line)
                 if try apply(try exchange.answer(value, type: type), kind: kind, exchange, into: &requests) { return }
             }
@@ -360,18 +422,37 @@ final class SubprocessClient: RecordingClient {
                     + "\(elapsedSeconds) s (the limit is \(EngineLimits.answersPerDelivery) × (deliveries + "
                     + "\(EngineLimits.deliveryAllowance)) + \(EngineLimits.answersPerSecond) × seconds)")
         }
+        if kind == .run, consumedCount == nil {
+            switch answer {
+            case .log, .consumed, .hello: break
+            case .done: try checkConsumedBeforeDone(kind, exchange)
+            case .request, .schedule, .cancel, .record:
+                let type =
+                    switch answer {
+                    case .request: "request"
+                    case .schedule: "schedule"
+                    case .cancel: "cancel"
+                    default: "record"
+                    }
+                throw exchange.failure(
+                    "'\(type)' before 'consumed': the answer to \(LocationRunMessage.type) opens with how many "
+                        + "locations the engine consumed")
+            }
+        }
         switch answer {
         case .done:
             return true
+        case .consumed(let count):
+            try consume(count, in: kind, exchange)
         case .log(let message):
             log.note(message, at: now)
         case .hello:
             throw exchange.failure("'hello' out of order: the engine said hello already")
         case .request(let request):
-            guard kind == .event else { throw exchange.failure("a request in answer to \(kind.name)") }
+            guard kind.takesRequests else { throw exchange.failure("a request in answer to \(kind.name)") }
             requests.append(.device(request))
         case .schedule(let timer, let at):
-            guard kind == .event else { throw exchange.failure("a schedule in answer to \(kind.name)") }
+            guard kind.takesRequests else { throw exchange.failure("a schedule in answer to \(kind.name)") }
             guard at >= now else {
                 throw exchange.failure(
                     "timer '\(timer)' is scheduled at \(at.nanosecondsSinceEpoch), before now (\(now.nanosecondsSinceEpoch))"
@@ -388,13 +469,52 @@ final class SubprocessClient: RecordingClient {
                         ? "'cancel' is an answer of protocol version 2, and the engine said hello with version 1"
                         : "'cancel' needs the capability 'cancel', which the engine did not declare in its hello")
             }
-            guard kind == .event else { throw exchange.failure("a cancel in answer to \(kind.name)") }
+            guard kind.takesRequests else { throw exchange.failure("a cancel in answer to \(kind.name)") }
             liveTimerFloor[timer] = nextTimerSerial
         case .record(let record):
             guard kind != .reset else { throw exchange.failure("a record in answer to reset") }
             try self.record(record, exchange)
         }
         return false
+    }
+
+    /// A `done` that closes the answer to a run must come after its `consumed`.
+    private func checkConsumedBeforeDone(_ kind: Kind, _ exchange: Exchange) throws(EngineFailure) {
+        guard kind == .run, consumedCount == nil else { return }
+        throw exchange.failure(
+            "'done' before 'consumed': the answer to \(LocationRunMessage.type) opens with how many locations "
+                + "the engine consumed")
+    }
+
+    /// The engine consumed the run's first `count` deliveries: they count as delivered from
+    /// here on, each as the event of its own it stands for, and `now` is the last one's.
+    private func consume(_ count: Int64, in kind: Kind, _ exchange: Exchange) throws(EngineFailure) {
+        guard kind == .run else {
+            throw exchange.failure("'consumed' answers only \(LocationRunMessage.type), not \(kind.name)")
+        }
+        guard consumedCount == nil else { throw exchange.failure("'consumed' twice in one answer") }
+        let available = pendingRun.count
+        guard 1 <= count, count <= Int64(available) else {
+            throw exchange.failure(
+                "'consumed' count \(count) is not between 1 and the \(available) locations of the run: an engine "
+                    + "consumes at least the first, and only locations it was given")
+        }
+        let consumed = pendingRun.prefix(Int(count))
+        consumedCount = consumed.count
+        for delivery in consumed { deliveredTimes.insert(delivery.fix.timestamp) }
+        deliveredFixes += consumed.count
+        // The first delivery was counted when the run was sent.
+        deliveries += consumed.count - 1
+        eventsSent += consumed.count - 1
+        now = consumed[consumed.endIndex - 1].time
+        let atNow = consumed.reversed().prefix { $0.time == now }.count
+        if instant == now {
+            // Every consumed delivery is at the first one's instant, which was counted already.
+            eventsAtInstant += atNow - 1
+        } else {
+            instant = now
+            eventsAtInstant = atNow
+        }
     }
 
     private func record(_ record: EngineRecord, _ exchange: Exchange) throws(EngineFailure) {

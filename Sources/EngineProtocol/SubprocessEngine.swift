@@ -69,6 +69,10 @@ package final class EngineProcessPool: Sendable {
         var hasGreeted = false
         /// Whether the first process is being started and greeted; other takes wait for it.
         var isFirstStarting = false
+        /// `didUpdateLocationRun` messages the runs on these processes sent.
+        var runMessages = 0
+        /// Locations those messages carried that the engines consumed.
+        var runLocations = 0
     }
 
     /// What a take does next.
@@ -97,6 +101,21 @@ package final class EngineProcessPool: Sendable {
 
     /// How many processes were started so far.
     package var spawnCount: Int { state.withLock { $0.spawned } }
+
+    /// How many `didUpdateLocationRun` messages the runs on this pool's processes sent, and
+    /// how many locations the engines consumed from them: whether runs were used at all.
+    package var runMessages: (messages: Int, locations: Int) {
+        state.withLock { ($0.runMessages, $0.runLocations) }
+    }
+
+    /// Adds one run's `didUpdateLocationRun` messages and consumed locations to the counts.
+    func count(runMessages messages: Int, locations: Int) {
+        guard messages > 0 else { return }
+        state.withLock {
+            $0.runMessages += messages
+            $0.runLocations += locations
+        }
+    }
 
     /// A live idle process, or a new one that has said `hello`.
     ///

@@ -1,3 +1,4 @@
+import Device
 import Engine
 @testable import EngineProtocol
 import Foundation
@@ -60,7 +61,7 @@ struct EngineCommandLineTests {
     func everyMessageTypeValidates() async throws {
         let lines =
             EngineMessageTests.everyEvent.map { "to " + $0.line(now: EngineMessageTests.now) }
-            + EngineMessageTests.everyAnswer.map { "from " + $0.line }
+            + EngineMessageTests.everyAnswer.map { "from " + $0.line } + [runLine()]
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("protocol-lines-\(getpid()).txt")
         try (lines.joined(separator: "\n") + "\n").write(to: file, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(at: file) }
@@ -71,6 +72,17 @@ struct EngineCommandLineTests {
         #expect(result.exitCode == 0, "\(result.error)")
         #expect(result.output == "\(lines.count) valid\n")
         #expect(Set(EngineMessageTests.everyEvent.map(\.type)) == Set(EngineEvent.types))
+    }
+
+    /// A `didUpdateLocationRun` line of every kind of location `everyEvent` delivers.
+    private func runLine() -> String {
+        var deliveries: [LocationDelivery] = []
+        for event in EngineMessageTests.everyEvent {
+            if case .didUpdateLocations(let more) = event { deliveries += more }
+        }
+        var message = LocationRunMessage()
+        message.write(deliveries[...])
+        return "to " + String(decoding: message.bytes.dropLast(), as: UTF8.self)
     }
 
     @Test("the Python example records exact counts on the MTV drive under two presets, the same bytes every time")
@@ -146,7 +158,7 @@ struct EngineCommandLineTests {
         #expect(result.exitCode == 65)
         #expect(
             result.output
-                == #"{"type":"hello","protocolVersion":2,"name":"tracesim built-in","capabilities":["replaceTimers"]}"#
+                == #"{"type":"hello","protocolVersion":2,"name":"tracesim built-in","capabilities":["replaceTimers","runs"]}"#
                 + "\n")
         #expect(result.error == "error: serve-engine: input line 2: 'start' before reset\n")
     }

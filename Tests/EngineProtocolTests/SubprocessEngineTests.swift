@@ -399,7 +399,8 @@ struct EngineMessageTests {
                     EngineSetting(name: "b", kind: .bool, defaultValue: .bool(true)),
                     EngineSetting(name: "c", kind: .choice(["x", "y"]), defaultValue: .token("y")),
                 ]),
-            .schedule(timer: "t", at: now), .cancel(timer: "t"), .log("note"), .done,
+            .hello(protocolVersion: 2, name: "x", capabilities: ["runs"]),
+            .schedule(timer: "t", at: now), .cancel(timer: "t"), .log("note"), .consumed(count: 3), .done,
         ]
         + [
             AppRequest.requestedWhenInUse, .requestedAlways, .requestedTemporaryFullAccuracy(purpose: "p"),

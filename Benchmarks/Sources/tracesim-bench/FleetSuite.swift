@@ -62,6 +62,7 @@ enum FleetSuite {
         }
 
         try memoryByTraceCount(tracesim, format: format, replays: replays, bench)
+        try teamEngineRows(tracesim, format: format, replays: replays, bench)
 
         if let template = options.rayCommand, let keptRuns {
             try ray(

@@ -73,6 +73,7 @@ enum ProtocolSuite {
                         "inProcessSeconds": inProcess.median,
                     ]))
         }
+        try ProtocolRunsSuite.run(bench)
     }
 
     /// Callbacks of one replay plus its `reset`: the round trips a subprocess makes.
@@ -214,6 +215,25 @@ final class PingPong {
     deinit {
         try? input.fileHandleForWriting.close()
         process.waitUntilExit()
+    }
+
+    /// Writes all of `bytes` to the engine.
+    func send(_ bytes: [UInt8]) throws {
+        let out = input.fileHandleForWriting.fileDescriptor
+        var written = 0
+        while written < bytes.count {
+            let count = bytes[written...].withUnsafeBytes { Glibc.write(out, $0.baseAddress, $0.count) }
+            guard count > 0 else { throw MergeSuite.BenchError(description: "ping-pong: write failed") }
+            written += count
+        }
+    }
+
+    /// Reads what the engine wrote so far into `chunk` (at least a byte): how many bytes.
+    func receive(into chunk: inout [UInt8]) throws -> Int {
+        let back = output.fileHandleForReading.fileDescriptor
+        let read = chunk.withUnsafeMutableBytes { Glibc.read(back, $0.baseAddress, $0.count) }
+        guard read > 0 else { throw MergeSuite.BenchError(description: "ping-pong: the engine ended") }
+        return read
     }
 
     /// Sends `count` event lines, each after the previous answer; returns the answers read.

@@ -73,6 +73,13 @@ enum Targets {
                     work: "merge (\(row.input))", target: "≥ 50 MB/s of parts",
                     measured: "\(BenchmarkReport.number(row.rate)) MB/s", met: row.rate >= 50))
         }
+        // Issue 32: the trivial Python engine takes ≥ 300 k delivered locations/s in runs.
+        if let row = rows.last(where: { $0.suite == "protocol" && $0.name == ProtocolRunsSuite.runsCase }) {
+            checks.append(
+                TargetCheck(
+                    work: "Protocol in runs, trivial Python engine", target: "≥ 300,000 delivered locations/s",
+                    measured: "\(BenchmarkReport.number(row.rate)) locations/s", met: row.rate >= 300_000))
+        }
         checks += flatMemory(rows)
         return checks
     }

@@ -26,7 +26,13 @@ enum ServeEngineCommand: Command {
                     (default), with the capability replaceTimers, or 1, as an engine
                     written for version 1 answers. A TraceSim that speaks only version 1
                     refuses an answer of 2: give it --protocol 1.
-                    """)
+                    """),
+            .flag(
+                "no-runs",
+                help: """
+                    Do not declare the capability runs: take every location in a message
+                    of its own, as an engine written before runs does.
+                    """),
         ],
         discussion: """
             Not for typing: another TraceSim starts it with
@@ -47,7 +53,8 @@ enum ServeEngineCommand: Command {
             // wrong engine under its own name.
             throw UsageError("serve-engine serves the built-in engine, not engine \(parsed.engine.name)", command: name)
         }
-        var server = EngineServer(highestVersion: parsed.value("protocol") == "1" ? 1 : 2)
+        var server = EngineServer(
+            highestVersion: parsed.value("protocol") == "1" ? 1 : 2, declaresRuns: !parsed.flag("no-runs"))
         var buffer = LineBuffer()
         var lineNumber = 0
         var chunk = [UInt8](repeating: 0, count: 65_536)
