@@ -8,7 +8,7 @@ import Traces
 /// Scripts/check-benchmarks.sh gates them. Inputs are built first; only
 /// `measuredWorkload` is counted (callgrind's --toggle-collect names it).
 enum Workloads {
-    static let names = ["import", "pipeline", "geofencing", "config"]
+    static let names = ["import", "pipeline", "geofencing", "config", "facade"]
 
     static func run(_ name: String) -> Int32 {
         switch name {
@@ -57,6 +57,7 @@ enum Workloads {
                 let events = (try? ScenarioFile.parse(timeline, file: "workload.json").scenario.timeline.count) ?? 0
                 return loaded == 2_000 && events == 5_000
             }
+        case "facade": return FacadeWorkload.run()
         default:
             return 64
         }
