@@ -66,8 +66,9 @@ private struct DirectCountingClient: RecordingClient {
     func finish(at now: SimInstant) {}
 }
 
-/// The same app as a delegate class; the run is measured on what it received.
-private final class CountingDelegate: NSObject, CLLocationManagerDelegate {
+/// The same app as a delegate class; the run is measured on what it received. Shared with the
+/// gated `facade` workload.
+final class CountingDelegate: NSObject, CLLocationManagerDelegate {
     let manager = CLLocationManager()
     var count = 0
 

@@ -6,7 +6,7 @@ struct Options {
         OVERVIEW: TraceSim's benchmarks, with its peers measured on the same inputs in the same run.
 
         USAGE: tracesim-bench run [options]
-               tracesim-bench workload <import|pipeline|geofencing|config|protocol>
+               tracesim-bench workload <import|pipeline|geofencing|config|replay-runs|protocol|facade>
                                        (the fixed small workloads whose instruction counts are gated)
                tracesim-bench generate <gpx|csv|jsonl|nmea|gnsslogger> <fixes> <file>
                                        (a seeded drive of any length, written in slices)

@@ -8,7 +8,7 @@ import Traces
 /// Scripts/check-benchmarks.sh gates them. Inputs are built first; only
 /// `measuredWorkload` is counted (callgrind's --toggle-collect names it).
 enum Workloads {
-    static let names = ["import", "pipeline", "geofencing", "config", "replay-runs", "protocol"]
+    static let names = ["import", "pipeline", "geofencing", "config", "replay-runs", "protocol", "facade"]
 
     static func run(_ name: String) -> Int32 {
         switch name {
@@ -72,6 +72,7 @@ enum Workloads {
                 return loaded == 2_000 && events == 5_000
             }
         case "protocol": return ProtocolWorkload.run()
+        case "facade": return FacadeWorkload.run()
         default:
             return 64
         }

@@ -215,7 +215,7 @@ final class WallClockFindings: @unchecked Sendable {
     /// clock; hands back the callback's `Date()` reads.
     func run(_ callback: String, at instant: SimInstant, _ body: () -> Void) -> Int {
         WallClock.begin(at: instant)
-        let onMainActor = WallClock.isMainActorThread
+        let onMainActor = isMainActorThread()
         lock.withLock {
             currentCallback = callback
             replayIsOnMainActor = onMainActor
@@ -223,6 +223,21 @@ final class WallClockFindings: @unchecked Sendable {
         body()
         return WallClock.end()
     }
+
+    /// `WallClock.isMainActorThread`, remembering the main thread once it is seen: asking
+    /// Foundation costs two system calls a callback, which was a large part of a replay's time
+    /// through the facade. A thread is the main thread for its whole life; whether another
+    /// thread drains the main queue can change, so that is asked every time.
+    private func isMainActorThread() -> Bool {
+        let thread = pthread_self()
+        if let knownMainThread, pthread_equal(knownMainThread, thread) != 0 { return true }
+        let answer = WallClock.isMainActorThread
+        if answer && Thread.isMainThread { knownMainThread = thread }
+        return answer
+    }
+
+    /// The main thread, once a callback ran on it (only the replay's thread writes it).
+    private var knownMainThread: pthread_t?
 
     func note(_ message: String) { lock.withLock { pending.append(message) } }
 

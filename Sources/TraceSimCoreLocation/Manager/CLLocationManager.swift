@@ -67,6 +67,8 @@ open class CLLocationManager: NSObject {
     private(set) var isMonitoringVisits = false
     /// The last standard update delivered, for the distance filter.
     private var lastDelivered: CLLocation?
+    /// An empty array whose buffer the next standard update reuses.
+    private var spareBatch: [CLLocation] = []
     /// Whether this manager has told its delegate the authorization yet.
     private var hasReportedAuthorization = false
     /// Default handlers run while the authorization pair is being called.
@@ -357,9 +359,18 @@ open class CLLocationManager: NSObject {
 
     // MARK: - From the simulated phone (through `LocationServices`)
 
-    func simulationDelivered(_ deliveries: [LocationDelivery]) {
+    /// Standard updates from `services`, the app's services this manager is registered with.
+    func simulationDelivered(_ deliveries: [LocationDelivery], services: LocationServices) {
         guard wantsStandardUpdates, let last = deliveries.last else { return }
+        // The array's buffer is kept for the next delivery (one per fix otherwise); an app that
+        // keeps the array it was handed keeps its own copy, as arrays are values.
         var batch: [CLLocation] = []
+        swap(&batch, &spareBatch)
+        defer {
+            // One location is the common case, and `removeLast` far cheaper than `removeAll`.
+            if batch.count == 1 { batch.removeLast() } else { batch.removeAll(keepingCapacity: true) }
+            swap(&batch, &spareBatch)
+        }
         if isUpdatingLocation {
             for delivery in deliveries {
                 let location = CLLocation(delivery.fix, deliveredAt: delivery.time)
@@ -375,11 +386,11 @@ open class CLLocationManager: NSObject {
             // requestLocation: "Only one location fix is reported to the delegate, after which
             // location services are stopped."
             endLocationRequest()
-            if batch.isEmpty { batch = [CLLocation(last.fix, deliveredAt: last.time)] }
-            services?.stopUnusedServices()
+            if batch.isEmpty { batch.append(CLLocation(last.fix, deliveredAt: last.time)) }
+            services.stopUnusedServices()
         }
         guard let newest = batch.last else { return }
-        services?.lastLocation = newest
+        services.lastLocation = newest
         delegate?.locationManager(self, didUpdateLocations: batch)
     }
 

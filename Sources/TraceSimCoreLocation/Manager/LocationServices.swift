@@ -151,7 +151,9 @@ package final class LocationServices: SimulationObserver {
     package func simulationDidUpdateLocations(_ deliveries: [LocationDelivery]) {
         // The per-fix path: iterates the list as it was (a copy only if a callback adds a
         // manager, which then hears the next delivery) instead of building the live ones.
-        for weak in managers { weak.value?.simulationDelivered(deliveries) }
+        // Every listed manager belongs to this process and host, so it is handed these services
+        // rather than looking them up (through the task-local host) for every fix.
+        for weak in managers { weak.value?.simulationDelivered(deliveries, services: self) }
     }
 
     package func simulationDidReceiveSignificantChange(_ fix: Fix) {
