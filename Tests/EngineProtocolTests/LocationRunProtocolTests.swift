@@ -296,7 +296,9 @@ struct LocationRunProtocolTests {
             #"{"type":"record","kind":"motion","state":"stationary"}"#, #"{"type":"done"}"#,
         ])
         var requests: [LocationClientRequest<SubprocessTimer>] = []
-        #expect(client.didUpdateLocationRun(run, into: &requests) == 2)
+        // Through the protocol, as the replay calls it: the client's own entry, not the default.
+        var asClient = client
+        #expect(Self.handOver(run, to: &asClient, into: &requests) == 2)
         #expect(client.failure == nil, "\(String(describing: client.failure))")
         #expect(
             requests == [
@@ -307,6 +309,14 @@ struct LocationRunProtocolTests {
         // A record without a time is at the last consumed location's delivery.
         #expect(client.recorder.motionTransitions.map(\.time) == [run.deliveries[1].time])
         #expect(client.runMessagesSent == 1 && client.runLocationsConsumed == 2)
+    }
+
+    /// Hands `run` to `client` as generic code does (the replay): through the protocol.
+    static func handOver<Client: LocationClient>(
+        _ run: LocationRun, to client: inout Client, into requests: inout [LocationClientRequest<Client.Timer>]
+    ) -> Int {
+        #expect(client.takesLocationRuns)
+        return client.didUpdateLocationRun(run, into: &requests)
     }
 
     @Test("a timer scheduled before the last consumed location's delivery is refused")

@@ -279,7 +279,7 @@ struct SubprocessEngineTests {
         let log = try await Self.timerLog("unknown")
         #expect(
             log == [
-                "the engine declared capabilities this TraceSim does not know, and they are ignored: 'batches', 'runs'": 1
+                "the engine declared capabilities this TraceSim does not know, and they are ignored: 'batches', 'streams'": 1
             ])
     }
 

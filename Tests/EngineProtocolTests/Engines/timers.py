@@ -13,7 +13,7 @@ import json
 import sys
 
 mode = sys.argv[1]
-capabilities = {"rearm-v2": ["replaceTimers"], "cancel": ["cancel"], "unknown": ["batches", "runs"]}.get(mode)
+capabilities = {"rearm-v2": ["replaceTimers"], "cancel": ["cancel"], "unknown": ["batches", "streams"]}.get(mode)
 
 
 def say(*lines):
