@@ -13,7 +13,7 @@ extension DeviceRun {
     /// run as it stood after the first delivery, when there was a second step: the point to go
     /// back to, since a client handles at least one delivery.
     /// - Returns: whether a step that did something else ended the run.
-    public mutating func recordDeliveries(
+    package mutating func recordDeliveries(
         _ fixes: [Fix], before limit: SimInstant, length: Int, into deliveries: inout [LocationDelivery],
         afterFirst: inout DeviceRun?, otherStep actions: inout [DeviceAction]
     ) -> Bool {
@@ -33,7 +33,7 @@ extension DeviceRun {
 
     /// Records the fixes from `cursor.fixIndex` up to `end` again, after going back to a run's
     /// `afterFirst`: each delivers its fix as it did the first time, and nothing else.
-    public mutating func recordDeliveriesAgain(_ fixes: [Fix], upTo end: Int, actions: inout [DeviceAction]) {
+    package mutating func recordDeliveriesAgain(_ fixes: [Fix], upTo end: Int, actions: inout [DeviceAction]) {
         while cursor.fixIndex < end {
             cursor.fixIndex += 1
             let fix = fixes[cursor.fixIndex - 1]
