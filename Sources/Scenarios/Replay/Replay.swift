@@ -207,24 +207,12 @@ public struct Replay<Client: LocationClient> {
             actions.empty()
             swap(&actions, &fixActions)
         }
-        var fixIndex = start
         var afterFirst: DeviceRun?
-        var endsInOtherStep = false
         let length = runLength.current
         runDeliveries.removeAll(keepingCapacity: true)
-        while runDeliveries.count < length, fixIndex < fixes.endIndex, fixes[fixIndex].timestamp < limit {
-            if runDeliveries.count == 1 { afterFirst = phone }
-            let time = fixes[fixIndex].timestamp
-            fixIndex += 1
-            phone.cursor.fixIndex = fixIndex
-            phone.recordFix(fixes[fixIndex - 1], at: time, into: &actions)
-            guard actions.count == 1, case .deliverLocation(let fix) = actions[0] else {
-                endsInOtherStep = true
-                break
-            }
-            actions.removeLast()
-            runDeliveries.append(LocationDelivery(fix: fix, time: time))
-        }
+        let endsInOtherStep = phone.recordDeliveries(
+            fixes, before: limit, length: length, into: &runDeliveries, afterFirst: &afterFirst, otherStep: &actions)
+        let fixIndex = phone.cursor.fixIndex
         let otherStepTime = fixes[fixIndex - 1].timestamp
         guard !runDeliveries.isEmpty else {
             // The first step was not a plain delivery: the usual hand-over.
@@ -256,14 +244,8 @@ public struct Replay<Client: LocationClient> {
         // The client stopped before the phone did: step again from after the first fix.
         if let afterFirst { phone = afterFirst }
         actions.empty()
-        var replayed = start + 1
-        phone.cursor.fixIndex = replayed
-        while replayed < start + handled {
-            replayed += 1
-            phone.cursor.fixIndex = replayed
-            phone.recordFix(fixes[replayed - 1], at: fixes[replayed - 1].timestamp, into: &actions)
-            actions.empty()
-        }
+        phone.cursor.fixIndex = start + 1
+        phone.recordDeliveriesAgain(fixes, upTo: start + handled, actions: &actions)
         flushRequests(at: last)
         return last
     }

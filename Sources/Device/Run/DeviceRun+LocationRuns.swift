@@ -1,0 +1,44 @@
+import SimulationCore
+import Traces
+
+/// Steps ahead for a run of locations (issue 32): the device records fixes while each step only
+/// delivers its fix, so a driver can hand a client that takes runs all of them at once, and go
+/// back when the client stops early. Not generic, so a replay of any client (in any module)
+/// steps the phone in code compiled for the phone.
+extension DeviceRun {
+    /// Records fixes from `cursor.fixIndex` on, all before `limit`, and appends each step that
+    /// delivered its one fix and did nothing else to `deliveries`, at most `length` of them.
+    /// The first step that does anything else stops it, its actions left in `actions` (empty
+    /// otherwise); the cursor stands after the last fix recorded. `afterFirst` is set to the
+    /// run as it stood after the first delivery, when there was a second step: the point to go
+    /// back to, since a client handles at least one delivery.
+    /// - Returns: whether a step that did something else ended the run.
+    package mutating func recordDeliveries(
+        _ fixes: [Fix], before limit: SimInstant, length: Int, into deliveries: inout [LocationDelivery],
+        afterFirst: inout DeviceRun?, otherStep actions: inout [DeviceAction]
+    ) -> Bool {
+        var fixIndex = cursor.fixIndex
+        while deliveries.count < length, fixIndex < fixes.endIndex, fixes[fixIndex].timestamp < limit {
+            if deliveries.count == 1 { afterFirst = self }
+            let time = fixes[fixIndex].timestamp
+            fixIndex += 1
+            cursor.fixIndex = fixIndex
+            recordFix(fixes[fixIndex - 1], at: time, into: &actions)
+            guard actions.count == 1, case .deliverLocation(let fix) = actions[0] else { return true }
+            actions.removeLast()
+            deliveries.append(LocationDelivery(fix: fix, time: time))
+        }
+        return false
+    }
+
+    /// Records the fixes from `cursor.fixIndex` up to `end` again, after going back to a run's
+    /// `afterFirst`: each delivers its fix as it did the first time, and nothing else.
+    package mutating func recordDeliveriesAgain(_ fixes: [Fix], upTo end: Int, actions: inout [DeviceAction]) {
+        while cursor.fixIndex < end {
+            cursor.fixIndex += 1
+            let fix = fixes[cursor.fixIndex - 1]
+            recordFix(fix, at: fix.timestamp, into: &actions)
+            actions.removeAll(keepingCapacity: true)
+        }
+    }
+}
