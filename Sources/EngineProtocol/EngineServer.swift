@@ -100,9 +100,7 @@ package struct EngineServer {
             guard let engine else { throw ProtocolMessageError("'\(type)' before reset") }
             let deliveries = try LocationRunMessage.parse(value)
             requests.removeAll(keepingCapacity: true)
-            // A class, but the protocol's run entry is `mutating`: call it on a `var`.
-            var runEngine = engine
-            let consumed = runEngine.didUpdateLocationRun(LocationRun(deliveries[...]), into: &requests)
+            let consumed = engine.didUpdateLocationRun(LocationRun(deliveries[...]), into: &requests)
             return answerText(engine, opening: EngineAnswer.consumed(count: Int64(consumed)).line + "\n")
         }
         guard EngineEvent.types.contains(type) else { throw ProtocolMessageError("unknown message type '\(type)'") }

@@ -126,7 +126,7 @@ struct LocationRunTests {
         let run = LocationRun(Self.deliveries(Trace(fixes: fixes, provenance: TraceProvenance(format: .gpx11)))[...])
         // The first fix is held by the gate, the second confirms it: the stationary region and
         // GPS off are requested on the second, so the run stops there with the third unhandled.
-        #expect(engine.takesLocationRuns)
+        #expect(!engine.takesLocationRuns)
         #expect(engine.didUpdateLocationRun(run, into: &requests) == 2)
         #expect(requests.count == 2, "\(requests)")
         #expect(engine.recorder.deliveredFixCount == 2)

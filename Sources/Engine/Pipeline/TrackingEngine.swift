@@ -113,8 +113,12 @@ public final class TrackingEngine: LocationClient {
         core.didUpdateLocations(locations, at: now, into: &requests)
     }
 
-    /// The engine takes runs of locations: `didUpdateLocationRun` is its fast path.
-    public var takesLocationRuns: Bool { true }
+    /// In process the replay hands this engine one location per call: it asks the device for
+    /// something about every seven fixes while driving (its moving-region refresh), and the run
+    /// path's stepping ahead and going back then cost more than it saved (the gated pipeline
+    /// workload counted 20 % more instructions with runs, issue 32). `serve-engine` hands it
+    /// whole protocol runs through `didUpdateLocationRun` all the same.
+    public var takesLocationRuns: Bool { false }
 
     /// Runs each delivery of `run` through the pipeline, as `didUpdateLocations` would one call
     /// at a time, and stops after the first that asks something of the device or schedules a
