@@ -92,15 +92,15 @@ class Tracker:
 
     def didUpdateLocationRun(self, message):
         # The fixes of a run, each as its own didUpdateLocations of one fix would bring it;
-        # stop after the first whose answer calls Core Location: the phone may act
-        # differently from then on, and TraceSim sends the rest again afterwards.
+        # stop after the first whose answer calls Core Location or arms or cancels a timer:
+        # the phone may act differently from then on, and TraceSim sends the rest again.
         answers = []
         consumed = 0
         for location in message["locations"]:
             consumed += 1
             answered = self.location(location)
             answers += answered
-            if any(answer["type"] == "request" for answer in answered):
+            if any(answer["type"] in ("request", "schedule", "cancel") for answer in answered):
                 break
         return [{"type": "consumed", "count": consumed}] + answers
 

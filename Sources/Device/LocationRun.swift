@@ -7,7 +7,7 @@ import SimulationCore
 public struct LocationRun: Sendable {
     /// The deliveries in order; never empty. Each is what one `didUpdateLocations` call of one
     /// location would carry, at the instant it would be made.
-    public var deliveries: ArraySlice<LocationDelivery>
+    public let deliveries: ArraySlice<LocationDelivery>
 
     /// A run of `deliveries`, which must not be empty.
     public init(_ deliveries: ArraySlice<LocationDelivery>) {

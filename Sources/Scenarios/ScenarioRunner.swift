@@ -175,8 +175,7 @@ public enum ScenarioRunner {
         run.locationDrops = played.replay.locationDrops.spans
         run.isBuiltInEngine = client is TrackingEngine
         run.againstTrace = TraceReference(
-            measures, kept: run.recorder,
-            unobserved: measures.unobserved(graceSeconds: UnobservedTime.graceSeconds(of: scenario)))
+            measures, kept: run.recorder, graceSeconds: UnobservedTime.graceSeconds(of: scenario))
         if let unsettled = UnsettledAuthorization.note(
             authorization: run.authorization, promptLog: run.promptLog, start: played.traceStart)
         {

@@ -38,8 +38,10 @@ public final class TraceMeasures: Sendable {
     }
 
     /// Seconds of the trace within `Metrics.coverageReachSeconds` of one of its fixes, less what
-    /// `unobserved` leaves out (`TraceReference.coveredSeconds`); measured once per grace.
-    func coveredSeconds(_ unobserved: UnobservedTime) -> Double {
+    /// its unobserved time with `graceSeconds` leaves out (`TraceReference.coveredSeconds`);
+    /// measured once per grace.
+    func coveredSeconds(graceSeconds: Double) -> Double {
+        let unobserved = unobserved(graceSeconds: graceSeconds)
         let key = unobserved.graceSeconds.bitPattern
         if let known = coveredByGrace.withLock({ $0[key] }) { return known }
         let fixes = trace.fixes

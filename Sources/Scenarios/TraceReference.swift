@@ -50,18 +50,29 @@ public struct TraceReference: Sendable, Equatable {
     ///   - unobserved: the trace's unobserved spans, left out of its covered seconds.
     /// - Complexity: O(the trace's fixes + the kept fixes × log of the kept fixes).
     public init(_ trace: Trace, kept recorder: Recorder, unobserved: UnobservedTime = UnobservedTime()) {
-        self.init(TraceMeasures(trace), kept: recorder, unobserved: unobserved)
+        self.unobserved = unobserved
+        pathMeters = Tuning.pathLength(trace.fixes, every: 0)
+        keptPathMeters = Self.pathMeters(recorder.acceptedPositions)
+        if let first = trace.fixes.first?.timestamp, let last = trace.fixes.last?.timestamp {
+            // Lazily: a long trace's times are never copied into an array of their own.
+            let times = trace.fixes.lazy.map { $0.timestamp.seconds(since: first) }
+            coveredSeconds = unobserved.coveredSeconds(
+                of: times, span: last.seconds(since: first), reach: Metrics.coverageReachSeconds, since: first)
+        }
+        let errors = Tuning.errors(recorder, against: trace, reachSeconds: Self.interpolationReachSeconds).sorted()
+        errorMedianMeters = Tuning.percentile(errors, 0.5)
+        errorP95Meters = Tuning.percentile(errors, 0.95)
     }
 
     /// `recorder`'s kept fixes measured against the trace of `measures`, which holds what is the
-    /// same for every run of that trace.
+    /// same for every run of that trace, over its unobserved time with `graceSeconds`.
     /// - Complexity: O(the kept fixes × log of the kept fixes), once the trace's covered seconds
-    ///   for `unobserved`'s grace are known; O(the trace's fixes) the first time.
-    init(_ measures: TraceMeasures, kept recorder: Recorder, unobserved: UnobservedTime) {
-        self.unobserved = unobserved
+    ///   for that grace are known; O(the trace's fixes) the first time.
+    init(_ measures: TraceMeasures, kept recorder: Recorder, graceSeconds: Double) {
+        unobserved = measures.unobserved(graceSeconds: graceSeconds)
         pathMeters = measures.pathMeters
         keptPathMeters = Self.pathMeters(recorder.acceptedPositions)
-        coveredSeconds = measures.coveredSeconds(unobserved)
+        coveredSeconds = measures.coveredSeconds(graceSeconds: graceSeconds)
         let errors = Tuning.errors(recorder, against: measures.trace, reachSeconds: Self.interpolationReachSeconds)
             .sorted()
         errorMedianMeters = Tuning.percentile(errors, 0.5)

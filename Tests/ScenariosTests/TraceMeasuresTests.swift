@@ -47,7 +47,9 @@ struct TraceMeasuresTests {
             #expect(regraced == measured)
             #expect(regraced.leftOut.map(\.start) == measured.leftOut.map(\.start))
             #expect(regraced.leftOut.map(\.end) == measured.leftOut.map(\.end))
-            #expect(measures.coveredSeconds(regraced) == TraceReference(trace, kept: Recorder(), unobserved: measured).coveredSeconds)
+            #expect(
+                measures.coveredSeconds(graceSeconds: grace) == TraceReference(trace, kept: Recorder(), unobserved: measured).coveredSeconds
+            )
         }
         #expect(measures.unobserved(graceSeconds: 0).leftOut.count == spans.count)
         #expect(measures.unobserved(graceSeconds: shortest).leftOut.count == spans.count - 1)

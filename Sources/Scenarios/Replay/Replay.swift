@@ -242,7 +242,10 @@ public struct Replay<Client: LocationClient> {
             return last
         }
         // The client stopped before the phone did: step again from after the first fix.
-        if let afterFirst { phone = afterFirst }
+        // A run the client stopped short holds at least two deliveries, so the phone was copied
+        // before its second step.
+        guard let afterFirst else { preconditionFailure("a run stopped short without the phone's copy") }
+        phone = afterFirst
         actions.empty()
         phone.cursor.fixIndex = start + 1
         phone.recordDeliveriesAgain(fixes, upTo: start + handled, actions: &actions)
