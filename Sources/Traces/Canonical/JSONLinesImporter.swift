@@ -11,11 +11,15 @@ struct JSONLinesImporter {
         var builder = TraceBuilder(expectedFixes: source.bytes.count / 60, trackOrder: trackOrder)
         var segments = CanonicalSegments()
         var timestamps = ISO8601.Reader()
+        // One scanner for the whole file, moved from line to line: a new one per line would
+        // copy (retain and release) the source's name and mapping a million times.
+        var scanner = JSONScanner(source: source)
         for line in source.lines {
-            var scanner = JSONScanner(source: source, start: line.start, end: line.end)
+            scanner.restart(at: line.start, end: line.end)
             guard scanner.peek() != nil else { continue }
             do throws(TraceFormatError) {
-                try readLine(&scanner, line: line, timestamps: &timestamps, segments: &segments, into: &builder)
+                try readLine(
+                    &scanner, source: source, line: line, timestamps: &timestamps, segments: &segments, into: &builder)
                 try scanner.expectEnd()
             } catch {
                 let skipped = try source.skippable(error, on: line)
@@ -33,21 +37,22 @@ struct JSONLinesImporter {
         var scanner = JSONScanner(source: source, start: line.start, end: line.end)
         var object = try scanner.beginObject()
         while let key = try scanner.nextKey(&object) {
-            let isKnown =
-                (!key.hasEscapes && CanonicalField(bytes: source.slice(key.start, key.end)) != nil)
-                || scanner.matches(key, "activity") || scanner.matches(key, "confidence")
-                || scanner.matches(key, "coarse")
-            guard isKnown else { throw source.error(atOffset: key.start, .unknownColumn(try scanner.text(key))) }
+            guard JSONLinesKey(key, in: source) != nil else {
+                throw source.error(atOffset: key.start, .unknownColumn(try scanner.text(key)))
+            }
             try scanner.skipValue()
         }
         try scanner.expectEnd()
     }
 
+    /// Reads one line's object into a fix, an untimed record or a motion sample.
+    ///
+    /// `source` is the scanner's, passed on rather than read from it: a copy of the source
+    /// taken per line or per field costs a retain and a release of its name and mapping.
     private static func readLine(
-        _ scanner: inout JSONScanner, line: TextLine, timestamps: inout ISO8601.Reader,
+        _ scanner: inout JSONScanner, source: TextSource, line: TextLine, timestamps: inout ISO8601.Reader,
         segments: inout CanonicalSegments, into builder: inout TraceBuilder
     ) throws(TraceFormatError) {
-        let source = scanner.source
         var record = CanonicalRecord()
         var activity: MotionActivity?
         var confidence: MotionConfidence?
@@ -55,21 +60,41 @@ struct JSONLinesImporter {
         // One bit per known key: a key given twice is refused, as CSV refuses a repeated
         // column, rather than letting the last value silently win.
         var seen: UInt32 = 0
-        func once(_ bit: UInt32, _ key: JSONScanner.StringToken) throws(TraceFormatError) {
-            guard seen & bit == 0 else {
-                throw source.error(
-                    atOffset: key.start - 1,
-                    .unexpectedContent("key '\(source.string(key.start, key.end))' appears twice"))
-            }
-            seen |= bit
-        }
         var object = try scanner.beginObject()
-        while let key = try scanner.nextKey(&object) {
-            if !key.hasEscapes, let field = CanonicalField(bytes: source.slice(key.start, key.end)) {
-                try once(bit(field), key)
-                try read(field, &scanner, timestamps: &timestamps, into: &record)
-            } else if scanner.matches(key, "activity") {
-                try once(1 << 29, key)
+        while try scanner.nextMember(&object) {
+            let key: JSONLinesKey
+            // The key's bytes between its quotes, for the duplicate-key message.
+            let keyStart: Int
+            let keyEnd: Int
+            scanner.skipWhitespace()
+            if let known = JSONLinesKey.match(source.bytes, at: scanner.position, end: scanner.end) {
+                key = known.key
+                keyStart = scanner.position &+ 1
+                keyEnd = scanner.position &+ known.length &- 2
+                scanner.position &+= known.length
+            } else {
+                // Whitespace around the key or its colon, an escape, or a key TraceSim does
+                // not know: read as any string token, so errors stay exactly as they were.
+                let token = try scanner.readKey()
+                guard let known = JSONLinesKey(token, in: source) else {
+                    throw source.error(atOffset: token.start, .unknownColumn(try scanner.text(token)))
+                }
+                key = known
+                keyStart = token.start
+                keyEnd = token.end
+            }
+            guard seen & key.bit == 0 else {
+                throw source.error(
+                    atOffset: keyStart - 1,
+                    .unexpectedContent("key '\(source.string(keyStart, keyEnd))' appears twice"))
+            }
+            seen |= key.bit
+            if let field = key.field {
+                try read(field, &scanner, source: source, timestamps: &timestamps, into: &record)
+                continue
+            }
+            switch key {
+            case .activity:
                 var flags = MotionActivity()
                 var list = try scanner.beginArray()
                 while try scanner.nextElement(&list) {
@@ -81,19 +106,15 @@ struct JSONLinesImporter {
                     flags.insert(flag)
                 }
                 activity = flags
-            } else if scanner.matches(key, "confidence") {
-                try once(1 << 30, key)
+            case .confidence:
                 let tokenStart = scanner.position
                 let name = try scanner.readText(field: "confidence") ?? ""
                 guard let value = MotionConfidence(name: name) else {
                     throw source.error(atOffset: tokenStart, .unknownToken(field: "confidence", token: name))
                 }
                 confidence = value
-            } else if scanner.matches(key, "coarse") {
-                try once(1 << 31, key)
+            default:
                 isCoarse = try scanner.readBool()
-            } else {
-                throw source.error(atOffset: key.start, .unknownColumn(try scanner.text(key)))
             }
         }
         if let activity {
@@ -114,34 +135,12 @@ struct JSONLinesImporter {
         }
     }
 
-    /// A distinct bit for each field, for the duplicate-key check.
-    @inline(__always)
-    private static func bit(_ field: CanonicalField) -> UInt32 {
-        switch field {
-        case .time: 1 << 0
-        case .latitude: 1 << 1
-        case .longitude: 1 << 2
-        case .altitudeMeters: 1 << 3
-        case .horizontalAccuracyMeters: 1 << 4
-        case .hdop: 1 << 5
-        case .verticalAccuracyMeters: 1 << 6
-        case .vdop: 1 << 7
-        case .speedMetersPerSecond: 1 << 8
-        case .speedAccuracyMetersPerSecond: 1 << 9
-        case .courseDegrees: 1 << 10
-        case .courseAccuracyDegrees: 1 << 11
-        case .provider: 1 << 12
-        case .segment: 1 << 13
-        }
-    }
-
     private static func read(
-        _ field: CanonicalField, _ scanner: inout JSONScanner, timestamps: inout ISO8601.Reader,
-        into record: inout CanonicalRecord
+        _ field: CanonicalField, _ scanner: inout JSONScanner, source: TextSource,
+        timestamps: inout ISO8601.Reader, into record: inout CanonicalRecord
     ) throws(TraceFormatError) {
         let name = field.name
         let start = scanner.position
-        let source = scanner.source
         func checked<Value>(
             _ value: Value?, at offset: Int, _ problem: (Value) -> TraceFormatError.Problem?
         ) throws(TraceFormatError) -> Value? {
@@ -154,11 +153,11 @@ struct JSONLinesImporter {
         switch field {
         case .time:
             guard scanner.peek() == UInt8(ascii: "\"") else {
-                throw scanner.source.error(atOffset: scanner.position, .invalidTimestamp(field: name))
+                throw source.error(atOffset: scanner.position, .invalidTimestamp(field: name))
             }
             let token = try scanner.readString()
-            guard !token.hasEscapes, let instant = timestamps.parse(scanner.source.slice(token.start, token.end)) else {
-                throw scanner.source.error(atOffset: token.start, .invalidTimestamp(field: name))
+            guard !token.hasEscapes, let instant = timestamps.parse(source.slice(token.start, token.end)) else {
+                throw source.error(atOffset: token.start, .invalidTimestamp(field: name))
             }
             record.time = instant
         // Values are checked here, at their key, so errors name the exact column.
@@ -183,20 +182,30 @@ struct JSONLinesImporter {
         case .courseAccuracyDegrees:
             record.courseAccuracy = try checked(scanner.readFloat(field: name), at: start, notNegative)
         case .provider:
+            // Matched from its bytes; anything else (an escape, `null`, an unknown name) is
+            // read again as text, for the error that names it.
+            if scanner.peek() == UInt8(ascii: "\"") {
+                let token = try scanner.readString()
+                if !token.hasEscapes, let provider = Provider(bytes: source.slice(token.start, token.end)) {
+                    record.provider = provider
+                    return
+                }
+                scanner.position = start
+            }
             let token = try scanner.readText(field: name) ?? ""
             guard let provider = Provider(name: token) else {
-                throw scanner.source.error(atOffset: start, .unknownToken(field: name, token: token))
+                throw source.error(atOffset: start, .unknownToken(field: name, token: token))
             }
             record.provider = provider
         case .segment:
             // A label is text: 2.1 as a number could not tell segment 10 from segment 1.
             if let next = scanner.peek(), next != UInt8(ascii: "\""), next != UInt8(ascii: "n") {
-                throw scanner.source.error(
+                throw source.error(
                     atOffset: start, .unexpectedContent(#"segment must be a string, like "2.1""#))
             }
             guard let token = try scanner.readText(field: name) else { return }
             guard let label = Array(token.utf8).withUnsafeBufferPointer(TraceSegment.parseLabel) else {
-                throw scanner.source.error(atOffset: start, CanonicalSegments.invalidLabel(token))
+                throw source.error(atOffset: start, CanonicalSegments.invalidLabel(token))
             }
             record.segment = label
         }

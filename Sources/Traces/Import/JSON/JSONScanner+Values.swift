@@ -5,6 +5,7 @@ import SimulationCore
 extension JSONScanner {
     /// A JSON number, or `nil` for `null`.
     mutating func readDouble(field: String) throws(TraceFormatError) -> Double? {
+        if let plain = readPlainDouble() { return plain.value }
         if consumeNull() { return nil }
         guard let next = peek(), next == UInt8(ascii: "-") || (next >= 48 && next <= 57) else {
             if peek() == UInt8(ascii: "\""), let quoted = try nonFiniteString() {
@@ -21,6 +22,11 @@ extension JSONScanner {
 
     /// A JSON number rounded once to `Float`, or `nil` for `null`.
     mutating func readFloat(field: String) throws(TraceFormatError) -> Float? {
+        if let plain = readPlainDouble() {
+            return try NumberParser.float(nearest: plain.value, of: source.slice(plain.start, plain.end)).value(
+                field: field
+            ) { source.error(atOffset: plain.start, $0) }
+        }
         if consumeNull() { return nil }
         guard let next = peek(), next == UInt8(ascii: "-") || (next >= 48 && next <= 57) else {
             throw source.error(atOffset: position, .invalidNumber(field: field))

@@ -9,7 +9,7 @@ package struct JSONScanner {
 
     package let source: TextSource
     package var position: Int
-    package let end: Int
+    package private(set) var end: Int
     private var lineCache = (offset: 0, line: 1)
 
     package init(source: TextSource, start: Int = 0, end: Int? = nil) {
@@ -17,6 +17,14 @@ package struct JSONScanner {
         self.position = start
         self.end = end ?? source.bytes.count
         self.lineCache = (0, 1)
+    }
+
+    /// Moves the scanner to another range of the same source, so a reader of many small
+    /// documents (a JSON Lines file) keeps one scanner rather than copying the source's
+    /// name and mapping into a new one for each.
+    mutating func restart(at start: Int, end: Int) {
+        position = start
+        self.end = end
     }
 
     /// A string token's raw bytes between its quotes.
@@ -66,7 +74,19 @@ package struct JSONScanner {
         return position < end ? source.bytes[position] : nil
     }
 
+    /// Consumes `byte`, after any whitespace, or throws naming `what` was expected.
+    @inline(__always)
     mutating func expect(_ byte: UInt8, _ what: StaticString) throws(TraceFormatError) {
+        // The byte is almost always next, with no whitespace before it: one comparison.
+        if position < end, source.bytes[position] == byte {
+            position &+= 1
+            return
+        }
+        try expectAfterWhitespace(byte, what)
+    }
+
+    @inline(never)
+    private mutating func expectAfterWhitespace(_ byte: UInt8, _ what: StaticString) throws(TraceFormatError) {
         guard peek() == byte else {
             throw position < end
                 ? error("expected \(what.description)")
@@ -270,12 +290,25 @@ package struct JSONScanner {
 
     /// The next key of an object (the ':' consumed), or `nil` at its closing brace.
     package mutating func nextKey(_ container: inout Container) throws(TraceFormatError) -> StringToken? {
+        guard try nextMember(&container) else { return nil }
+        return try readKey()
+    }
+
+    /// Whether another member follows (its ',' consumed, its key not yet read); `false` at
+    /// the closing brace. `nextKey` is this and `readKey`; a reader that knows its keys reads
+    /// them straight from the bytes in between.
+    package mutating func nextMember(_ container: inout Container) throws(TraceFormatError) -> Bool {
         if peek() == UInt8(ascii: "}") {
             position += 1
-            return nil
+            return false
         }
         if !container.isFirst { try expect(UInt8(ascii: ","), "',' or '}'") }
         container.isFirst = false
+        return true
+    }
+
+    /// A member's key and the ':' after it.
+    package mutating func readKey() throws(TraceFormatError) -> StringToken {
         let key = try readString()
         try expect(UInt8(ascii: ":"), "':'")
         return key

@@ -116,6 +116,8 @@ package enum NumberParser {
         }
         let significantDigits = integerDigits + fractionDigits - leadingZeros
         if significand == 0 && significantDigits <= 0 { return .value(isNegative ? -0.0 : 0.0) }
+        // `exactValue`'s two paths, written out: called here, it was left out of line and cost
+        // the other importers 2-5 % (callgrind, the import workload).
         if significantDigits <= 19, significand <= 1 << 53, exponent >= -22, exponent <= 22 {
             var value = Double(significand)
             if exponent < 0 {
@@ -131,6 +133,29 @@ package enum NumberParser {
         }
         guard let value = Double(String(decoding: bytes, as: UTF8.self)) else { return .invalid }
         return value.isFinite ? .value(value) : .nonFinite
+    }
+
+    /// `significand · 10^exponent`, negated when `isNegative`, when one of the exact paths
+    /// takes it: Clinger's (a significand of at most 2^53, a power of ten of at most 22), or
+    /// `quotient` (a negative power down to 10^-19). `nil` otherwise. The significand must be
+    /// the decimal's digits, at most 19 significant ones, so it never wrapped. `double` takes
+    /// the same two paths in the same order.
+    @inline(__always)
+    static func exactValue(_ significand: UInt64, exponent: Int, isNegative: Bool) -> Double? {
+        if significand <= 1 << 53, exponent >= -22, exponent <= 22 {
+            var value = Double(significand)
+            if exponent < 0 {
+                value /= exactPowerOfTen(-exponent)
+            } else {
+                value *= exactPowerOfTen(exponent)
+            }
+            return isNegative ? -value : value
+        }
+        if exponent < 0, exponent >= -19 {
+            let value = quotient(significand, exactPowerOfTenInteger(-exponent))
+            return isNegative ? -value : value
+        }
+        return nil
     }
 
     /// 10^exponent for 1...19, all below 2^64.
@@ -176,19 +201,26 @@ package enum NumberParser {
         switch double(bytes) {
         case .invalid: return .invalid
         case .nonFinite: return .nonFinite
-        case .value(let wide):
-            let magnitude = abs(wide)
-            // A Double lying exactly halfway between two Floats may itself be a rounded
-            // decimal, so the second rounding could go the wrong way: ask the correctly
-            // rounding parser directly. Subnormal Floats take the same careful path.
-            let isFloatMidpoint = wide.bitPattern & 0x1FFF_FFFF == 0x1000_0000
-            if isFloatMidpoint || (magnitude != 0 && magnitude < Double(Float.leastNormalMagnitude)) {
-                guard let narrow = Float(String(decoding: bytes, as: UTF8.self)) else { return .invalid }
-                return narrow.isFinite ? .value(narrow) : .nonFinite
-            }
-            let narrow = Float(wide)
+        case .value(let wide): return float(nearest: wide, of: bytes)
+        }
+    }
+
+    /// The `Float` nearest to the decimal `bytes`, given `wide`, the `Double` nearest to it:
+    /// what `float` does once the `Double` is known (a reader that parsed it already, such as
+    /// `JSONScanner`'s one-pass numbers, narrows it here, rounding exactly as `float` does).
+    @inline(__always)
+    static func float(nearest wide: Double, of bytes: UnsafeBufferPointer<UInt8>) -> Outcome<Float> {
+        let magnitude = abs(wide)
+        // A Double lying exactly halfway between two Floats may itself be a rounded
+        // decimal, so the second rounding could go the wrong way: ask the correctly
+        // rounding parser directly. Subnormal Floats take the same careful path.
+        let isFloatMidpoint = wide.bitPattern & 0x1FFF_FFFF == 0x1000_0000
+        if isFloatMidpoint || (magnitude != 0 && magnitude < Double(Float.leastNormalMagnitude)) {
+            guard let narrow = Float(String(decoding: bytes, as: UTF8.self)) else { return .invalid }
             return narrow.isFinite ? .value(narrow) : .nonFinite
         }
+        let narrow = Float(wide)
+        return narrow.isFinite ? .value(narrow) : .nonFinite
     }
 
     /// Parses an optionally signed decimal integer that fits in `Int64`.
