@@ -225,7 +225,7 @@ struct CanonicalCSVRecord {
     }
 
     /// The fix of a complete record with a timestamp.
-    @inline(__always)
+    @_transparent
     func fix(at time: SimInstant) -> Fix {
         var fix = Fix(
             timestamp: time, latitude: latitude, longitude: longitude,
