@@ -225,7 +225,7 @@ struct CanonicalCSVRecord {
     }
 
     /// The fix of a complete record with a timestamp.
-    @_transparent
+    @_transparent  // As `CSVNumberField.scan`: `@inline(__always)` left it a call.
     func fix(at time: SimInstant) -> Fix {
         var fix = Fix(
             timestamp: time, latitude: latitude, longitude: longitude,
