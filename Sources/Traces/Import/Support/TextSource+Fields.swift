@@ -69,16 +69,28 @@ extension TextSource {
 /// or `nil` when the value is acceptable.
 enum FixRules {
     static func latitudeProblem(_ value: Double) -> TraceFormatError.Problem? {
-        (-90...90).contains(value) ? nil : .latitudeOutOfRange
+        isLatitude(value) ? nil : .latitudeOutOfRange
     }
 
     static func longitudeProblem(_ value: Double) -> TraceFormatError.Problem? {
-        (-180...180).contains(value) ? nil : .longitudeOutOfRange
+        isLongitude(value) ? nil : .longitudeOutOfRange
     }
 
     static func courseProblem(_ value: Float, field: String) -> TraceFormatError.Problem? {
-        (0...360).contains(value) ? nil : .valueOutOfRange(field: field, value: Double(value), range: "0...360 degrees")
+        isCourse(value) ? nil : .valueOutOfRange(field: field, value: Double(value), range: "0...360 degrees")
     }
+
+    // The rules alone, for hot paths that only need to know whether a value passes: building
+    // the problem just to compare it with `nil` costs more than the comparison.
+
+    @inline(__always)
+    static func isLatitude(_ value: Double) -> Bool { (-90...90).contains(value) }
+
+    @inline(__always)
+    static func isLongitude(_ value: Double) -> Bool { (-180...180).contains(value) }
+
+    @inline(__always)
+    static func isCourse(_ value: Float) -> Bool { (0...360).contains(value) }
 
     static func negativeProblem(_ value: Double, field: String) -> TraceFormatError.Problem? {
         value < 0 ? .negativeValue(field: field, value: value) : nil
