@@ -54,6 +54,27 @@ package enum EngineEvent: Sendable, Equatable {
 
     /// The line TraceSim writes (without its newline).
     package func line(now: SimInstant) -> String {
+        var line = ProtocolBytes()
+        write(now: now, into: &line)
+        return String(decoding: line.bytes.dropLast(), as: UTF8.self)
+    }
+
+    /// Appends the line TraceSim writes, and its newline, to `line`. Locations, the event sent
+    /// most, go straight into bytes through the location writer `didUpdateLocationRun` uses.
+    func write(now: SimInstant, into line: inout ProtocolBytes) {
+        if case .didUpdateLocations(let deliveries) = self {
+            line.member(#"{"type":"didUpdateLocations","now":"#, now.nanosecondsSinceEpoch)
+            line.append(#","locations":"#)
+            ProtocolValues.write(deliveries, into: &line)
+            line.append("}\n")
+        } else {
+            line.append(memberwiseLine(now: now))
+            line.append("\n")
+        }
+    }
+
+    /// The line of any other event, member by member.
+    private func memberwiseLine(now: SimInstant) -> String {
         var line = ProtocolLine(type: type)
         line.integer("now", now.nanosecondsSinceEpoch)
         switch self {
@@ -69,13 +90,8 @@ package enum EngineEvent: Sendable, Equatable {
                 ProtocolValues.name(launch.motionAuthorizationStatus, in: ProtocolValues.motionStatuses))
             line.bool("isMotionActivityAvailable", launch.isMotionActivityAvailable)
             line.bool("locationServicesEnabled", launch.isLocationServicesEnabled)
-        case .didUpdateLocations(let deliveries):
-            var list = "["
-            for (index, delivery) in deliveries.enumerated() {
-                if index > 0 { list += "," }
-                list += ProtocolValues.fix(delivery.fix, deliveredAt: delivery.time)
-            }
-            line.raw("locations", list + "]")
+        case .didUpdateLocations:
+            preconditionFailure("didUpdateLocations is written by write(now:into:)")
         case .didReceiveSignificantChange(let fix):
             line.raw("location", ProtocolValues.fix(fix))
         case .didUpdateMotionActivity(let sample):
@@ -126,15 +142,7 @@ package enum EngineEvent: Sendable, Equatable {
             launch.isLocationServicesEnabled = try fields.bool("locationServicesEnabled")
             event = .start(launch)
         case "didUpdateLocations":
-            var deliveries: [LocationDelivery] = []
-            for (index, element) in try fields.array("locations").enumerated() {
-                let read = try ProtocolValues.fix(element.value, context: "\(type): locations[\(index)]")
-                guard let time = read.deliveredAt else {
-                    throw ProtocolMessageError("\(type): locations[\(index)]: \"deliveredAt\" is missing")
-                }
-                deliveries.append(LocationDelivery(fix: read.fix, time: time))
-            }
-            event = .didUpdateLocations(deliveries)
+            event = .didUpdateLocations(try ProtocolValues.deliveries(try fields.array("locations"), in: type))
         case "didReceiveSignificantChange":
             event = .didReceiveSignificantChange(
                 try ProtocolValues.fix(try fields.object("location"), context: "\(type): location").fix)

@@ -6,8 +6,24 @@ import Traces
 struct Exchange {
     let connection: any EngineConnection
     let run: String
-    let waitingFor: String
+    let awaited: Awaited
     let timeoutSeconds: Double
+
+    /// What TraceSim waits for. An event's wording is built only when a failure needs it: most
+    /// exchanges end in a done and never say what they waited for.
+    enum Awaited {
+        case hello
+        /// The done for the message of this `type`.
+        case done(for: String)
+    }
+
+    /// What TraceSim waited for, in words.
+    var waitingFor: String {
+        switch awaited {
+        case .hello: "its hello"
+        case .done(let type): "its done for \(type)"
+        }
+    }
 
     /// A problem with the line just read.
     func failure(_ what: String) -> EngineFailure {
@@ -86,7 +102,7 @@ struct Exchange {
     {
         let deadline = Deadline(secondsFromNow: timeoutSeconds)
         let exchange = Exchange(
-            connection: connection, run: run, waitingFor: "its hello", timeoutSeconds: timeoutSeconds)
+            connection: connection, run: run, awaited: .hello, timeoutSeconds: timeoutSeconds)
         do {
             do {
                 try connection.send(RunMessages.helloLine, deadline: deadline)

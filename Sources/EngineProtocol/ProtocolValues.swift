@@ -42,29 +42,52 @@ package enum ProtocolValues {
     /// A fix as a JSON object: Core Location's field names, a field left out when the fix does
     /// not have it; `deliveredAt` when it is a delivery.
     package static func fix(_ fix: Fix, deliveredAt: SimInstant? = nil) -> String {
-        var line = ProtocolLine()
-        line.integer("timestamp", fix.timestamp.nanosecondsSinceEpoch)
-        if let deliveredAt { line.integer("deliveredAt", deliveredAt.nanosecondsSinceEpoch) }
-        line.number("latitude", fix.latitude)
-        line.number("longitude", fix.longitude)
-        if let altitude = fix.altitudeMeters { line.number("altitude", altitude) }
+        var line = ProtocolBytes()
+        write(fix, deliveredAt: deliveredAt, into: &line)
+        return line.text
+    }
+
+    /// The one writer of a location, which every message carrying one calls: `fix` as a JSON
+    /// object appended to `line` (see `fix(_:deliveredAt:)`).
+    /// - Complexity: O(1); no allocation beyond `line`'s growth and a number's long digits.
+    static func write(_ fix: Fix, deliveredAt: SimInstant?, into line: inout ProtocolBytes) {
+        line.member(#"{"timestamp":"#, fix.timestamp.nanosecondsSinceEpoch)
+        if let deliveredAt { line.member(#","deliveredAt":"#, deliveredAt.nanosecondsSinceEpoch) }
+        line.member(#","latitude":"#, fix.latitude)
+        line.member(#","longitude":"#, fix.longitude)
+        line.member(#","altitude":"#, ifPresent: fix.altitudeMeters)
         switch fix.horizontalAccuracy {
-        case .meters(let meters)?: line.number("horizontalAccuracy", meters)
-        case .dilution(let dilution)?: line.number("horizontalDilution", dilution)
+        case .meters(let meters)?: line.member(#","horizontalAccuracy":"#, meters)
+        case .dilution(let dilution)?: line.member(#","horizontalDilution":"#, dilution)
         case nil: break
         }
         // Vertical accuracy is stored as a float: written as one, so it reads back exactly.
         switch fix.verticalAccuracy {
-        case .meters(let meters)?: line.number("verticalAccuracy", Float(meters))
-        case .dilution(let dilution)?: line.number("verticalDilution", Float(dilution))
+        case .meters(let meters)?: line.member(#","verticalAccuracy":"#, Float(meters))
+        case .dilution(let dilution)?: line.member(#","verticalDilution":"#, Float(dilution))
         case nil: break
         }
-        if let speed = fix.speedMetersPerSecond { line.number("speed", speed) }
-        if let accuracy = fix.speedAccuracyMetersPerSecond { line.number("speedAccuracy", accuracy) }
-        if let course = fix.courseDegrees { line.number("course", course) }
-        if let accuracy = fix.courseAccuracyDegrees { line.number("courseAccuracy", accuracy) }
-        line.string("provider", fix.provider.name)
-        return line.line
+        line.member(#","speed":"#, ifPresent: fix.speedMetersPerSecond)
+        line.member(#","speedAccuracy":"#, ifPresent: fix.speedAccuracyMetersPerSecond)
+        line.member(#","course":"#, ifPresent: fix.courseDegrees)
+        line.member(#","courseAccuracy":"#, ifPresent: fix.courseAccuracyDegrees)
+        line.append(#","provider":""#)
+        // A provider's name is a lower-case word: nothing in it needs escaping.
+        line.append(fix.provider.name)
+        line.append(#""}"#)
+    }
+
+    /// Deliveries as a JSON array of locations, each with its `deliveredAt`: the `locations`
+    /// of `didUpdateLocations` and of `didUpdateLocationRun`.
+    static func write(_ deliveries: some Collection<LocationDelivery>, into line: inout ProtocolBytes) {
+        line.append("[")
+        var isFirst = true
+        for delivery in deliveries {
+            if !isFirst { line.append(",") }
+            isFirst = false
+            write(delivery.fix, deliveredAt: delivery.time, into: &line)
+        }
+        line.append("]")
     }
 
     /// Reads what `fix(_:deliveredAt:)` wrote.
@@ -94,6 +117,22 @@ package enum ProtocolValues {
         if fields.has("provider") { fix.provider = try fields.token("provider", providers) }
         try fields.finish()
         return (fix, deliveredAt)
+    }
+
+    /// Reads what `write(_:into:)` wrote for deliveries: each location must say when it was
+    /// delivered. `type` names the message in errors.
+    static func deliveries(_ locations: [JSONNode], in type: String) throws(ProtocolMessageError) -> [LocationDelivery]
+    {
+        var deliveries: [LocationDelivery] = []
+        deliveries.reserveCapacity(locations.count)
+        for (index, element) in locations.enumerated() {
+            let read = try fix(element.value, context: "\(type): locations[\(index)]")
+            guard let time = read.deliveredAt else {
+                throw ProtocolMessageError("\(type): locations[\(index)]: \"deliveredAt\" is missing")
+            }
+            deliveries.append(LocationDelivery(fix: read.fix, time: time))
+        }
+        return deliveries
     }
 
     // MARK: Motion and visits

@@ -65,6 +65,8 @@ final class SubprocessClient: RecordingClient {
     private(set) var runLocationsConsumed = 0
     /// The run line's buffer, kept from message to message.
     private var runMessage = LocationRunMessage()
+    /// An event's line, kept from event to event.
+    private var eventLine = ProtocolBytes()
     /// While the answer to a run message is read: the run's deliveries, and how many of them
     /// the engine consumed once it said so.
     private var pendingRun: ArraySlice<LocationDelivery> = []
@@ -129,7 +131,7 @@ final class SubprocessClient: RecordingClient {
             failure = EngineFailure("run \(run): \(error.message)")
             return
         }
-        exchange(line, waitingFor: "its done for reset", kind: .reset, into: &ignored)
+        exchange(line, answering: "reset", kind: .reset, into: &ignored)
     }
 
     func start(
@@ -171,8 +173,7 @@ final class SubprocessClient: RecordingClient {
         runMessagesSent += 1
         pendingRun = deliveries
         consumedCount = nil
-        exchange(
-            bytes: runMessage.bytes, waitingFor: "its done for \(LocationRunMessage.type)", kind: .run, into: &requests)
+        exchange(bytes: runMessage.bytes, answering: LocationRunMessage.type, kind: .run, into: &requests)
         let consumed = consumedCount ?? deliveries.count
         runLocationsConsumed += consumed
         pendingRun = []
@@ -312,9 +313,10 @@ final class SubprocessClient: RecordingClient {
             break
         }
         guard isWithinEventLimits(at: now) else { return }
+        eventLine.removeAll()
+        event.write(now: now, into: &eventLine)
         exchange(
-            event.line(now: now), waitingFor: "its done for \(event.type)", kind: event == .finish ? .finish : .event,
-            into: &requests)
+            bytes: eventLine.bytes, answering: event.type, kind: event == .finish ? .finish : .event, into: &requests)
     }
 
     /// Whole seconds of virtual time from the run's first event to now.
@@ -355,20 +357,21 @@ final class SubprocessClient: RecordingClient {
     }
 
     private func exchange(
-        _ line: String, waitingFor: String, kind: Kind, into requests: inout [LocationClientRequest<SubprocessTimer>]
+        _ line: String, answering type: String, kind: Kind,
+        into requests: inout [LocationClientRequest<SubprocessTimer>]
     ) {
         var bytes = Array(line.utf8)
         bytes.append(0x0A)
-        exchange(bytes: bytes, waitingFor: waitingFor, kind: kind, into: &requests)
+        exchange(bytes: bytes, answering: type, kind: kind, into: &requests)
     }
 
     private func exchange(
-        bytes line: [UInt8], waitingFor: String, kind: Kind,
+        bytes line: [UInt8], answering messageType: String, kind: Kind,
         into requests: inout [LocationClientRequest<SubprocessTimer>]
     ) {
         guard let connection else { return }
         let exchange = Exchange(
-            connection: connection, run: run, waitingFor: waitingFor, timeoutSeconds: timeoutSeconds)
+            connection: connection, run: run, awaited: .done(for: messageType), timeoutSeconds: timeoutSeconds)
         let deadline = Deadline(secondsFromNow: timeoutSeconds)
         do {
             // An answer must follow its event. A line already waiting is an extra answer to the
@@ -377,7 +380,7 @@ final class SubprocessClient: RecordingClient {
             if kind != .reset, connection.hasUnreadOutput() {
                 throw EngineFailure(
                     "run \(run): output line \(connection.linesRead + 1): a line after the done for the previous "
-                        + "event, before \(waitingFor.replacingOccurrences(of: "its done for ", with: "")) was sent")
+                        + "event, before \(messageType) was sent")
             }
             try connection.send(lineBytes: line, deadline: deadline)
             while true {

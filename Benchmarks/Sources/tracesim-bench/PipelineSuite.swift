@@ -30,29 +30,32 @@ enum PipelineSuite {
         let memoryLimit = memoryStreamingRate(bytes: count * MemoryLayout<Fix>.stride, bench)
 
         let (timing, answer) = measure(bench.options.plan) { gateAndOdometer(fixes) }
-        let rate = Double(count) / timing.median
         let csv = try bench.driveFile(.csv, fixes: fixes)
         let numpy = bench.peer("pipeline_peer.py", [csv])
         let numpyAgrees = numpy.map { agree(answer, $0.answer) } ?? false
         if let numpy, !numpyAgrees { bench.fail("the NumPy gate answered \(numpy.answer), TraceSim \(answer)") }
-        // The NumPy peer beside a TraceSim rate over the same fixes.
-        func comparedWithNumPy(_ traceSimRate: Double) -> [PeerComparison] {
-            numpy.map {
-                [
+        // Every row over the drive's fixes: its rate in fixes/s, trace seconds per wall second,
+        // its share of the memory streaming limit, and the NumPy peer beside it where asked.
+        func recordFixRateRow(
+            _ name: String, _ timing: Timing, figures: [String: Double] = [:], comparedWithNumPy: Bool = true
+        ) {
+            let rate = Double(count) / timing.median
+            var figures = figures
+            figures["realTimeFactor"] = traceSeconds / timing.median
+            figures["fractionOfMemoryStreamingLimit"] = rate * Double(MemoryLayout<Fix>.stride) / memoryLimit
+            var peers: [PeerComparison] = []
+            if comparedWithNumPy, let numpy {
+                peers.append(
                     PeerComparison(
-                        peer: $0.peer, version: $0.version, timing: $0.timing, work: Double(count),
-                        traceSimRate: traceSimRate, agrees: numpyAgrees)
-                ]
-            } ?? []
+                        peer: numpy.peer, version: numpy.version, timing: numpy.timing, work: Double(count),
+                        traceSimRate: rate, agrees: numpyAgrees))
+            }
+            bench.record(
+                BenchmarkRow(
+                    suite: "pipeline", name: name, input: input, unit: "fixes/s", timing: timing, work: Double(count),
+                    figures: figures, peers: peers))
         }
-        bench.record(
-            BenchmarkRow(
-                suite: "pipeline", name: "accuracy gate + odometer", input: input, unit: "fixes/s", timing: timing,
-                work: Double(count),
-                figures: [
-                    "realTimeFactor": traceSeconds / timing.median,
-                    "fractionOfMemoryStreamingLimit": rate * Double(MemoryLayout<Fix>.stride) / memoryLimit,
-                ], peers: comparedWithNumPy(rate)))
+        recordFixRateRow("accuracy gate + odometer", timing)
 
         // The same gate and odometer as the replay runs them: the engine's own callback, fed
         // one delivery per call as the device hands them over, with its recorder, distance
@@ -65,15 +68,7 @@ enum PipelineSuite {
         if engineAnswer.accepted != answer.accepted || engineAnswer.odometerMeters != answer.odometerMeters {
             bench.fail("the engine's pipeline answered \(engineAnswer), the gate and odometer \(answer)")
         }
-        let engineRate = Double(count) / engineTiming.median
-        bench.record(
-            BenchmarkRow(
-                suite: "pipeline", name: Self.engineCase, input: input, unit: "fixes/s", timing: engineTiming,
-                work: Double(count),
-                figures: [
-                    "realTimeFactor": traceSeconds / engineTiming.median,
-                    "fractionOfMemoryStreamingLimit": engineRate * Double(MemoryLayout<Fix>.stride) / memoryLimit,
-                ], peers: comparedWithNumPy(engineRate)))
+        recordFixRateRow(Self.engineCase, engineTiming)
 
         // The same engine fed whole runs (`didUpdateLocationRun`), as a replay hands them to a
         // client that takes runs (issue 32): a run goes on until the engine writes a request.
@@ -86,15 +81,7 @@ enum PipelineSuite {
         if runsAnswer != engineAnswer {
             bench.fail("the engine in runs answered \(runsAnswer), one delivery per call \(engineAnswer)")
         }
-        let runsRate = Double(count) / runsTiming.median
-        bench.record(
-            BenchmarkRow(
-                suite: "pipeline", name: Self.engineRunsCase, input: input, unit: "fixes/s", timing: runsTiming,
-                work: Double(count),
-                figures: [
-                    "realTimeFactor": traceSeconds / runsTiming.median,
-                    "fractionOfMemoryStreamingLimit": runsRate * Double(MemoryLayout<Fix>.stride) / memoryLimit,
-                ], peers: comparedWithNumPy(runsRate)))
+        recordFixRateRow(Self.engineRunsCase, runsTiming)
 
         var idealAccepted: Int?
         // What every run of the trace shares (its path, unobserved spans, covered seconds) is
@@ -121,18 +108,10 @@ enum PipelineSuite {
             } else if let idealAccepted, run.recorder.acceptedFixCount > idealAccepted {
                 bench.fail("preset \(preset.name) accepted more fixes than the ideal run")
             }
-            let rate = Double(count) / timing.median
-            bench.record(
-                BenchmarkRow(
-                    suite: "pipeline", name: preset.name, input: input, unit: "fixes/s", timing: timing,
-                    work: Double(count),
-                    figures: [
-                        "realTimeFactor": traceSeconds / timing.median,
-                        "acceptedFixes": Double(run.recorder.acceptedFixCount),
-                        "fractionOfMemoryStreamingLimit": rate * Double(MemoryLayout<Fix>.stride) / memoryLimit,
-                    ],
-                    // The NumPy peer does far less than a whole replay; the ideal run shows the gap.
-                    peers: preset.name == "ideal" ? comparedWithNumPy(rate) : []))
+            // The NumPy peer does far less than a whole replay; the ideal run shows the gap.
+            recordFixRateRow(
+                preset.name, timing, figures: ["acceptedFixes": Double(run.recorder.acceptedFixCount)],
+                comparedWithNumPy: preset.name == "ideal")
         }
         recordRunRows(trace, input: input, bench)
     }
