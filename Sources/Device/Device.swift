@@ -107,9 +107,9 @@ public struct Device: Sendable {
     /// with `suspendedAppQueuesUpdates` does Core Location keep its updates running and enqueue
     /// them (a4 #2; the sources disagree, Device.md "Issue 31: the suspended app's receiver").
     ///
-    /// Inlinable because a replay asks after every event: called out of line, the whole
-    /// device would be copied to pass it.
-    @inlinable public func isReceiverRunning(at now: SimInstant) -> Bool {
+    /// Inlinable, and always inlined, because a replay asks after every event: called out of
+    /// line, the whole device (about 1 KB) is copied to pass it.
+    @inlinable @inline(__always) public func isReceiverRunning(at now: SimInstant) -> Bool {
         // Reduced accuracy is served from Wi-Fi and cell positions, not the GPS receiver.
         guard lifecycle.hasRunningLocationUpdates, authorization.state.isLocationServicesEnabled,
             authorization.state.accuracy == .fullAccuracy,

@@ -200,45 +200,14 @@ public enum ScenarioRunner {
     /// person, so whatever the flow did not reach yet happens during the replay and a prompt
     /// the app raises while tracking gets the person's next answer. Without a flow the person's
     /// Settings changes are queued from the trace's first fix.
-    public static func replay<Client: LocationClient>(_ trace: Trace, _ scenario: Scenario, client: Client)
-        -> ScenarioReplay<Client>
-    {
-        let start = trace.fixes.first?.timestamp ?? SimInstant(nanosecondsSinceEpoch: 0)
-        let end = trace.fixes.last?.timestamp ?? start
-        var configuration = scenario.device
-        configuration.seed = scenario.seed
-        configuration.traceHasMotionSamples = !trace.motionSamples.isEmpty
-        let timeline = scenario.timeline.map {
-            ScriptedDeviceEvent(time: $0.when.instant(start: start, end: end), event: $0.event)
-        }
-        var phone: DeviceRun
-        var script = timeline
-        var wizardSteps: [PermissionsWizard.Step]?
-        if case .flow(let layer) = scenario.authorization {
-            var setup = DeviceSetup()
-            setup.configuration = configuration
-            // The session keeps seconds from its start, as a person's file gives them.
-            let lifecycle = timeline.map {
-                PermissionSession.ScriptedEvent(atSeconds: $0.time.seconds(since: start), event: $0.event)
-            }
-            let flow = layer.run(
-                setup: setup, user: scenario.user, lifecycle: lifecycle, start: start, ending: .settled)
-            wizardSteps = flow.wizard?.transcript
-            phone = flow.session.phone
-            phone.stopLogging()
-            script = []
-        } else {
-            phone = DeviceRun(device: Device(configuration: configuration), user: scenario.user)
-            phone.open(at: start)
-            phone.scriptSettingsChanges(from: start)
-        }
-        let trackingStart = phone.now
-        var replay = Replay(phone: phone, client: client)
-        replay.run(trace, script: script, from: trackingStart)
-        return ScenarioReplay(
-            replay: replay, traceStart: start, traceEnd: end, flowSeconds: trackingStart.seconds(since: start),
-            wizardSteps: wizardSteps, deviceConfiguration: configuration,
-            authorizationTimeline: replay.authorizationTimeline, lifecycle: replay.lifecycleTimeline)
+    @inlinable public static func replay<Client: LocationClient>(
+        _ trace: Trace, _ scenario: Scenario, client: Client
+    ) -> ScenarioReplay<Client> {
+        // Inlinable, so the caller's module compiles the replay for its client (`ScenarioReplayStart`).
+        let start = ScenarioReplayStart(trace, scenario)
+        var replay = Replay(phone: start.phone, client: client)
+        replay.run(trace, script: start.script, from: start.trackingStart)
+        return ScenarioReplay(replay, after: start)
     }
 }
 

@@ -9,17 +9,17 @@ extension DeviceRun {
     /// Records fixes from `cursor.fixIndex` on, all before `limit`, and appends each step that
     /// delivered its one fix and did nothing else to `deliveries`, at most `length` of them.
     /// The first step that does anything else stops it, its actions left in `actions` (empty
-    /// otherwise); the cursor stands after the last fix recorded. `afterFirst` is set to the
-    /// run as it stood after the first delivery, when there was a second step: the point to go
-    /// back to, since a client handles at least one delivery.
+    /// otherwise); the cursor stands after the last fix recorded. A driver that may go back
+    /// calls it for one delivery first, keeps the run as it then stands (a client handles at
+    /// least one delivery) and calls it again for the rest: kept in the driver's own variable,
+    /// the copy is made once, where an `inout` optional took three copies of the whole run.
     /// - Returns: whether a step that did something else ended the run.
-    package mutating func recordDeliveries(
+    @usableFromInline package mutating func recordDeliveries(
         _ fixes: [Fix], before limit: SimInstant, length: Int, into deliveries: inout [LocationDelivery],
-        afterFirst: inout DeviceRun?, otherStep actions: inout [DeviceAction]
+        otherStep actions: inout [DeviceAction]
     ) -> Bool {
         var fixIndex = cursor.fixIndex
         while deliveries.count < length, fixIndex < fixes.endIndex, fixes[fixIndex].timestamp < limit {
-            if deliveries.count == 1 { afterFirst = self }
             let time = fixes[fixIndex].timestamp
             fixIndex += 1
             cursor.fixIndex = fixIndex
@@ -33,7 +33,9 @@ extension DeviceRun {
 
     /// Records the fixes from `cursor.fixIndex` up to `end` again, after going back to a run's
     /// `afterFirst`: each delivers its fix as it did the first time, and nothing else.
-    package mutating func recordDeliveriesAgain(_ fixes: [Fix], upTo end: Int, actions: inout [DeviceAction]) {
+    @usableFromInline package mutating func recordDeliveriesAgain(
+        _ fixes: [Fix], upTo end: Int, actions: inout [DeviceAction]
+    ) {
         while cursor.fixIndex < end {
             cursor.fixIndex += 1
             let fix = fixes[cursor.fixIndex - 1]

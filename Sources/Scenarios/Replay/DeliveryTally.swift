@@ -28,14 +28,14 @@ public struct DeliveryTally: Sendable, Equatable {
     public init() {}
 
     /// Counts one `didUpdateLocations` call carrying `size` locations.
-    mutating func countCall(of size: Int) {
+    @usableFromInline mutating func countCall(of size: Int) {
         calls += 1
         locations += size
         if size > largestCall { largestCall = size }
     }
 
     /// Counts `count` `didUpdateLocations` calls of one location each (a run handed over).
-    mutating func countCalls(ofOne count: Int) {
+    @usableFromInline mutating func countCalls(ofOne count: Int) {
         calls += count
         locations += count
         if count > 0 && largestCall < 1 { largestCall = 1 }

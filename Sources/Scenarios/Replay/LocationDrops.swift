@@ -30,7 +30,7 @@ public struct LocationDrops: Sendable, Equatable {
 
     /// Notes that `rule` kept a fix from the app at `time`, after `deliveries` deliveries in all.
     /// - Complexity: O(1) amortized.
-    mutating func dropped(_ rule: DeviceRule, at time: SimInstant, deliveries: Int) {
+    @usableFromInline mutating func dropped(_ rule: DeviceRule, at time: SimInstant, deliveries: Int) {
         if let last = spans.indices.last, spans[last].rule == rule, deliveries == deliveriesAtLastDrop {
             spans[last].end = time
             spans[last].count += 1

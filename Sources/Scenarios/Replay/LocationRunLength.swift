@@ -10,7 +10,7 @@
 /// while the client takes whole runs without asking for anything, and falls to where the
 /// client stopped when it stops early, so a client with a steady rhythm gets runs that end on
 /// its request, with nothing to step again.
-package struct LocationRunLength: Sendable, Equatable {
+@usableFromInline package struct LocationRunLength: Sendable, Equatable {
     /// The longest run: enough that a run's fixed cost (a call, a copy of the phone) is spread
     /// thin, small enough that the deliveries of one run stay in cache.
     package static let maximum = 1024
@@ -18,10 +18,10 @@ package struct LocationRunLength: Sendable, Equatable {
     package static let initial = 8
 
     /// A length at its first value.
-    package init() {}
+    @usableFromInline package init() {}
 
     /// The length of the next run.
-    package private(set) var current = Self.initial
+    @usableFromInline package private(set) var current = Self.initial
 
     /// Learns from a run handed over.
     /// - Parameters:
@@ -30,7 +30,7 @@ package struct LocationRunLength: Sendable, Equatable {
     ///   - wroteRequests: whether the client asked for something (on its last handled one).
     ///   - endedAtLimit: whether something other than the length ended the run (the next
     ///     queued item, motion sample or device event, or the trace's end).
-    package mutating func note(handled: Int, of count: Int, wroteRequests: Bool, endedAtLimit: Bool) {
+    @usableFromInline package mutating func note(handled: Int, of count: Int, wroteRequests: Bool, endedAtLimit: Bool) {
         if handled < count {
             current = max(1, handled)
         } else if !wroteRequests && !endedAtLimit {

@@ -14,50 +14,62 @@ import Traces
 /// client what the device delivers and sends the client's requests back to the device.
 public struct Replay<Client: LocationClient> {
     /// The phone's run: the device, its queue and timelines.
-    public private(set) var phone: DeviceRun
+    @inlinable public var phone: DeviceRun { storedPhone }
     /// The client after the replay.
-    public private(set) var client: Client
-    private var requests: [LocationClientRequest<Client.Timer>] = []
+    @inlinable public var client: Client { storedClient }
+    /// When each fix reached the app (standard updates).
+    @inlinable public var deliveryTimes: [SimInstant] { storedDeliveryTimes }
+    /// Where the phone kept fixes from the app, and by which rule.
+    @inlinable public var locationDrops: LocationDrops { storedLocationDrops }
+    /// How the app was handed its locations: calls, their sizes, what the device filled in.
+    @inlinable public var deliveryTally: DeliveryTally { storedDeliveryTally }
+    /// Scripted suspensions the phone did not carry out because the app was kept running.
+    @inlinable public var refusedSuspensions: [RefusedSuspension] { storedRefusedSuspensions }
+
+    // The replay's state and steps are `@usableFromInline` and `@inlinable` (issue 32): a module
+    // that replays its own client (an embedder, `track`, the benchmarks) then compiles the
+    // replay for that client. Called generically across modules, every step asked the runtime
+    // for the metadata of `Replay<Client>` and of its request buffer (about 540 instructions
+    // per fix of a run-taking client) and went through unspecialised array code.
+    @usableFromInline var storedPhone: DeviceRun
+    @usableFromInline var storedClient: Client
+    @usableFromInline var requests: [LocationClientRequest<Client.Timer>] = []
     /// The next request to send: `flushRequests` runs re-entrantly (a request's deliveries may
     /// raise more), and every level walks the one buffer in order, so requests reach the device
     /// first in, first out, and none is shifted along the buffer.
-    private var nextRequest = 0
-    private var hasRun = false
-    /// When each fix reached the app (standard updates).
-    public private(set) var deliveryTimes: [SimInstant] = []
-    /// Where the phone kept fixes from the app, and by which rule.
-    public private(set) var locationDrops = LocationDrops()
-    /// How the app was handed its locations: calls, their sizes, what the device filled in.
-    public private(set) var deliveryTally = DeliveryTally()
-    /// Scripted suspensions the phone did not carry out because the app was kept running.
-    public private(set) var refusedSuspensions: [RefusedSuspension] = []
+    @usableFromInline var nextRequest = 0
+    @usableFromInline var hasRun = false
+    @usableFromInline var storedDeliveryTimes: [SimInstant] = []
+    @usableFromInline var storedLocationDrops = LocationDrops()
+    @usableFromInline var storedDeliveryTally = DeliveryTally()
+    @usableFromInline var storedRefusedSuspensions: [RefusedSuspension] = []
     /// The fixes of the next `didUpdateLocations` call: those the device delivered in one
     /// step, in order. Emptied after each call.
-    private var locations: [LocationDelivery] = []
+    @usableFromInline var locations: [LocationDelivery] = []
     /// Emptied action buffers kept for the next event. `send` runs re-entrantly (a client
     /// request becomes a device event), so each level takes its own buffer.
-    private var spareActionBuffers: [[DeviceAction]] = []
+    @usableFromInline var spareActionBuffers: [[DeviceAction]] = []
     /// The action buffer of a recorded fix: the loop records fixes one at a time and never
     /// re-entrantly, so they share one buffer without the spare buffers' bookkeeping.
-    private var fixActions: [DeviceAction] = []
-    private var isClientStarted = false
+    @usableFromInline var fixActions: [DeviceAction] = []
+    @usableFromInline var isClientStarted = false
     /// Whether the client takes runs of locations and the run keeps no device log (a log
     /// would have to be rolled back with the phone).
-    private let takesRuns: Bool
+    @usableFromInline let takesRuns: Bool
     /// The deliveries of the run being handed over, reused.
-    private var runDeliveries: [LocationDelivery] = []
+    @usableFromInline var runDeliveries: [LocationDelivery] = []
     /// How many fixes the next run looks ahead.
-    private var runLength = LocationRunLength()
+    @usableFromInline var runLength = LocationRunLength()
     /// The client's timers waiting in the run's queue, by the token queued for each; a slot is
     /// reused once its timer fired.
-    private var clientTimers: [Client.Timer?] = []
-    private var freeTimerSlots: [Int] = []
+    @usableFromInline var clientTimers: [Client.Timer?] = []
+    @usableFromInline var freeTimerSlots: [Int] = []
     /// Client timers that came due while the process was suspended, in the order they came
     /// due: they fire when the same process runs again, and are forgotten when it ends.
-    private var overdueClientTimers: [Client.Timer] = []
+    @usableFromInline var overdueClientTimers: [Client.Timer] = []
 
     /// Which source the loop takes the next item from.
-    private enum Source {
+    @usableFromInline enum Source {
         case none
         case queue
         case motion
@@ -65,21 +77,21 @@ public struct Replay<Client: LocationClient> {
     }
 
     /// The device after the replay.
-    public var device: Device { phone.device }
+    @inlinable public var device: Device { storedPhone.device }
     /// Every device action, with its time, when `keepsDeviceLog` was set.
-    public var deviceLog: [TimedDeviceAction] { phone.log }
+    public var deviceLog: [TimedDeviceAction] { storedPhone.log }
     /// The app's lifecycle as it changed: phase and screen lock, from the run's start (the
     /// replay's, or its permission flow's).
-    public var lifecycleTimeline: [LifecycleChange] { phone.lifecycleTimeline }
+    public var lifecycleTimeline: [LifecycleChange] { storedPhone.lifecycleTimeline }
     /// What the app was allowed, and whether it could run, as it changed: opening with the
     /// phone's starting state, then status and accuracy, motion, suspensions, wakes, launches
     /// and terminations (prompts are in the device's log).
-    public var authorizationTimeline: [AuthorizationChange] { phone.authorizationTimeline }
+    public var authorizationTimeline: [AuthorizationChange] { storedPhone.authorizationTimeline }
     /// When the phone ran location updates for the app, measured from the device.
-    public var gpsOn: GPSOnTime { phone.gpsOn }
+    public var gpsOn: GPSOnTime { storedPhone.gpsOn }
     /// The person answering prompts that appear during the replay (the deferred Always
     /// upgrade, for example); `nil` leaves them on screen.
-    public var user: SimulatedUser? { phone.user }
+    public var user: SimulatedUser? { storedPhone.user }
 
     /// Prepares a replay of a fresh `device` and `client`.
     public init(device: Device, client: Client, user: SimulatedUser? = nil, keepsDeviceLog: Bool = false) {
@@ -89,8 +101,8 @@ public struct Replay<Client: LocationClient> {
     /// Prepares a replay that goes on with `phone` (as a permission flow left it, with what is
     /// still queued) and `client`.
     public init(phone: DeviceRun, client: Client) {
-        self.phone = phone
-        self.client = client
+        storedPhone = phone
+        storedClient = client
         takesRuns = client.takesLocationRuns && !phone.keepsLog
         requests.reserveCapacity(16)
         locations.reserveCapacity(1)
@@ -105,21 +117,23 @@ public struct Replay<Client: LocationClient> {
     ///
     /// A replay runs one trace: its queue, timeline and measurements belong to that run, so
     /// make a new `Replay` for the next trace.
-    public mutating func run(_ trace: Trace, script: [ScriptedDeviceEvent] = [], from start: SimInstant? = nil) {
+    @inlinable public mutating func run(
+        _ trace: Trace, script: [ScriptedDeviceEvent] = [], from start: SimInstant? = nil
+    ) {
         precondition(!hasRun, "a Replay runs one trace; make a new Replay for the next one")
         hasRun = true
         let fixes = trace.fixes
         let samples = trace.motionSamples
-        phone.cursor = TraceCursor(trace, from: start)
-        let firstFix = phone.cursor.fixIndex < fixes.endIndex ? fixes[phone.cursor.fixIndex].timestamp : nil
+        storedPhone.cursor = TraceCursor(trace, from: start)
+        let firstFix = storedPhone.cursor.fixIndex < fixes.endIndex ? fixes[storedPhone.cursor.fixIndex].timestamp : nil
         let firstSample =
-            phone.cursor.sampleIndex < samples.endIndex ? samples[phone.cursor.sampleIndex].timestamp : nil
-        for scripted in script { phone.script(scripted.event, at: scripted.time) }
-        guard let first = [start, firstFix, firstSample, phone.nextDue].compactMap({ $0 }).min() else { return }
-        deliveryTimes.reserveCapacity(fixes.endIndex - phone.cursor.fixIndex)
-        phone.open(at: first)
-        phone.startMeasuringGPS(at: first)
-        if !device.lifecycle.phase.isRunning && phone.pendingScriptedLaunches == 0 {
+            storedPhone.cursor.sampleIndex < samples.endIndex ? samples[storedPhone.cursor.sampleIndex].timestamp : nil
+        for scripted in script { storedPhone.script(scripted.event, at: scripted.time) }
+        guard let first = [start, firstFix, firstSample, storedPhone.nextDue].compactMap({ $0 }).min() else { return }
+        storedDeliveryTimes.reserveCapacity(fixes.endIndex - storedPhone.cursor.fixIndex)
+        storedPhone.open(at: first)
+        storedPhone.startMeasuringGPS(at: first)
+        if !storedPhone.device.lifecycle.phase.isRunning && storedPhone.pendingScriptedLaunches == 0 {
             send(.user(.launchedApp), at: first)
         }
         startClientIfLaunched(at: first)
@@ -130,16 +144,18 @@ public struct Replay<Client: LocationClient> {
         loop: while true {
             var next = SimInstant(nanosecondsSinceEpoch: .max)
             var source = Source.none
-            if let due = phone.nextDue, due <= last {
+            if let due = storedPhone.nextDue, due <= last {
                 next = due
                 source = .queue
             }
-            if phone.cursor.sampleIndex < samples.endIndex, samples[phone.cursor.sampleIndex].timestamp < next {
-                next = samples[phone.cursor.sampleIndex].timestamp
+            if storedPhone.cursor.sampleIndex < samples.endIndex,
+                samples[storedPhone.cursor.sampleIndex].timestamp < next
+            {
+                next = samples[storedPhone.cursor.sampleIndex].timestamp
                 source = .motion
             }
-            if phone.cursor.fixIndex < fixes.endIndex, fixes[phone.cursor.fixIndex].timestamp < next {
-                next = fixes[phone.cursor.fixIndex].timestamp
+            if storedPhone.cursor.fixIndex < fixes.endIndex, fixes[storedPhone.cursor.fixIndex].timestamp < next {
+                next = fixes[storedPhone.cursor.fixIndex].timestamp
                 source = .fix
             }
             switch source {
@@ -147,21 +163,21 @@ public struct Replay<Client: LocationClient> {
                 break loop
             case .queue:
                 now = next
-                guard let item = phone.popNext() else { preconditionFailure("the queue's next item vanished") }
+                guard let item = storedPhone.popNext() else { preconditionFailure("the queue's next item vanished") }
                 handle(item, at: now)
             case .motion:
                 now = next
-                let sample = samples[phone.cursor.sampleIndex]
-                phone.cursor.sampleIndex += 1
+                let sample = samples[storedPhone.cursor.sampleIndex]
+                storedPhone.cursor.sampleIndex += 1
                 send(.sensor(.motionSampleRecorded(sample)), at: now)
             case .fix:
                 if takesRuns && isClientStarted && overdueClientTimers.isEmpty {
                     // The client takes runs: every plain delivery up to the next thing that can
                     // change the phone or the app goes to it in one call (`recordRun`).
                     let nextSample =
-                        phone.cursor.sampleIndex < samples.endIndex
-                        ? samples[phone.cursor.sampleIndex].timestamp : SimInstant(nanosecondsSinceEpoch: .max)
-                    now = recordRun(fixes, before: min(nextSample, phone.nextDue ?? nextSample))
+                        storedPhone.cursor.sampleIndex < samples.endIndex
+                        ? samples[storedPhone.cursor.sampleIndex].timestamp : SimInstant(nanosecondsSinceEpoch: .max)
+                    now = recordRun(fixes, before: min(nextSample, storedPhone.nextDue ?? nextSample))
                     continue loop
                 }
                 // A run of fixes: every fix before the next queued item or motion sample (which
@@ -169,25 +185,25 @@ public struct Replay<Client: LocationClient> {
                 // change the phone or the app, so the loop stays here, taking the queue's head
                 // again after each fix because a fix may schedule a timer.
                 let nextSample =
-                    phone.cursor.sampleIndex < samples.endIndex
-                    ? samples[phone.cursor.sampleIndex].timestamp : SimInstant(nanosecondsSinceEpoch: .max)
-                var fixIndex = phone.cursor.fixIndex
+                    storedPhone.cursor.sampleIndex < samples.endIndex
+                    ? samples[storedPhone.cursor.sampleIndex].timestamp : SimInstant(nanosecondsSinceEpoch: .max)
+                var fixIndex = storedPhone.cursor.fixIndex
                 repeat {
                     now = fixes[fixIndex].timestamp
                     fixIndex += 1
-                    phone.cursor.fixIndex = fixIndex
+                    storedPhone.cursor.fixIndex = fixIndex
                     recordFix(fixes[fixIndex - 1], at: now)
                     startClientIfLaunched(at: now)
                 } while fixIndex < fixes.endIndex && fixes[fixIndex].timestamp < nextSample
-                    && phone.nextDue.map({ fixes[fixIndex].timestamp < $0 }) ?? true
+                    && storedPhone.nextDue.map({ fixes[fixIndex].timestamp < $0 }) ?? true
                 continue loop
             }
             startClientIfLaunched(at: now)
         }
-        phone.stopMeasuringGPS(at: now)
-        deliveryTally.heldWhenTraceEnded = device.heldLocationCount
-        deliveryTally.derivedByDevice = device.derivedFields
-        client.finish(at: now)
+        storedPhone.stopMeasuringGPS(at: now)
+        storedDeliveryTally.heldWhenTraceEnded = storedPhone.device.heldLocationCount
+        storedDeliveryTally.derivedByDevice = storedPhone.device.derivedFields
+        storedClient.finish(at: now)
     }
 
     /// Records fixes from the cursor on, all before `limit` (the next queued item or motion
@@ -199,70 +215,88 @@ public struct Replay<Client: LocationClient> {
     /// run and, once the client took the whole run without a request, is handed over as usual.
     /// Everything the replay keeps per delivery comes out as one call per location would leave
     /// it. Returns the instant of the last step the replay kept.
-    private mutating func recordRun(_ fixes: [Fix], before limit: SimInstant) -> SimInstant {
-        let start = phone.cursor.fixIndex
+    @inlinable mutating func recordRun(_ fixes: [Fix], before limit: SimInstant) -> SimInstant {
+        let start = storedPhone.cursor.fixIndex
         var actions: [DeviceAction] = []
         swap(&actions, &fixActions)
         defer {
             actions.empty()
             swap(&actions, &fixActions)
         }
-        var afterFirst: DeviceRun?
         let length = runLength.current
         runDeliveries.removeAll(keepingCapacity: true)
-        let endsInOtherStep = phone.recordDeliveries(
-            fixes, before: limit, length: length, into: &runDeliveries, afterFirst: &afterFirst, otherStep: &actions)
-        let fixIndex = phone.cursor.fixIndex
+        let endsAtFirst = storedPhone.recordDeliveries(
+            fixes, before: limit, length: 1, into: &runDeliveries, otherStep: &actions)
+        let next = storedPhone.cursor.fixIndex
+        guard !endsAtFirst, length > 1, next < fixes.endIndex, fixes[next].timestamp < limit else {
+            // One step: the client handles at least one delivery, so there is nothing to go back to.
+            let handed = handRun(fixes, length: length, endsInOtherStep: endsAtFirst, actions: &actions)
+            precondition(handed.stoppedShortAfter == nil, "a run of one delivery stopped short")
+            return handed.time
+        }
+        // The phone after the first delivery: the point to go back to if the client stops
+        // early. A plain local is copied once; an optional took three copies of the whole run.
+        let afterFirst = storedPhone
+        let endsInOtherStep = storedPhone.recordDeliveries(
+            fixes, before: limit, length: length, into: &runDeliveries, otherStep: &actions)
+        let handed = handRun(fixes, length: length, endsInOtherStep: endsInOtherStep, actions: &actions)
+        guard let handled = handed.stoppedShortAfter else { return handed.time }
+        // The client stopped before the phone did: step again from after the first fix.
+        storedPhone = afterFirst
+        actions.empty()
+        storedPhone.cursor.fixIndex = start + 1
+        storedPhone.recordDeliveriesAgain(fixes, upTo: start + handled, actions: &actions)
+        flushRequests(at: handed.time)
+        return handed.time
+    }
+
+    /// Hands the client the run in `runDeliveries` (`recordRun`), or, when the first step was
+    /// not a plain delivery, that step as usual; then the requests, and the step that ended the
+    /// run. Returns the instant of the last step the replay kept and, when the client stopped
+    /// before the phone did, how many deliveries it handled: the phone has to go back, and the
+    /// requests wait for it.
+    @inlinable mutating func handRun(
+        _ fixes: [Fix], length: Int, endsInOtherStep: Bool, actions: inout [DeviceAction]
+    ) -> (time: SimInstant, stoppedShortAfter: Int?) {
+        let fixIndex = storedPhone.cursor.fixIndex
         let otherStepTime = fixes[fixIndex - 1].timestamp
         guard !runDeliveries.isEmpty else {
             // The first step was not a plain delivery: the usual hand-over.
             handOver(actions, at: otherStepTime)
             startClientIfLaunched(at: otherStepTime)
-            return otherStepTime
+            return (otherStepTime, nil)
         }
-        let handled = client.didUpdateLocationRun(LocationRun(runDeliveries[...]), into: &requests)
+        let handled = storedClient.didUpdateLocationRun(LocationRun(runDeliveries[...]), into: &requests)
         precondition(
             (1...runDeliveries.count).contains(handled),
             "didUpdateLocationRun returned \(handled) for a run of \(runDeliveries.count)")
-        for delivery in runDeliveries[..<handled] { deliveryTimes.append(delivery.time) }
-        deliveryTally.countCalls(ofOne: handled)
+        for delivery in runDeliveries[..<handled] { storedDeliveryTimes.append(delivery.time) }
+        storedDeliveryTally.countCalls(ofOne: handled)
         let wroteRequests = !requests.isEmpty
         runLength.note(
             handled: handled, of: runDeliveries.count, wroteRequests: wroteRequests,
             endedAtLimit: endsInOtherStep || runDeliveries.count < length)
         let last = runDeliveries[handled - 1].time
-        if handled == runDeliveries.count && !(wroteRequests && endsInOtherStep) {
-            // The phone stands where the client's view of it does.
-            if endsInOtherStep {
-                flushRequests(at: last)
-                handOver(actions, at: otherStepTime)
-                return otherStepTime
-            }
-            flushRequests(at: last)
-            return last
+        guard handled == runDeliveries.count && !(wroteRequests && endsInOtherStep) else {
+            return (last, handled)
         }
-        // The client stopped before the phone did: step again from after the first fix.
-        // A run the client stopped short holds at least two deliveries, so the phone was copied
-        // before its second step.
-        guard let afterFirst else { preconditionFailure("a run stopped short without the phone's copy") }
-        phone = afterFirst
-        actions.empty()
-        phone.cursor.fixIndex = start + 1
-        phone.recordDeliveriesAgain(fixes, upTo: start + handled, actions: &actions)
+        // The phone stands where the client's view of it does.
         flushRequests(at: last)
-        return last
+        guard endsInOtherStep else { return (last, nil) }
+        handOver(actions, at: otherStepTime)
+        return (otherStepTime, nil)
     }
 
     /// The app starts its location code as soon as its process first runs, before anything
     /// else is handled.
-    private mutating func startClientIfLaunched(at now: SimInstant) {
-        guard !isClientStarted, device.lifecycle.phase.isRunning else { return }
+    @inlinable mutating func startClientIfLaunched(at now: SimInstant) {
+        guard !isClientStarted, storedPhone.device.lifecycle.phase.isRunning else { return }
         isClientStarted = true
-        client.start(LocationClientLaunch(device.authorization.state), at: now, into: &requests)
+        storedClient.start(LocationClientLaunch(storedPhone.device.authorization.state), at: now, into: &requests)
         flushRequests(at: now)
     }
 
-    private mutating func handle(_ item: DeviceRun.Queued, at now: SimInstant) {
+    @inlinable mutating func handle(_ item: DeviceRun.Queued, at now: SimInstant) {
         if let event = item.deviceEvent {
             send(event, at: now)
             return
@@ -273,9 +307,9 @@ public struct Replay<Client: LocationClient> {
         // Models app timers under suspension (rule suspendedAppGetsNoMotionOrTimers): a
         // suspended process runs no code, so a timer due then fires once it runs again, as an
         // overdue Foundation timer does; a terminated process's timers are gone.
-        switch device.lifecycle.phase {
+        switch storedPhone.device.lifecycle.phase {
         case .foreground, .background:
-            client.timerFired(timer, at: now, into: &requests)
+            storedClient.timerFired(timer, at: now, into: &requests)
             flushRequests(at: now)
         case .suspended:
             overdueClientTimers.append(timer)
@@ -285,7 +319,7 @@ public struct Replay<Client: LocationClient> {
     }
 
     /// Queues one of the client's timers in the phone's run.
-    private mutating func queue(_ timer: Client.Timer, at due: SimInstant) {
+    @inlinable mutating func queue(_ timer: Client.Timer, at due: SimInstant) {
         let token: Int
         if let free = freeTimerSlots.popLast() {
             token = free
@@ -294,16 +328,16 @@ public struct Replay<Client: LocationClient> {
             token = clientTimers.count
             clientTimers.append(timer)
         }
-        phone.queueAppWork(token, at: due)
+        storedPhone.queueAppWork(token, at: due)
     }
 
-    private mutating func send(_ event: DeviceEvent, at now: SimInstant) {
+    @inlinable mutating func send(_ event: DeviceEvent, at now: SimInstant) {
         var actions = spareActionBuffers.popLast() ?? []
-        let phaseBefore = device.lifecycle.phase
-        phone.send(event, at: now, into: &actions)
+        let phaseBefore = storedPhone.device.lifecycle.phase
+        storedPhone.send(event, at: now, into: &actions)
         // Only a script sends this event (the phone suspends an app on its own by a timer).
-        if event == .system(.suspendedApp), phaseBefore.isRunning, device.lifecycle.phase == phaseBefore {
-            refusedSuspensions.append(RefusedSuspension(time: now, phase: phaseBefore))
+        if event == .system(.suspendedApp), phaseBefore.isRunning, storedPhone.device.lifecycle.phase == phaseBefore {
+            storedRefusedSuspensions.append(RefusedSuspension(time: now, phase: phaseBefore))
         }
         handOver(actions, at: now)
         actions.empty()
@@ -311,10 +345,10 @@ public struct Replay<Client: LocationClient> {
     }
 
     /// `send` for a recorded fix, the replay's most frequent event, on the fix's own buffer.
-    private mutating func recordFix(_ fix: Fix, at now: SimInstant) {
+    @inlinable mutating func recordFix(_ fix: Fix, at now: SimInstant) {
         var actions: [DeviceAction] = []
         swap(&actions, &fixActions)
-        phone.recordFix(fix, at: now, into: &actions)
+        storedPhone.recordFix(fix, at: now, into: &actions)
         handOver(actions, at: now)
         actions.empty()
         swap(&actions, &fixActions)
@@ -322,11 +356,11 @@ public struct Replay<Client: LocationClient> {
 
     /// The app's share of one device step (the phone's run has done its own): the actions
     /// handed to the client, then the client's requests.
-    private mutating func handOver(_ actions: [DeviceAction], at now: SimInstant) {
+    @inlinable mutating func handOver(_ actions: [DeviceAction], at now: SimInstant) {
         if actions.count == 1, case .deliverLocation(let fix) = actions[0] {
             // Nearly every step of a replay: one fix delivered and nothing else. What the loop
             // below does with it, without copying the action through the general switch.
-            deliveryTimes.append(now)
+            storedDeliveryTimes.append(now)
             locations.append(LocationDelivery(fix: fix, time: now))
         } else {
             for action in actions {
@@ -335,18 +369,18 @@ public struct Replay<Client: LocationClient> {
             }
         }
         handOverLocations(at: now)
-        if !overdueClientTimers.isEmpty { fireOverdueClientTimers(phase: device.lifecycle.phase, at: now) }
+        if !overdueClientTimers.isEmpty { fireOverdueClientTimers(phase: storedPhone.device.lifecycle.phase, at: now) }
         flushRequests(at: now)
     }
 
     /// Fires the timers that came due during a suspension once the process runs again, or
     /// forgets them when the process ended.
-    private mutating func fireOverdueClientTimers(phase: AppPhase, at now: SimInstant) {
+    @inlinable mutating func fireOverdueClientTimers(phase: AppPhase, at now: SimInstant) {
         switch phase {
         case .foreground, .background:
             let due = overdueClientTimers
             overdueClientTimers.removeAll()
-            for timer in due { client.timerFired(timer, at: now, into: &requests) }
+            for timer in due { storedClient.timerFired(timer, at: now, into: &requests) }
         case .suspended:
             return
         case .notRunning, .terminatedBySystem, .forceQuit:
@@ -355,40 +389,40 @@ public struct Replay<Client: LocationClient> {
     }
 
     /// Hands one device action to the client, if it is for the client.
-    private mutating func deliver(_ action: DeviceAction, at now: SimInstant) {
+    @inlinable mutating func deliver(_ action: DeviceAction, at now: SimInstant) {
         switch action {
         case .deliverLocation(let fix):
             // Collected until the device's step ends or it does something else: the device
             // decides how many fixes one call carries (`locationsPerDelivery`).
-            deliveryTimes.append(now)
+            storedDeliveryTimes.append(now)
             locations.append(LocationDelivery(fix: fix, time: now))
         case .significantChange(let fix):
-            deliveryTally.significantChanges += 1
-            client.didReceiveSignificantChange(fix, at: now, into: &requests)
+            storedDeliveryTally.significantChanges += 1
+            storedClient.didReceiveSignificantChange(fix, at: now, into: &requests)
         case .deliverMotion(let sample):
-            client.didUpdateMotionActivity(sample, at: now, into: &requests)
+            storedClient.didUpdateMotionActivity(sample, at: now, into: &requests)
         case .regionEvent(let identifier, let crossing):
-            client.didCrossRegion(identifier, crossing, at: now, into: &requests)
+            storedClient.didCrossRegion(identifier, crossing, at: now, into: &requests)
         case .regionMonitoringFailed(let identifier, let rule):
-            client.monitoringDidFail(forRegion: identifier, rule, at: now, into: &requests)
+            storedClient.monitoringDidFail(forRegion: identifier, rule, at: now, into: &requests)
         case .visit(let visit):
-            client.didVisit(visit, at: now, into: &requests)
+            storedClient.didVisit(visit, at: now, into: &requests)
         case .authorizationChanged(let status, let accuracy):
-            client.didChangeAuthorization(status, accuracy, at: now, into: &requests)
+            storedClient.didChangeAuthorization(status, accuracy, at: now, into: &requests)
         case .motionAuthorizationChanged(let status):
-            client.didChangeMotionAuthorization(status, at: now, into: &requests)
+            storedClient.didChangeMotionAuthorization(status, at: now, into: &requests)
         case .temporaryFullAccuracyCompleted(let granted):
-            client.didCompleteTemporaryFullAccuracyRequest(granted: granted, at: now, into: &requests)
+            storedClient.didCompleteTemporaryFullAccuracyRequest(granted: granted, at: now, into: &requests)
         case .locationUpdatesFailed(let rule):
-            client.didFailLocationUpdates(rule, at: now, into: &requests)
+            storedClient.didFailLocationUpdates(rule, at: now, into: &requests)
         case .locationUpdatesPaused:
-            client.didPauseLocationUpdates(at: now, into: &requests)
+            storedClient.didPauseLocationUpdates(at: now, into: &requests)
         case .appLaunched(let reason, let inBackground):
             // The first launch is the client's `start`, which follows this event.
             guard isClientStarted else { return }
-            client.didLaunch(reason, inBackground: inBackground, at: now, into: &requests)
+            storedClient.didLaunch(reason, inBackground: inBackground, at: now, into: &requests)
         case .dropLocation(let rule):
-            locationDrops.dropped(rule, at: now, deliveries: deliveryTimes.count)
+            storedLocationDrops.dropped(rule, at: now, deliveries: storedDeliveryTimes.count)
         case .promptShown, .schedule, .promptSuppressed, .bluetoothAuthorizationChanged,
             .regionEventDropped,
             .significantChangeDropped, .visitDropped, .dropMotion, .appTerminated:
@@ -399,15 +433,15 @@ public struct Replay<Client: LocationClient> {
     }
 
     /// `didUpdateLocations` with the fixes collected so far, if any.
-    private mutating func handOverLocations(at now: SimInstant) {
+    @inlinable mutating func handOverLocations(at now: SimInstant) {
         guard !locations.isEmpty else { return }
-        deliveryTally.countCall(of: locations.count)
-        client.didUpdateLocations(locations, at: now, into: &requests)
+        storedDeliveryTally.countCall(of: locations.count)
+        storedClient.didUpdateLocations(locations, at: now, into: &requests)
         locations.empty()
     }
 
     /// Sends the client's requests to the device; their deliveries may raise more requests.
-    private mutating func flushRequests(at now: SimInstant) {
+    @inlinable mutating func flushRequests(at now: SimInstant) {
         while nextRequest < requests.count {
             let request = requests[nextRequest]
             nextRequest += 1
@@ -429,8 +463,8 @@ extension Array {
     /// Empties a reused buffer, keeping its storage. The buffers here hold one or two elements;
     /// `removeAll(keepingCapacity:)` goes through the general `replaceSubrange`, several times
     /// the cost of removing them one by one.
-    @inline(__always)
-    fileprivate mutating func empty() {
+    @inlinable @inline(__always)
+    mutating func empty() {
         while !isEmpty { removeLast() }
     }
 }
