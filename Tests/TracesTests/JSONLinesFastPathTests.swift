@@ -37,7 +37,7 @@ struct JSONLinesFastPathTests {
         ])
     func plainNumbers(text: String) throws {
         let trace = try importLine(#""lat":1,"lon":2,"alt_m":\#(text),"speed_mps":0.25"#)
-        let checked = NumberParser.double(Array(text.utf8).withUnsafeBufferPointer { $0 })
+        let checked = Array(text.utf8).withUnsafeBufferPointer { NumberParser.double($0) }
         guard case .value(let expected) = checked else {
             Issue.record("the checked parser refused \(text)")
             return
