@@ -90,8 +90,12 @@ package enum EngineEvent: Sendable, Equatable {
                 ProtocolValues.name(launch.motionAuthorizationStatus, in: ProtocolValues.motionStatuses))
             line.bool("isMotionActivityAvailable", launch.isMotionActivityAvailable)
             line.bool("locationServicesEnabled", launch.isLocationServicesEnabled)
-        case .didUpdateLocations:
-            preconditionFailure("didUpdateLocations is written by write(now:into:)")
+        case .didUpdateLocations(let deliveries):
+            // `write(now:into:)` writes locations straight into bytes and never comes here; the
+            // same member is built here all the same, so no event has a path that traps.
+            var locations = ProtocolBytes()
+            ProtocolValues.write(deliveries, into: &locations)
+            line.raw("locations", locations.text)
         case .didReceiveSignificantChange(let fix):
             line.raw("location", ProtocolValues.fix(fix))
         case .didUpdateMotionActivity(let sample):

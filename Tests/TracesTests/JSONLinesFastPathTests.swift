@@ -29,7 +29,9 @@ struct JSONLinesFastPathTests {
             // 17 significant digits, as Swift writes shortest doubles: the quotient path.
             "37.422094999999999", "-122.08400000000000",
             // 19 digits, the most one pass takes; 20, which goes the checked way.
-            "1.234567890123456789", "12.34567890123456789",
+            "1.234567890123456789", "12.34567890123456789", "12.345678901234567890", "0.0000000000000000001",
+            // 19 digits over 2^53 with no point: one pass reads it, no exact path takes it.
+            "1234567890123456789",
             // An integer past 2^53, which only the correctly rounding fallback takes.
             "9007199254740993", "12345678901234567",
             // Exponents take the checked way.

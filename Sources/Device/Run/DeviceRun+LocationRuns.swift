@@ -31,8 +31,9 @@ extension DeviceRun {
         return false
     }
 
-    /// Records the fixes from `cursor.fixIndex` up to `end` again, after going back to a run's
-    /// `afterFirst`: each delivers its fix as it did the first time, and nothing else.
+    /// Records the fixes from `cursor.fixIndex` up to `end` again, after the replay went back
+    /// to the phone it kept after a run's first delivery (`Replay.recordRun`): each delivers its
+    /// fix as it did the first time, and nothing else.
     @usableFromInline package mutating func recordDeliveriesAgain(
         _ fixes: [Fix], upTo end: Int, actions: inout [DeviceAction]
     ) {

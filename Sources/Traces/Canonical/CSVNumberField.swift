@@ -38,7 +38,8 @@ enum CSVNumberField {
         // The integer digits, a point and the fraction digits: two loads of eight bytes.
         guard index &+ 17 <= limit else { return scanBytewise(base, from: start, to: end) }
         let raw = UnsafeRawPointer(base)
-        let integer = digitRun(raw.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+        // Little-endian order puts the first byte lowest, as `digitRun` expects, on any machine.
+        let integer = digitRun(UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)))
         // Eight digits may go on: the bytewise scan counts them.
         guard integer.count < 8 else { return scanBytewise(base, from: start, to: end) }
         index &+= integer.count
@@ -46,7 +47,7 @@ enum CSVNumberField {
         var fractionDigits = 0
         if index < end, base[index] == UInt8(ascii: ".") {
             index &+= 1
-            let fraction = digitRun(raw.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+            let fraction = digitRun(UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)))
             guard fraction.count < 8 else { return scanBytewise(base, from: start, to: end) }
             index &+= fraction.count
             fractionDigits = fraction.count
