@@ -116,20 +116,8 @@ package enum NumberParser {
         }
         let significantDigits = integerDigits + fractionDigits - leadingZeros
         if significand == 0 && significantDigits <= 0 { return .value(isNegative ? -0.0 : 0.0) }
-        // `exactValue`'s two paths, written out: called here, it was left out of line and cost
-        // the other importers 2-5 % (callgrind, the import workload).
-        if significantDigits <= 19, significand <= 1 << 53, exponent >= -22, exponent <= 22 {
-            var value = Double(significand)
-            if exponent < 0 {
-                value /= exactPowerOfTen(-exponent)
-            } else {
-                value *= exactPowerOfTen(exponent)
-            }
-            return .value(isNegative ? -value : value)
-        }
-        if significantDigits <= 19, exponent < 0, exponent >= -19 {
-            let value = quotient(significand, exactPowerOfTenInteger(-exponent))
-            return .value(isNegative ? -value : value)
+        if significantDigits <= 19, let value = exactValue(significand, exponent: exponent, isNegative: isNegative) {
+            return .value(value)
         }
         guard let value = Double(String(decoding: bytes, as: UTF8.self)) else { return .invalid }
         return value.isFinite ? .value(value) : .nonFinite
@@ -138,9 +126,10 @@ package enum NumberParser {
     /// `significand · 10^exponent`, negated when `isNegative`, when one of the exact paths
     /// takes it: Clinger's (a significand of at most 2^53, a power of ten of at most 22), or
     /// `quotient` (a negative power down to 10^-19). `nil` otherwise. The significand must be
-    /// the decimal's digits, at most 19 significant ones, so it never wrapped. `double` takes
-    /// the same two paths in the same order.
-    @inline(__always)
+    /// the decimal's digits, at most 19 significant ones, so it never wrapped.
+    // `@_transparent`, not `@inline(__always)`: this compiler left the latter a call in
+    // `double`, which cost the other importers 2-5 % (callgrind, the import workload).
+    @_transparent
     static func exactValue(_ significand: UInt64, exponent: Int, isNegative: Bool) -> Double? {
         if significand <= 1 << 53, exponent >= -22, exponent <= 22 {
             var value = Double(significand)
